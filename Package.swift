@@ -1,0 +1,62 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layering (each target depends only on the ones above it):
+//   ListState → ListHistory → JournalFormat (+CZstd) → ListDiff → ListJournal (umbrella)
+//   → ListJournalUIKit (Apple platforms only) / ListJournalCLI (`listjournal`, +CEdit)
+let strictSettings: [SwiftSetting] = [
+  // `_checkInvariants()` is real only when this flag is set; tests build with it (see Tools/test).
+  .define("LISTJOURNAL_INVARIANTS", .when(configuration: .debug)),
+]
+
+let package = Package(
+  name: "ListJournal",
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  products: [
+    .library(name: "ListJournal", targets: ["ListJournal"]),
+    .library(name: "ListJournalUIKit", targets: ["ListJournalUIKit"]),
+    .executable(name: "listjournal", targets: ["ListJournalCLI"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+  ],
+  targets: [
+    .target(
+      name: "ListState",
+      dependencies: [.product(name: "HashTreeCollections", package: "swift-collections")],
+      swiftSettings: strictSettings),
+    .target(name: "ListHistory", dependencies: ["ListState"], swiftSettings: strictSettings),
+    .systemLibrary(
+      name: "CZstd", pkgConfig: "libzstd",
+      providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
+    .target(name: "JournalFormat", dependencies: ["CZstd", "ListHistory"], swiftSettings: strictSettings),
+    .target(name: "ListDiff", dependencies: ["ListState", "ListHistory"], swiftSettings: strictSettings),
+    .target(
+      name: "ListJournal", dependencies: ["ListState", "ListHistory", "JournalFormat", "ListDiff"],
+      swiftSettings: strictSettings),
+    .target(name: "ListJournalUIKit", dependencies: ["ListJournal"], swiftSettings: strictSettings),
+    .systemLibrary(
+      name: "CEdit", pkgConfig: "libedit",
+      providers: [.apt(["libedit-dev"]), .brew(["libedit"])]),
+    .executableTarget(
+      name: "ListJournalCLI",
+      dependencies: [
+        "ListJournal", "CEdit",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      swiftSettings: strictSettings),
+
+    .target(
+      name: "TestSupport", dependencies: ["ListJournal"], path: "Tests/TestSupport",
+      swiftSettings: strictSettings),
+    .testTarget(name: "ListStateTests", dependencies: ["ListState", "TestSupport"], swiftSettings: strictSettings),
+    .testTarget(name: "ListHistoryTests", dependencies: ["ListHistory", "TestSupport"], swiftSettings: strictSettings),
+    .testTarget(name: "JournalFormatTests", dependencies: ["JournalFormat", "TestSupport"], swiftSettings: strictSettings),
+    .testTarget(name: "ListDiffTests", dependencies: ["ListDiff", "TestSupport"], swiftSettings: strictSettings),
+    .testTarget(
+      name: "ListJournalCLITests", dependencies: ["ListJournal", "TestSupport"],
+      swiftSettings: strictSettings),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,57 @@
+/// A plain forest of items with expansion flags: the argument and result type of the
+/// outline operations (`insert(_:beforeItem:)`, `replace(childrenOf:using:)`,
+/// `outline(of:includingParent:)`).
+///
+/// It is an ordinary nested value, not the list's persistent storage: building one costs
+/// O(k) for k nodes.
+///
+/// ```swift
+/// let outline = ListOutline<String>([
+///     .init("Fruit", isExpanded: true, children: [.init("Apple"), .init("Pear")]),
+/// ])
+/// ```
+public struct ListOutline<Item: ListElement>: Equatable, Sendable {
+  /// One item with its expansion flag and children.
+  public struct Node: Equatable, Sendable {
+    public var item: Item
+    public var isExpanded: Bool
+    public var children: [Node]
+
+    public init(_ item: Item, isExpanded: Bool = false, children: [Node] = []) {
+      self.item = item
+      self.isExpanded = isExpanded
+      self.children = children
+    }
+  }
+
+  /// The root nodes, in order.
+  public var roots: [Node]
+
+  public init(_ roots: [Node] = []) { self.roots = roots }
+
+  /// A flat outline of leaves.
+  public init<S: Sequence>(items: S) where S.Element == Item {
+    self.roots = items.map { Node($0) }
+  }
+
+  /// Every item identifier in pre-order (parents before their children).
+  ///
+  /// - Complexity: O(k) for k nodes.
+  public var itemIdentifiers: [Item.ID] {
+    var result: [Item.ID] = []
+    func visit(_ nodes: [Node]) {
+      for node in nodes {
+        result.append(node.item.id)
+        visit(node.children)
+      }
+    }
+    visit(roots)
+    return result
+  }
+
+  /// The number of nodes at every level.
+  public var count: Int {
+    func count(_ nodes: [Node]) -> Int { nodes.reduce(nodes.count) { $0 + count($1.children) } }
+    return count(roots)
+  }
+}

@@ -1,0 +1,55 @@
+/// What one change did to a list, in the shape of `NSDiffableDataSourceTransaction`:
+/// the snapshot before and after, and the differences between them.
+///
+/// Differences are computed on access (never eagerly per change), unless the producer already
+/// knows them (for example from events) and passes them in.
+public struct ListTransaction<Section: ListElement, Item: ListElement>: Sendable {
+  public typealias Snapshot = ListSnapshot<Section, Item>
+
+  /// The list before the change.
+  public let initialSnapshot: Snapshot
+  /// The list after the change.
+  public let finalSnapshot: Snapshot
+  private let knownDifference: CollectionDifference<Item.ID>?
+
+  public init(initialSnapshot: Snapshot, finalSnapshot: Snapshot, difference: CollectionDifference<Item.ID>? = nil) {
+    self.initialSnapshot = initialSnapshot
+    self.finalSnapshot = finalSnapshot
+    self.knownDifference = difference
+  }
+
+  /// The difference over all item identifiers in list order (`itemIdentifiers`).
+  ///
+  /// - Complexity: O(1) when supplied by the producer; otherwise O((n + m) · d) on access.
+  public var difference: CollectionDifference<Item.ID> {
+    if let knownDifference { return knownDifference }
+    return finalSnapshot.itemIdentifiers.difference(from: initialSnapshot.itemIdentifiers).inferringMoves()
+  }
+
+  /// One transaction per section present after the change, each with the difference over that
+  /// section's items (pre-order).
+  ///
+  /// - Complexity: O(total items) on access.
+  public var sectionTransactions: [ListSectionTransaction<Section, Item>] {
+    finalSnapshot.sectionIdentifiers.map { sectionID in
+      ListSectionTransaction(
+        sectionIdentifier: sectionID,
+        initialItems: initialSnapshot.itemIdentifiersIfPresent(inSection: sectionID) ?? [],
+        finalItems: finalSnapshot.itemIdentifiersIfPresent(inSection: sectionID) ?? [])
+    }
+  }
+}
+
+/// The part of a ``ListTransaction`` that concerns one section.
+public struct ListSectionTransaction<Section: ListElement, Item: ListElement>: Sendable {
+  public let sectionIdentifier: Section.ID
+  /// The section's item identifiers before the change (pre-order), empty if it was not there.
+  public let initialItems: [Item.ID]
+  /// The section's item identifiers after the change (pre-order).
+  public let finalItems: [Item.ID]
+
+  /// The difference from `initialItems` to `finalItems`.
+  public var difference: CollectionDifference<Item.ID> {
+    finalItems.difference(from: initialItems).inferringMoves()
+  }
+}

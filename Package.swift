@@ -55,7 +55,7 @@ let package = Package(
     .testTarget(name: "JournalFormatTests", dependencies: ["JournalFormat", "TestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ListDiffTests", dependencies: ["ListDiff", "TestSupport"], swiftSettings: strictSettings),
     .testTarget(
-      name: "ListJournalCLITests", dependencies: ["ListJournal", "TestSupport"],
+      name: "ListJournalCLITests", dependencies: ["ListJournalCLI", "ListJournal", "TestSupport"],
       swiftSettings: strictSettings),
   ],
   swiftLanguageModes: [.v6]

@@ -6,9 +6,13 @@ extension ListCommand: CustomStringConvertible {
   /// ```swift
   /// ListCommand.set("a", content: "x y").description   // #"set a "x y""#
   /// ```
+  /// The words that are keywords when unquoted.
+  static let keywords: Set<String> = ["to", "under", "before", "after", "with", "json"]
+
   var description: String {
-    func ids(_ list: [String]) -> String { list.map { ListTokenizer.quoted($0) }.joined(separator: " ") }
-    func q(_ text: String) -> String { ListTokenizer.quoted(text) }
+    // Identifiers spelled like keywords are quoted, since only unquoted words are keywords.
+    func q(_ text: String) -> String { ListTokenizer.quoted(text, force: Self.keywords.contains(text)) }
+    func ids(_ list: [String]) -> String { list.map(q).joined(separator: " ") }
     switch self {
     case .appendSections(let list): return "append-sections \(ids(list))"
     case .insertSections(let list, let side, let anchor): return "insert-sections \(ids(list)) \(side.rawValue) \(q(anchor))"

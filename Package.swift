@@ -56,6 +56,7 @@ let package = Package(
     .testTarget(name: "ListDiffTests", dependencies: ["ListDiff", "TestSupport"], swiftSettings: strictSettings),
     .testTarget(
       name: "ListJournalCLITests", dependencies: ["ListJournalCLI", "ListJournal", "TestSupport"],
+      exclude: ["Golden"],
       swiftSettings: strictSettings),
   ],
   swiftLanguageModes: [.v6]

@@ -81,14 +81,7 @@ final class ListInterpreter {
           throw error
         }
       } else {
-        try session.begin()
-        do throws(ListLanguageError) {
-          try session.apply(command)
-        } catch {
-          session.rollback()
-          throw error
-        }
-        try committed(session.commit())
+        try committed(session.perform(command))
       }
       return
     }

@@ -13,7 +13,7 @@ import Darwin
 ///
 /// - Complexity: O(versions).
 enum LogRenderer {
-  static func text(_ versions: [VersionInfo], style: TerminalStyle = .plain) -> String {
+  static func text(_ versions: [LogEntry], style: TerminalStyle = .plain) -> String {
     versions.map { info in
       let marker = info.isHead ? style.yellow("*") : " "
       let parent = info.parent.map { "← \($0)" } ?? "root"
@@ -22,7 +22,7 @@ enum LogRenderer {
     }.joined(separator: "\n")
   }
 
-  static func json(_ versions: [VersionInfo]) -> String {
+  static func json(_ versions: [LogEntry]) -> String {
     var json = JSONWriter()
     json.array { json in
       for info in versions {
@@ -43,9 +43,9 @@ enum LogRenderer {
     return json.output
   }
 
-  static func graph(_ versions: [VersionInfo], style: TerminalStyle = .plain) -> String {
+  static func graph(_ versions: [LogEntry], style: TerminalStyle = .plain) -> String {
     var children: [Int: [Int]] = [:]
-    var byVersion: [Int: VersionInfo] = [:]
+    var byVersion: [Int: LogEntry] = [:]
     var roots: [Int] = []
     for info in versions {
       byVersion[info.version] = info

@@ -27,6 +27,8 @@ protocol JournalSession: AnyObject {
   /// Commits the open transaction; returns the new version, or nil when it changed nothing.
   func commit() throws(ListLanguageError) -> Int?
   func rollback()
+  /// Runs one changing command as a transaction of its own; returns the new version.
+  func perform(_ command: ListCommand) throws(ListLanguageError) -> Int?
 
   /// Moves the head back `count` versions; returns what each step undid.
   func undo(_ count: Int) throws(ListLanguageError) -> [HistoryStep]
@@ -39,10 +41,23 @@ protocol JournalSession: AnyObject {
   /// The list at any version, on any branch, without moving the head.
   func snapshot(at version: Int) throws(ListLanguageError) -> TextSnapshot
   /// One entry per version, in version order.
-  func versions() -> [VersionInfo]
+  func versions() -> [LogEntry]
 
   /// Makes every commit so far durable now (used before waiting for input in `grouped` mode).
   func synchronize() throws(ListLanguageError)
   /// Makes everything durable and releases the journal.
   func close() throws(ListLanguageError)
+}
+
+extension JournalSession {
+  func perform(_ command: ListCommand) throws(ListLanguageError) -> Int? {
+    try begin()
+    do throws(ListLanguageError) {
+      try apply(command)
+    } catch {
+      rollback()
+      throw error
+    }
+    return try commit()
+  }
 }

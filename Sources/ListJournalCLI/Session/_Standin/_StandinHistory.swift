@@ -96,10 +96,10 @@ struct _StandinHistory {
     return count
   }
 
-  func infos() -> [VersionInfo] {
+  func infos() -> [LogEntry] {
     versions.indices.map { index in
       let version = versions[index]
-      return VersionInfo(
+      return LogEntry(
         version: index, parent: version.parent, time: version.time, label: version.label,
         operationCount: version.operations.count, isHead: index == head)
     }

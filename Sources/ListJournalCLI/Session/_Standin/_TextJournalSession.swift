@@ -190,7 +190,7 @@ final class _TextJournalSession: JournalSession {
     return history.versions[version].snapshot
   }
 
-  func versions() -> [VersionInfo] { history.infos() }
+  func versions() -> [LogEntry] { history.infos() }
 
   // MARK: Writing
 

@@ -1,9 +1,9 @@
 /// One entry of `log`: a version with its parent, time, label and operation count.
 ///
 /// ```swift
-/// VersionInfo(version: 2, parent: 1, time: 1_700_000_000, label: "Append 2 Items", operationCount: 1, isHead: true)
+/// LogEntry(version: 2, parent: 1, time: 1_700_000_000, label: "Append 2 Items", operationCount: 1, isHead: true)
 /// ```
-struct VersionInfo: Equatable, Sendable {
+struct LogEntry: Equatable, Sendable {
   var version: Int
   /// nil for version 0.
   var parent: Int?

@@ -1,9 +1,9 @@
 import ListState
 
-extension ListSnapshot where Section == TextSection, Item == TextItem {
+extension ListCommandTarget {
   /// Applies one changing command of the list language.
   ///
-  /// On error the snapshot is unchanged (the model guarantees it per operation, and every
+  /// On error the target is unchanged (the model guarantees it per operation, and every
   /// command here is one model operation after its checks).
   ///
   /// ```swift
@@ -22,6 +22,8 @@ extension ListSnapshot where Section == TextSection, Item == TextItem {
   }
 
   private mutating func applyThrowingModelErrors(_ command: ListCommand) throws(Failure) {
+    // Queries go through `currentList` inline, never a stored copy: a live copy would make the
+    // snapshot's storage shared and turn the mutation below into a copy.
     switch command {
     case .appendSections(let ids):
       try appendSections(ids.map { TextSection(id: $0) })
@@ -43,14 +45,14 @@ extension ListSnapshot where Section == TextSection, Item == TextItem {
     case .reloadSections(let ids):
       try reloadSections(ids)
     case .replaceSection(let old, let new, let content):
-      guard let existing = section(old) else { throw .sectionsNotFound([old]) }
+      guard let existing = currentList.section(old) else { throw .sectionsNotFound([old]) }
       try replaceSection(old, with: TextSection(id: new, content: content ?? existing.content))
     case .append(let ids, let sectionID, let parent):
       let items = ids.map { TextItem(id: $0) }
       if let parent {
         if let sectionID {
-          guard contains(section: sectionID) else { throw .sectionsNotFound([sectionID]) }
-          if let actual = sectionIdentifier(containingItem: parent), actual != sectionID {
+          guard currentList.contains(section: sectionID) else { throw .sectionsNotFound([sectionID]) }
+          if let actual = currentList.sectionIdentifier(containingItem: parent), actual != sectionID {
             throw .itemsNotFound([parent])
           }
         }
@@ -86,10 +88,10 @@ extension ListSnapshot where Section == TextSection, Item == TextItem {
     case .collapse(let ids):
       try collapse(ids)
     case .replace(let old, let new, let content):
-      guard let existing = item(old) else { throw .itemsNotFound([old]) }
+      guard let existing = currentList.item(old) else { throw .itemsNotFound([old]) }
       try replaceItem(old, with: TextItem(id: new, content: content ?? existing.content))
     case .reorder(let source, let destination):
-      try moveVisibleRow(from: source, to: destination)
+      try reorderVisibleRow(from: source, to: destination)
     case .begin, .commit, .rollback, .undo, .redo, .checkout, .show, .log, .diff, .help:
       break
     }

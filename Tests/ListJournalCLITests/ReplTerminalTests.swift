@@ -1,6 +1,12 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Drives `listjournal repl` through a real pseudo-terminal (tmux): typing, tab completion of
 /// commands and identifiers, arrow-up history, undo/redo messages, Ctrl-D.
 @Suite("REPL in a terminal", .enabled(if: TmuxSession.isAvailable, "tmux is not installed: the REPL terminal test is skipped"))
@@ -24,7 +30,7 @@ struct ReplTerminalTests {
     tmux.type("exp")
     tmux.keys("Tab")
     try tmux.waitFor("v2> expand")
-    tmux.type(" app")
+    tmux.type("app")  // completion already added the space
     tmux.keys("Tab")
     try tmux.waitFor("v2> expand apple")
     tmux.keys("Enter")
@@ -91,22 +97,26 @@ final class TmuxSession {
     var description: String { message }
   }
 
+  /// Runs `tmux -L SOCKET ARGUMENTS` and waits for it with posix_spawn + waitpid: Foundation's
+  /// `Process` waits for a pipe that tmux's daemonized server inherits, so it would never return.
   @discardableResult
-  private func tmux(_ arguments: [String], output: Pipe? = nil) -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["tmux", "-L", socket] + arguments
-    process.standardOutput = output ?? Pipe()
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return -1 }
-    if let output {
-      let data = output.fileHandleForReading.readDataToEndOfFile()
-      process.waitUntilExit()
-      capturedText = String(decoding: data, as: UTF8.self)
-    } else {
-      process.waitUntilExit()
-    }
-    return process.terminationStatus
+  private func tmux(_ arguments: [String], capture: Bool = false) -> Int32 {
+    let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)").path
+    defer { unlink(outputPath) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, capture ? outputPath : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let argv = (["tmux", "-L", socket] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid = pid_t()
+    guard posix_spawnp(&pid, "tmux", &actions, nil, argv, environ) == 0 else { return -1 }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    if capture { capturedText = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
+    return (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1
   }
 
   private var capturedText = ""
@@ -119,13 +129,15 @@ final class TmuxSession {
 
   /// The visible screen, trailing blanks trimmed per line.
   func screen() -> String {
-    tmux(["capture-pane", "-p", "-t", name], output: Pipe())
+    tmux(["capture-pane", "-p", "-t", name], capture: true)
     return capturedText.split(separator: "\n", omittingEmptySubsequences: false)
       .map { String($0.reversed().drop { $0 == " " }.reversed()) }.joined(separator: "\n")
   }
 
   /// Waits until the screen's last non-empty lines contain `text` (up to 10 s).
   func waitFor(_ text: String, timeout: Double = 10) throws {
+    // The captured screen has no trailing blanks, so neither may the text looked for.
+    let text = String(text.reversed().drop { $0 == " " }.reversed())
     let deadline = Date().addingTimeInterval(timeout)
     var last = ""
     while Date() < deadline {

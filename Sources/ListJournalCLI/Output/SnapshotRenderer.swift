@@ -23,7 +23,7 @@ enum SnapshotRenderer {
     var lines = [style.dim("version \(version)")]
     if snapshot.numberOfSections == 0 { lines.append(style.dim("(empty)")) }
     for section in snapshot.sections {
-      var line = style.bold(section.id)
+      var line = style.bold(ListTokenizer.quoted(section.id))
       if !section.content.isEmpty { line += " " + style.green(ListTokenizer.quoted(section.content, force: true)) }
       lines.append(line)
       guard let outline = snapshot.outline(ofSection: section.id) else { continue }
@@ -38,7 +38,8 @@ enum SnapshotRenderer {
     for node in nodes {
       let marker = node.children.isEmpty ? "•" : (node.isExpanded ? "▾" : "▸")
       var line = String(repeating: "  ", count: level) + style.dim(marker) + " "
-      line += hidden ? style.dim(node.item.id) : node.item.id
+      let id = ListTokenizer.quoted(node.item.id)
+      line += hidden ? style.dim(id) : id
       if !node.item.content.isEmpty { line += " " + style.green(ListTokenizer.quoted(node.item.content, force: true)) }
       lines.append(line)
       draw(node.children, level: level + 1, hidden: hidden || !node.isExpanded, style: style, into: &lines)

@@ -49,6 +49,8 @@ struct _StandinHistory {
       steps.append(step(cursor))
       cursor = parent
     }
+    // Every version passed on the way was the head: redo retraces the same path.
+    for step in steps { lastVisitedChild[versions[step.version].parent!] = step.version }
     head = cursor
     return steps
   }

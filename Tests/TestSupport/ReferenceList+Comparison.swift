@@ -44,11 +44,11 @@ extension ReferenceList {
 
     // Whole-list queries.
     c.expect(snapshot.numberOfSections, entries.count, "numberOfSections")
-    c.expect(snapshot.sectionIdentifiers, entries.map(\.section.id), "sectionIdentifiers")
-    c.expect(snapshot.sections, entries.map(\.section), "sections")
+    c.expect(snapshot.sectionIdentifiers, entries.map { $0.section.id }, "sectionIdentifiers")
+    c.expect(snapshot.sections, entries.map { $0.section }, "sections")
     c.expect(snapshot.numberOfItems, rows.count, "numberOfItems")
-    c.expect(snapshot.itemIdentifiers, rows.map(\.id), "itemIdentifiers")
-    c.expect(snapshot.visibleItems, rows.filter(\.isVisible).map(\.id), "visibleItems")
+    c.expect(snapshot.itemIdentifiers, rows.map { $0.id }, "itemIdentifiers")
+    c.expect(snapshot.visibleItems, rows.filter { $0.isVisible }.map { $0.id }, "visibleItems")
     c.expect(snapshot.reloadedItemIdentifiers, reloadedItems, "reloadedItemIdentifiers")
     c.expect(snapshot.reconfiguredItemIdentifiers, reconfiguredItems, "reconfiguredItemIdentifiers")
     c.expect(snapshot.reloadedSectionIdentifiers, reloadedSections, "reloadedSectionIdentifiers")
@@ -57,14 +57,14 @@ extension ReferenceList {
     for (sectionIndex, entry) in entries.enumerated() {
       let id = entry.section.id
       let items = rows.filter { $0.sectionIndex == sectionIndex }
-      let visible = items.filter(\.isVisible).map(\.id)
+      let visible = items.filter { $0.isVisible }.map { $0.id }
       c.expect(snapshot.index(ofSection: id), sectionIndex, "index(ofSection: \(id))")
       c.expect(snapshot.section(id), entry.section, "section(\(id))")
       c.expect(snapshot.contains(section: id), true, "contains(section: \(id))")
       c.expect(snapshot.numberOfItems(inSection: id), items.count, "numberOfItems(inSection: \(id))")
-      c.expect(snapshot.itemIdentifiersIfPresent(inSection: id), items.map(\.id), "itemIdentifiersIfPresent(inSection: \(id))")
-      c.expect(snapshot.itemIdentifiers(inSection: id), items.map(\.id), "itemIdentifiers(inSection: \(id))")
-      c.expect(snapshot.rootItems(inSection: id), entry.roots.map(\.item.id), "rootItems(inSection: \(id))")
+      c.expect(snapshot.itemIdentifiersIfPresent(inSection: id), items.map { $0.id }, "itemIdentifiersIfPresent(inSection: \(id))")
+      c.expect(snapshot.itemIdentifiers(inSection: id), items.map { $0.id }, "itemIdentifiers(inSection: \(id))")
+      c.expect(snapshot.rootItems(inSection: id), entry.roots.map { $0.item.id }, "rootItems(inSection: \(id))")
       c.expect(snapshot.visibleItems(inSection: id), visible, "visibleItems(inSection: \(id))")
       c.expect(snapshot.numberOfVisibleItems(inSection: id), visible.count, "numberOfVisibleItems(inSection: \(id))")
       c.expect(snapshot.outline(ofSection: id), Outline(entry.roots), "outline(ofSection: \(id))")

@@ -33,28 +33,28 @@ extension ReferenceList {
 
   /// Inserts nodes as siblings before or after `anchor`; validated by the caller.
   mutating func insertSiblings(_ nodes: [Node], anchor: Item.ID, after: Bool) {
-    let row = row(anchor)!
-    insertNodes(nodes, into: row.container, at: row.siblingIndex + (after ? 1 : 0))
+    let (section, path) = find(anchor)!
+    insertNodes(nodes, into: container(section: section, path: path), at: path[path.count - 1] + (after ? 1 : 0))
   }
 
   /// Appends root items (collapsed) to `section`, default the last section.
   public mutating func appendItems(_ items: [Item], toSection section: Section.ID? = nil) throws(Failure) {
-    try check(appendProblems(items.map(\.id), toSection: section))
+    try check(appendProblems(items.map { $0.id }, toSection: section))
     appendRoots(items.map { Node($0) }, toSection: section)
   }
 
   public mutating func appendItems(_ items: [Item], underParent parent: Item.ID) throws(Failure) {
-    try check(appendUnderParentProblems(items.map(\.id), parent: parent))
+    try check(appendUnderParentProblems(items.map { $0.id }, parent: parent))
     modifyNode(parent) { $0.children += items.map { Node($0) } }
   }
 
   public mutating func insertItems(_ items: [Item], beforeItem anchor: Item.ID) throws(Failure) {
-    try check(insertRelativeProblems(items.map(\.id), anchor: anchor))
+    try check(insertRelativeProblems(items.map { $0.id }, anchor: anchor))
     insertSiblings(items.map { Node($0) }, anchor: anchor, after: false)
   }
 
   public mutating func insertItems(_ items: [Item], afterItem anchor: Item.ID) throws(Failure) {
-    try check(insertRelativeProblems(items.map(\.id), anchor: anchor))
+    try check(insertRelativeProblems(items.map { $0.id }, anchor: anchor))
     insertSiblings(items.map { Node($0) }, anchor: anchor, after: true)
   }
 
@@ -145,7 +145,7 @@ extension ReferenceList {
 
   /// Replaces stored values (same ids); keeps position, children, expansion; marks reloaded.
   public mutating func updateItems(_ items: [Item]) throws(Failure) {
-    try check(existingItemsProblems(items.map(\.id)))
+    try check(existingItemsProblems(items.map { $0.id }))
     for item in items {
       modifyNode(item.id) { $0.item = item }
       reloadedItems.insert(item.id)

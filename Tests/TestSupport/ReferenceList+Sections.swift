@@ -4,7 +4,7 @@ import ListJournal
 
 extension ReferenceList {
   func appendSectionsProblems(_ sections: [Section]) -> [Failure] {
-    newSectionProblems(sections.map(\.id))
+    newSectionProblems(sections.map { $0.id })
   }
 
   public mutating func appendSections(_ sections: [Section]) throws(Failure) {
@@ -13,7 +13,7 @@ extension ReferenceList {
   }
 
   func insertSectionsProblems(_ sections: [Section], anchor: Section.ID) -> [Failure] {
-    var problems = newSectionProblems(sections.map(\.id)) + unknownSectionProblems([anchor])
+    var problems = newSectionProblems(sections.map { $0.id }) + unknownSectionProblems([anchor])
     if sections.contains(where: { $0.id == anchor }) { problems.append(.anchorAmongInsertedSections(anchor)) }
     return problems
   }
@@ -29,7 +29,7 @@ extension ReferenceList {
   }
 
   func insertSectionsAtProblems(_ sections: [Section], index: Int) -> [Failure] {
-    var problems = newSectionProblems(sections.map(\.id))
+    var problems = newSectionProblems(sections.map { $0.id })
     if !(0...entries.count).contains(index) { problems.append(.indexOutOfRange(index: index, count: entries.count)) }
     return problems
   }

@@ -111,7 +111,7 @@ extension ReferenceList {
             Row(
               item: node.item, sectionIndex: sectionIndex, sectionID: entry.section.id, parent: parent,
               level: level, siblingIndex: index, isExpanded: node.isExpanded, isVisible: visible,
-              visibleRow: row, path: path + [index], children: node.children.map(\.item.id)))
+              visibleRow: row, path: path + [index], children: node.children.map { $0.item.id }))
           visit(
             node.children, parent: node.item.id, level: level + 1, visible: visible && node.isExpanded,
             path: path + [index])
@@ -124,6 +124,30 @@ extension ReferenceList {
 
   /// The row of one item, or nil.
   public func row(_ id: Item.ID) -> Row? { rows().first { $0.id == id } }
+
+  /// Where an item is: its section index and the path of sibling indexes down to it.
+  ///
+  /// - Complexity: O(n); a plain depth-first search (cheaper than ``rows()`` for one item).
+  public func find(_ id: Item.ID) -> (section: Int, path: [Int])? {
+    func search(_ nodes: [Node], _ path: inout [Int]) -> Bool {
+      for index in nodes.indices {
+        path.append(index)
+        if nodes[index].item.id == id || search(nodes[index].children, &path) { return true }
+        path.removeLast()
+      }
+      return false
+    }
+    for section in entries.indices {
+      var path: [Int] = []
+      if search(entries[section].roots, &path) { return (section, path) }
+    }
+    return nil
+  }
+
+  /// The container of the item at `path` in `section`.
+  func container(section: Int, path: [Int]) -> Container {
+    path.count == 1 ? .section(entries[section].section.id) : .parent(node(section: section, path: Array(path.dropLast())).item.id)
+  }
 }
 
 // MARK: - Queries (same names and meaning as ListSnapshot)
@@ -131,20 +155,20 @@ extension ReferenceList {
 extension ReferenceList {
   public var numberOfSections: Int { entries.count }
   public var numberOfItems: Int { rows().count }
-  public var sectionIdentifiers: [Section.ID] { entries.map(\.section.id) }
-  public var sections: [Section] { entries.map(\.section) }
-  public var itemIdentifiers: [Item.ID] { rows().map(\.id) }
+  public var sectionIdentifiers: [Section.ID] { entries.map { $0.section.id } }
+  public var sections: [Section] { entries.map { $0.section } }
+  public var itemIdentifiers: [Item.ID] { rows().map { $0.id } }
 
   public func index(ofSection id: Section.ID) -> Int? { entries.firstIndex { $0.section.id == id } }
   public func section(_ id: Section.ID) -> Section? { entries.first { $0.section.id == id }?.section }
   public func contains(section id: Section.ID) -> Bool { index(ofSection: id) != nil }
-  public func contains(item id: Item.ID) -> Bool { row(id) != nil }
-  public func item(_ id: Item.ID) -> Item? { row(id)?.item }
+  public func contains(item id: Item.ID) -> Bool { find(id) != nil }
+  public func item(_ id: Item.ID) -> Item? { find(id).map { node(section: $0.section, path: $0.path).item } }
 
   public func numberOfItems(inSection id: Section.ID) -> Int? { itemIdentifiersIfPresent(inSection: id)?.count }
   public func itemIdentifiersIfPresent(inSection id: Section.ID) -> [Item.ID]? {
     guard contains(section: id) else { return nil }
-    return rows().filter { $0.sectionID == id }.map(\.id)
+    return rows().filter { $0.sectionID == id }.map { $0.id }
   }
   public func itemIdentifiers(inSection id: Section.ID) -> [Item.ID] { itemIdentifiersIfPresent(inSection: id) ?? [] }
   public func sectionIdentifier(containingItem id: Item.ID) -> Section.ID? { row(id)?.sectionID }
@@ -152,16 +176,18 @@ extension ReferenceList {
   public func location(ofItem id: Item.ID) -> Location? { row(id).map { Location($0.container, index: $0.siblingIndex) } }
   public func parent(of id: Item.ID) -> Item.ID? { row(id)?.parent }
   public func level(of id: Item.ID) -> Int? { row(id)?.level }
-  public func isExpanded(_ id: Item.ID) -> Bool { row(id)?.isExpanded ?? false }
+  public func isExpanded(_ id: Item.ID) -> Bool { find(id).map { node(section: $0.section, path: $0.path).isExpanded } ?? false }
   public func isVisible(_ id: Item.ID) -> Bool { row(id)?.isVisible ?? false }
-  public func children(of id: Item.ID) -> [Item.ID] { row(id)?.children ?? [] }
+  public func children(of id: Item.ID) -> [Item.ID] {
+    find(id).map { node(section: $0.section, path: $0.path).children.map { $0.item.id } } ?? []
+  }
   public func rootItems(inSection id: Section.ID) -> [Item.ID] {
-    entries.first { $0.section.id == id }?.roots.map(\.item.id) ?? []
+    entries.first { $0.section.id == id }?.roots.map { $0.item.id } ?? []
   }
   public func visibleItems(inSection id: Section.ID) -> [Item.ID] {
-    rows().filter { $0.sectionID == id && $0.isVisible }.map(\.id)
+    rows().filter { $0.sectionID == id && $0.isVisible }.map { $0.id }
   }
-  public var visibleItems: [Item.ID] { rows().filter(\.isVisible).map(\.id) }
+  public var visibleItems: [Item.ID] { rows().filter { $0.isVisible }.map { $0.id } }
   public func numberOfVisibleItems(inSection id: Section.ID) -> Int? {
     contains(section: id) ? visibleItems(inSection: id).count : nil
   }
@@ -175,8 +201,8 @@ extension ReferenceList {
     return ListIndexPath(section: row.sectionIndex, row: visibleRow)
   }
   public func outline(of id: Item.ID, includingParent: Bool = false) -> Outline? {
-    guard let row = row(id) else { return nil }
-    let node = self.node(section: row.sectionIndex, path: row.path)
+    guard let (section, path) = find(id) else { return nil }
+    let node = self.node(section: section, path: path)
     return includingParent ? Outline([node]) : Outline(node.children)
   }
   public func outline(ofSection id: Section.ID) -> Outline? {
@@ -217,17 +243,15 @@ extension ReferenceList {
   }
 
   mutating func modifyNode(_ id: Item.ID, _ body: (inout Node) -> Void) {
-    guard let row = row(id) else { preconditionFailure("reference: unknown item \(id)") }
-    withSiblings(section: row.sectionIndex, parentPath: Array(row.path.dropLast())) { body(&$0[row.siblingIndex]) }
+    guard let (section, path) = find(id) else { preconditionFailure("reference: unknown item \(id)") }
+    withSiblings(section: section, parentPath: Array(path.dropLast())) { body(&$0[path[path.count - 1]]) }
   }
 
   /// Removes an item with its subtree and returns it. A deletion (`dropMarkers`) also drops the
   /// markers of every removed item; a move keeps them.
   mutating func removeNode(_ id: Item.ID, dropMarkers: Bool) -> Node {
-    guard let row = row(id) else { preconditionFailure("reference: unknown item \(id)") }
-    let node = withSiblings(section: row.sectionIndex, parentPath: Array(row.path.dropLast())) {
-      $0.remove(at: row.siblingIndex)
-    }
+    guard let (section, path) = find(id) else { preconditionFailure("reference: unknown item \(id)") }
+    let node = withSiblings(section: section, parentPath: Array(path.dropLast())) { $0.remove(at: path[path.count - 1]) }
     if dropMarkers { dropItemMarkers(Outline([node]).itemIdentifiers) }
     return node
   }

@@ -25,6 +25,24 @@ extension ReferenceList {
     return checker.mismatch
   }
 
+  /// A cheaper comparison that still pins the whole state down: section values and order, each
+  /// section's full outline (items, contents, nesting, expansion flags) and the marker sets.
+  /// Used where a state is known to have been checked thoroughly before (for example a copy
+  /// taken before a mutation, to check value semantics).
+  ///
+  /// - Complexity: O(n) snapshot queries, against O(n · d) for the full comparison.
+  public func firstStateMismatch(with snapshot: Snapshot) -> String? {
+    var c = MismatchChecker()
+    c.expect(snapshot.sections, entries.map { $0.section }, "sections")
+    for entry in entries {
+      c.expect(snapshot.outline(ofSection: entry.section.id), Outline(entry.roots), "outline(ofSection: \(entry.section.id))")
+    }
+    c.expect(snapshot.reloadedItemIdentifiers, reloadedItems, "reloadedItemIdentifiers")
+    c.expect(snapshot.reconfiguredItemIdentifiers, reconfiguredItems, "reconfiguredItemIdentifiers")
+    c.expect(snapshot.reloadedSectionIdentifiers, reloadedSections, "reloadedSectionIdentifiers")
+    return c.mismatch
+  }
+
   /// Collects only the first mismatch; later checks are skipped once one was found.
   struct MismatchChecker {
     var mismatch: String?

@@ -162,12 +162,14 @@ extension ReferenceList {
     return problems
   }
 
-  /// `newItem` takes `id`'s exact place, children and expanded flag; `id`'s markers go and
-  /// `newItem` is marked reloaded.
+  /// `newItem` takes `id`'s exact place, children and expanded flag and is marked reloaded.
+  /// With a new identifier, `id` is gone, and so are its markers; with the same identifier the
+  /// row keeps its identity, so a reconfigure marker stays (the implementation's choice; the
+  /// brief left it open).
   public mutating func replaceItem(_ id: Item.ID, with newItem: Item) throws(Failure) {
     try check(replaceItemProblems(id, with: newItem))
     modifyNode(id) { $0.item = newItem }
-    dropItemMarkers([id])
+    if newItem.id != id { dropItemMarkers([id]) }
     reloadedItems.insert(newItem.id)
   }
 

@@ -12,7 +12,7 @@
 ///   print(error)
 /// }
 /// ```
-public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum JournalError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The file does not start with the journal magic (or is shorter than a header).
   case notAJournal(path: String)
   /// The file was written by a newer major format version this reader cannot understand.

@@ -51,6 +51,11 @@ public final class JournalWriter: Sendable {
   ///
   /// - Complexity: O(1) plus two syncs.
   public static func create(at path: String, options: JournalOptions = JournalOptions()) throws(JournalError) -> JournalWriter {
+    try _create(at: path, options: options, firstSequence: 1)
+  }
+
+  /// `create`, starting the sequence numbering at `firstSequence` (compaction keeps numbers).
+  static func _create(at path: String, options: JournalOptions, firstSequence: UInt64) throws(JournalError) -> JournalWriter {
     let fs = options.fileSystem
     guard !fs.exists(path) else { throw .io(operation: "create (file exists)", path: path, errno: EEXIST) }
     let temporary = path + ".creating-\(UInt32.random(in: 0...UInt32.max))"
@@ -63,7 +68,7 @@ public final class JournalWriter: Sendable {
       try fs.rename(temporary, to: path)
       try fs.syncDirectory(containing: path)
       let compressor = try _ZstdCompressor(level: options.compressionLevel)
-      let state = _WriterState(file: file, compressor: compressor, endOffset: Int64(_FileHeader.size), nextSequence: 1, lastVersion: nil)
+      let state = _WriterState(file: file, compressor: compressor, endOffset: Int64(_FileHeader.size), nextSequence: firstSequence, lastVersion: nil)
       return JournalWriter(
         path: path, salt: header.salt,
         recovery: JournalRecoveryReport(validBytes: Int64(_FileHeader.size), tornTailBytes: 0), options: options, state: state)

@@ -32,7 +32,7 @@ let package = Package(
       providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
     .target(name: "JournalFormat", dependencies: ["CZstd", "ListHistory"], swiftSettings: strictSettings),
     // Crash-test writer/checker, benchmarks and fuzz-seed generator for the journal (Tools/crash-test,
-    // Tools/bench, Tools/fuzz). Not a product.
+    // Tools/bench-journal, Tools/fuzz). Not a product.
     .executableTarget(name: "JournalTool", dependencies: ["JournalFormat"], path: "Tools/JournalTool"),
     .target(name: "ListDiff", dependencies: ["ListState", "ListHistory"], swiftSettings: strictSettings),
     .target(

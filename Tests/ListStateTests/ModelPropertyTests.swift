@@ -67,6 +67,45 @@ struct ModelPropertyTests {
     Self.expectPasses(result)
   }
 
+  /// Lists large enough that sibling sequences and the section order outgrow one storage node
+  /// (so node splits and merges happen), checked with sampled per-item queries each step and
+  /// every query every 25 steps.
+  static let largeSteps = SeededRandom.propertySteps(default: 200)
+
+  @Test("large containers: hundreds of siblings under one parent and in one section", arguments: [UInt64(81)])
+  func largeContainers(seed: UInt64) throws {
+    var start = TestSnapshot()
+    try start.appendSections((0..<3).map { TestSection("s\($0)") })
+    try start.appendItems((0..<150).map { TestItem("i\($0)") }, toSection: "s0")
+    try start.appendItems([TestItem("i150")], toSection: "s1")
+    try start.appendItems((151..<290).map { TestItem("i\($0)") }, underParent: "i150")
+    try start.appendItems((290..<320).map { TestItem("i\($0)") }, toSection: "s2")
+    try start.expand(["i150"])
+    var weights = Generator.defaultWeights
+    for name in ["deleteSections", "deleteAllItems"] { weights[name] = 0 }
+    let generator = Generator(itemPoolSize: 450, sectionPoolSize: 4, targetItemCount: 360, deleteAllProbability: 0, weights: weights)
+    let result = ModelCheck.run(seed: seed, steps: Self.largeSteps, generator: generator, start: start, fullCheckEvery: 25)
+    Self.expectPasses(result)
+    if result.failure == nil { #expect(result.maxItemCount > 300) }
+  }
+
+  @Test("many sections: the section order outgrows one storage node", arguments: [UInt64(91)])
+  func manySections(seed: UInt64) throws {
+    var start = TestSnapshot()
+    try start.appendSections((0..<100).map { TestSection("s\($0)") })
+    for index in 0..<100 { try start.appendItems([TestItem("i\(index)")], toSection: "s\(index)") }
+    var weights = Generator.defaultWeights
+    for name in ["insertSectionsBefore", "insertSectionsAfter", "insertSectionsAt", "moveSectionBefore", "moveSectionAfter",
+      "moveSectionToIndex", "moveItemToSection", "moveVisibleRow", "appendSections"]
+    {
+      weights[name, default: 0] *= 4
+    }
+    weights["deleteAllItems"] = 0
+    let generator = Generator(itemPoolSize: 200, sectionPoolSize: 140, targetItemCount: 150, deleteAllProbability: 0, weights: weights)
+    let result = ModelCheck.run(seed: seed, steps: Self.largeSteps, generator: generator, start: start, fullCheckEvery: 25)
+    Self.expectPasses(result)
+  }
+
   /// Copies taken at many points of a random run keep their state while the original goes on
   /// mutating (and while other copies mutate too).
   @Test("value semantics: earlier copies are unaffected by later mutations")

@@ -309,6 +309,27 @@ struct SeedScenarioTests {
     snapshot._checkInvariants()
   }
 
+  @Test("the visual description draws the visible tree: indentation per level, ▾ expanded, ▸ collapsed")
+  func visualDescriptionOfTheTopicTree() throws {
+    var snapshot = try Self.topics()
+    try snapshot.collapse(["shellies/shelly1pm/relay"])
+    let lines = snapshot.visualDescription().split(separator: "\n").map(String.init)
+    func line(_ id: String) -> String? { lines.first { $0.hasSuffix(" " + id) } }
+    func indent(_ text: String) -> Int { text.prefix { $0 == " " }.count }
+    let rows = snapshot.visibleItems
+    let drawn = try rows.map { try #require(line($0), "\($0) is not drawn:\n\(lines.joined(separator: "\n"))") }
+    // In visible-row order, each level indented deeper than its parent.
+    #expect(drawn.map { lines.firstIndex(of: $0)! } == drawn.map { lines.firstIndex(of: $0)! }.sorted())
+    for id in rows {
+      if let parent = snapshot.parent(of: id), let parentLine = line(parent), let itemLine = line(id) {
+        #expect(indent(itemLine) > indent(parentLine), "\(id) is not indented under \(parent)")
+      }
+    }
+    #expect(line("shellies")?.contains("▾") == true)
+    #expect(line("shellies/shelly1pm/relay")?.contains("▸") == true)
+    #expect(lines.contains { $0.contains("topics") })
+  }
+
   // MARK: section-snapshots-and-reordering.txt
 
   /// One section: headers (roots) with their child items, all expanded; a second flat section.

@@ -241,7 +241,7 @@ extension ListOperationGenerator {
 
   func moveVisibleRow<R: RandomNumberGenerator>(invalid: Bool, _ state: State, using rng: inout R) -> Operation {
     let reference = state.reference
-    let visibleBySection = state.sectionIDs.map { reference.visibleItems(inSection: $0) }
+    let visibleBySection = reference.visibleItemsBySection()
     let nonEmpty = visibleBySection.indices.filter { !visibleBySection[$0].isEmpty }
     guard let sourceSection = nonEmpty.randomElement(using: &rng) else {
       return .moveVisibleRow(from: ListIndexPath(section: 0, row: 0), to: ListIndexPath(section: 0, row: 0))

@@ -28,13 +28,26 @@ public enum ModelCheck {
   /// `moveVisibleRow` the transaction holds the before and after states and the row lands at
   /// the destination.
   ///
+  /// `sample`, when given, picks the items and rows whose per-item and per-row queries are
+  /// compared (see ``ReferenceList/firstSampledMismatch(with:sampleItems:sampleRows:probeItems:probeSections:)``);
+  /// without it every query of every item is compared.
+  ///
   /// - Returns: a description of the first problem, or nil.
   public static func step<Section, Item>(
     _ operation: ListOperation<Section, Item>,
     snapshot: inout ListSnapshot<Section, Item>,
     reference: inout ReferenceList<Section, Item>,
-    probeItems: [Item.ID] = [], probeSections: [Section.ID] = []
+    probeItems: [Item.ID] = [], probeSections: [Section.ID] = [],
+    sample: ((ReferenceList<Section, Item>) -> (items: [Item.ID], rows: [ListIndexPath]))? = nil
   ) -> String? {
+    func mismatch(_ model: ReferenceList<Section, Item>, _ snapshot: ListSnapshot<Section, Item>) -> String? {
+      guard let sample else {
+        return model.firstMismatch(with: snapshot, probeItems: probeItems, probeSections: probeSections)
+      }
+      let (items, rows) = sample(model)
+      return model.firstSampledMismatch(
+        with: snapshot, sampleItems: items, sampleRows: rows, probeItems: probeItems, probeSections: probeSections)
+    }
     let expected = operation.expectedFailures(in: reference)
     let snapshotBefore = snapshot
     let referenceBefore = reference
@@ -59,7 +72,7 @@ public enum ModelCheck {
       if dynamicEquals(snapshot, snapshotBefore) == false {
         return "\(operation) threw «\(snapshotError)» but the snapshot is no longer == the copy taken before"
       }
-      if let mismatch = referenceBefore.firstMismatch(with: snapshot, probeItems: probeItems, probeSections: probeSections) {
+      if let mismatch = mismatch(referenceBefore, snapshot) {
         return "\(operation) threw «\(snapshotError)» but changed the snapshot: \(mismatch)"
       }
     } else if let snapshotError {
@@ -67,9 +80,7 @@ public enum ModelCheck {
     }
 
     // A refused operation was compared in full above (the states are the same).
-    if expected.isEmpty,
-      let mismatch = reference.firstMismatch(with: snapshot, probeItems: probeItems, probeSections: probeSections)
-    {
+    if expected.isEmpty, let mismatch = mismatch(reference, snapshot) {
       return "after \(operation): \(mismatch)"
     }
     snapshot._checkInvariants()
@@ -110,9 +121,13 @@ public enum ModelCheck {
   /// Runs `steps` random operations from `generator` (seeded with `seed`) on a snapshot and on
   /// the reference model, checking each with ``step(_:snapshot:reference:probeItems:probeSections:)``,
   /// and stops at the first failure.
+  ///
+  /// With `fullCheckEvery` > 1, only every `fullCheckEvery`-th step (and the last) compares
+  /// every query of every item; the other steps compare the whole-list and per-section queries
+  /// and a random sample of items and rows (for runs on large lists).
   public static func run<Section, Item>(
     seed: UInt64, steps: Int, generator: ListOperationGenerator<Section, Item>,
-    start: ListSnapshot<Section, Item> = ListSnapshot()
+    start: ListSnapshot<Section, Item> = ListSnapshot(), fullCheckEvery: Int = 1
   ) -> RunResult {
     var generator = generator
     var rng = SeededRandom(seed: seed)
@@ -135,9 +150,25 @@ public enum ModelCheck {
       let operation = generator.next(for: reference, using: &rng)
       let valid = operation.expectedFailures(in: reference).isEmpty
       let before = reference
-      if let failure = step(
-        operation, snapshot: &snapshot, reference: &reference, probeItems: probeItems, probeSections: probeSections)
-      {
+      let thorough = fullCheckEvery <= 1 || stepIndex % fullCheckEvery == 0 || stepIndex == steps - 1
+      let failure: String?
+      if thorough {
+        failure = step(operation, snapshot: &snapshot, reference: &reference, probeItems: probeItems, probeSections: probeSections)
+      } else {
+        failure = step(
+          operation, snapshot: &snapshot, reference: &reference, probeItems: probeItems, probeSections: probeSections
+        ) { model in
+          let ids = model.itemIdentifiers
+          let items = ids.isEmpty ? [] : (0..<12).map { _ in ids.randomElement(using: &probeRandom)! }
+          var rows: [ListIndexPath] = []
+          for (sectionIndex, visible) in model.visibleItemsBySection().enumerated() {
+            let count = visible.count
+            if count > 0 { rows += (0..<3).map { _ in ListIndexPath(section: sectionIndex, row: Int.random(in: 0..<count, using: &probeRandom)) } }
+          }
+          return (items, rows)
+        }
+      }
+      if let failure {
         result.failure = """
           seed \(seed), step \(stepIndex): \(failure)
           operation: \(operation)

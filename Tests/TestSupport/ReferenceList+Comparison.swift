@@ -43,6 +43,23 @@ extension ReferenceList {
     return c.mismatch
   }
 
+  /// Like ``firstMismatch(with:probeItems:probeSections:)`` but with the per-item and per-row
+  /// queries asked only for `sampleItems` and `sampleRows`; every whole-list and per-section
+  /// query is still compared (including each section's full outline, so the whole state is
+  /// pinned down). For large lists, where asking every query of every item per step is too slow.
+  ///
+  /// - Complexity: O(n) plus O(d) per sampled item, plus the snapshot's query costs.
+  public func firstSampledMismatch(
+    with snapshot: Snapshot, sampleItems: [Item.ID], sampleRows: [ListIndexPath],
+    probeItems: [Item.ID] = [], probeSections: [Section.ID] = []
+  ) -> String? {
+    var checker = MismatchChecker()
+    compare(
+      snapshot, probeItems: probeItems, probeSections: probeSections, itemSample: Set(sampleItems), rowSample: sampleRows,
+      into: &checker)
+    return checker.mismatch
+  }
+
   /// Collects only the first mismatch; later checks are skipped once one was found.
   struct MismatchChecker {
     var mismatch: String?
@@ -57,7 +74,11 @@ extension ReferenceList {
     }
   }
 
-  func compare(_ snapshot: Snapshot, probeItems: [Item.ID], probeSections: [Section.ID], into c: inout MismatchChecker) {
+  /// With `itemSample`/`rowSample`, the per-item and per-row queries are limited to them.
+  func compare(
+    _ snapshot: Snapshot, probeItems: [Item.ID], probeSections: [Section.ID], itemSample: Set<Item.ID>? = nil,
+    rowSample: [ListIndexPath]? = nil, into c: inout MismatchChecker
+  ) {
     let rows = self.rows()
 
     // Whole-list queries.
@@ -72,9 +93,11 @@ extension ReferenceList {
     c.expect(snapshot.reloadedSectionIdentifiers, reloadedSections, "reloadedSectionIdentifiers")
 
     // Per section.
+    var rowsBySection = Array(repeating: [Row](), count: entries.count)
+    for row in rows { rowsBySection[row.sectionIndex].append(row) }
     for (sectionIndex, entry) in entries.enumerated() {
       let id = entry.section.id
-      let items = rows.filter { $0.sectionIndex == sectionIndex }
+      let items = rowsBySection[sectionIndex]
       let visible = items.filter { $0.isVisible }.map { $0.id }
       c.expect(snapshot.index(ofSection: id), sectionIndex, "index(ofSection: \(id))")
       c.expect(snapshot.section(id), entry.section, "section(\(id))")
@@ -86,7 +109,7 @@ extension ReferenceList {
       c.expect(snapshot.visibleItems(inSection: id), visible, "visibleItems(inSection: \(id))")
       c.expect(snapshot.numberOfVisibleItems(inSection: id), visible.count, "numberOfVisibleItems(inSection: \(id))")
       c.expect(snapshot.outline(ofSection: id), Outline(entry.roots), "outline(ofSection: \(id))")
-      for (row, item) in visible.enumerated() {
+      for (row, item) in visible.enumerated() where rowSample.map({ $0.contains(ListIndexPath(section: sectionIndex, row: row)) }) ?? true {
         let path = ListIndexPath(section: sectionIndex, row: row)
         c.expect(snapshot.visibleItem(at: path), item, "visibleItem(at: \(path))")
       }
@@ -101,7 +124,7 @@ extension ReferenceList {
     }
 
     // Per item.
-    for (index, row) in rows.enumerated() {
+    for (index, row) in rows.enumerated() where itemSample.map({ $0.contains(row.id) }) ?? true {
       let id = row.id
       c.expect(snapshot.item(id), row.item, "item(\(id))")
       c.expect(snapshot.contains(item: id), true, "contains(item: \(id))")

@@ -188,6 +188,12 @@ extension ReferenceList {
     rows().filter { $0.sectionID == id && $0.isVisible }.map { $0.id }
   }
   public var visibleItems: [Item.ID] { rows().filter { $0.isVisible }.map { $0.id } }
+  /// The visible items of every section, by section index (one walk).
+  public func visibleItemsBySection() -> [[Item.ID]] {
+    var result = Array(repeating: [Item.ID](), count: entries.count)
+    for row in rows() where row.isVisible { result[row.sectionIndex].append(row.id) }
+    return result
+  }
   public func numberOfVisibleItems(inSection id: Section.ID) -> Int? {
     contains(section: id) ? visibleItems(inSection: id).count : nil
   }

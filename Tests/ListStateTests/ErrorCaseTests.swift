@@ -180,7 +180,7 @@ struct ErrorCaseTests {
     do { try crashCase.operation.apply(to: &snapshot) } catch { thrown = error }
     let error = try #require(thrown, "\(crashCase.operation) did not throw")
     #expect(crashCase.expected.contains(error), "\(crashCase.operation) threw \(error)")
-    #expect(dynamicEquals(snapshot, before) != false, "the snapshot is no longer == its state before")
+    #expect(snapshot == before, "the snapshot is no longer == its state before")
     if let mismatch = reference.firstMismatch(with: snapshot) {
       Issue.record("the refused operation changed the snapshot: \(mismatch)")
     }

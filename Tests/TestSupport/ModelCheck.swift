@@ -22,9 +22,10 @@ public enum ModelCheck {
   /// Applies `operation` to both `snapshot` and `reference` and checks, in this order:
   /// the snapshot throws exactly when the reference says the operation is invalid, and then an
   /// acceptable error; a refused operation changed nothing (`==` with the copy taken before,
-  /// when `ListSnapshot` is `Equatable`, and every query); afterwards both agree on every query
+  /// and every query); afterwards both agree on every query
   /// (``ReferenceList/firstMismatch(with:probeItems:probeSections:)``); `_checkInvariants()`
-  /// passes; the copy taken before is unaffected (value semantics); and for
+  /// passes; the copy taken before is unaffected (value semantics); `==` with that copy holds
+  /// exactly when no section, item, content or flag changed (markers are not part of `==`); and for
   /// `moveVisibleRow` the transaction holds the before and after states and the row lands at
   /// the destination.
   ///
@@ -69,7 +70,7 @@ public enum ModelCheck {
       if !expected.contains(snapshotError) {
         return "\(operation) threw «\(snapshotError)», expected \(expected.count == 1 ? "" : "one of ")\(list(expected))"
       }
-      if dynamicEquals(snapshot, snapshotBefore) == false {
+      if snapshot != snapshotBefore {
         return "\(operation) threw «\(snapshotError)» but the snapshot is no longer == the copy taken before"
       }
       if let mismatch = mismatch(referenceBefore, snapshot) {
@@ -88,17 +89,13 @@ public enum ModelCheck {
     if let mismatch = referenceBefore.firstStateMismatch(with: snapshotBefore) {
       return "\(operation) changed the copy taken before it (value semantics broken): \(mismatch)"
     }
-    if let equal = dynamicEquals(snapshot, snapshotBefore) {
-      let sameMarkers =
-        reference.reloadedItems == referenceBefore.reloadedItems
-        && reference.reconfiguredItems == referenceBefore.reconfiguredItems
-        && reference.reloadedSections == referenceBefore.reloadedSections
-      if reference.entries != referenceBefore.entries, equal {
-        return "\(operation) changed the list, but the snapshot is still == the copy taken before"
-      }
-      if reference.entries == referenceBefore.entries, sameMarkers, !equal {
-        return "\(operation) changed nothing observable, but the snapshot is no longer == the copy taken before"
-      }
+    // `==` compares sections, items, nesting, contents and expansion, not the markers.
+    let structureChanged = reference.entries != referenceBefore.entries
+    if structureChanged, snapshot == snapshotBefore {
+      return "\(operation) changed the list, but the snapshot is still == the copy taken before"
+    }
+    if !structureChanged, snapshot != snapshotBefore {
+      return "\(operation) changed no section, item, content or flag, but the snapshot is no longer == the copy taken before"
     }
 
     if case .moveVisibleRow(_, let destination) = operation, expected.isEmpty {

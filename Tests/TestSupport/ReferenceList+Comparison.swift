@@ -192,17 +192,3 @@ extension ReferenceList {
     return lines.isEmpty ? "(empty)" : lines.joined(separator: "\n")
   }
 }
-
-/// `a == b` when `T` conforms to `Equatable` at run time (including conditional conformances
-/// declared later, such as `ListSnapshot`'s), or nil when it does not.
-///
-/// Lets tests use a type's own `==` without requiring the conformance at compile time.
-///
-/// ```swift
-/// dynamicEquals(snapshot, copy)   // Optional(true) once ListSnapshot is Equatable
-/// ```
-public func dynamicEquals<T>(_ a: T, _ b: T) -> Bool? {
-  func open<E: Equatable>(_ lhs: E) -> Bool { lhs == (b as! E) }
-  guard let lhs = a as? any Equatable else { return nil }
-  return open(lhs)
-}

@@ -11,6 +11,7 @@ extension ListSnapshot {
   /// every record reached exactly once; markers name existing items and sections.
   ///
   /// - Complexity: O(n).
+  @inlinable
   public func _checkInvariants() {
     #if LISTJOURNAL_INVARIANTS
     _sectionOrder._checkInvariants()
@@ -32,7 +33,8 @@ extension ListSnapshot {
   }
 
   #if LISTJOURNAL_INVARIANTS
-  private func _checkForest(_ tree: ItemTree, container: Container, reached: inout Int) {
+  @inlinable
+  func _checkForest(_ tree: ItemTree, container: Container, reached: inout Int) {
     tree._checkInvariants()
     tree.forEach { entry in
       guard let record = _itemRecords[entry.id] else { preconditionFailure("item \(entry.id) has no record") }

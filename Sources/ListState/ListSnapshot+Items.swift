@@ -13,6 +13,7 @@ extension ListSnapshot {
   /// - Throws: `.duplicateItems`, `.noSections`, `.sectionsNotFound`, `.itemsAlreadyExist`.
   /// - Complexity: O(k log n) for k items; appending to an empty section builds its sequence
   ///   bottom-up in O(k).
+  @inlinable
   public mutating func appendItems(_ items: [Item], toSection section: Section.ID? = nil) throws(Failure) {
     try _validateNewItems(items.lazy.map(\.id), count: items.count) { () throws(Failure) in
       _ = try _resolveAppendSection(section)
@@ -27,6 +28,7 @@ extension ListSnapshot {
   /// - Throws: `.duplicateItems`, `.itemsNotFound([parent])`, `.anchorAmongInsertedItems`,
   ///   `.itemsAlreadyExist`.
   /// - Complexity: O(k log n + depth · log n).
+  @inlinable
   public mutating func appendItems(_ items: [Item], underParent parent: Item.ID) throws(Failure) {
     try _validateNewItems(items.lazy.map(\.id), count: items.count, anchor: parent)
     _insertNewItems(items, in: .parent(parent), at: _itemRecords[parent]!.children.count)
@@ -38,6 +40,7 @@ extension ListSnapshot {
   /// - Throws: `.duplicateItems`, `.itemsNotFound([anchor])`, `.anchorAmongInsertedItems`,
   ///   `.itemsAlreadyExist`.
   /// - Complexity: O(k log n + depth · log n).
+  @inlinable
   public mutating func insertItems(_ items: [Item], beforeItem anchor: Item.ID) throws(Failure) {
     try _validateNewItems(items.lazy.map(\.id), count: items.count, anchor: anchor)
     let location = location(ofItem: anchor)!
@@ -49,6 +52,7 @@ extension ListSnapshot {
   ///
   /// - Throws: as ``insertItems(_:beforeItem:)``.
   /// - Complexity: O(k log n + depth · log n).
+  @inlinable
   public mutating func insertItems(_ items: [Item], afterItem anchor: Item.ID) throws(Failure) {
     try _validateNewItems(items.lazy.map(\.id), count: items.count, anchor: anchor)
     let location = location(ofItem: anchor)!
@@ -58,6 +62,7 @@ extension ListSnapshot {
 
   /// Checks new identifiers: duplicates, then `resolve` (unknown containers), then the anchor
   /// (must exist and not be among the new ones), then already existing identifiers.
+  @inlinable
   func _validateNewItems(
     _ ids: some Collection<Item.ID>, count: Int, anchor: Item.ID? = nil,
     resolve: () throws(Failure) -> Void = {}
@@ -78,6 +83,7 @@ extension ListSnapshot {
   /// - Throws: `.duplicateItems`, `.itemsNotFound`.
   /// - Complexity: O(k + d · depth · log n) for k deleted items (at every level) and d
   ///   identifiers.
+  @inlinable
   public mutating func deleteItems(_ ids: [Item.ID]) throws(Failure) {
     let duplicates = Self._duplicates(in: ids)
     if !duplicates.isEmpty { throw .duplicateItems(duplicates) }
@@ -90,6 +96,7 @@ extension ListSnapshot {
   /// Like ``deleteItems(_:)`` but skips unknown (and repeated) identifiers instead of throwing.
   ///
   /// - Complexity: as ``deleteItems(_:)``.
+  @inlinable
   public mutating func deleteItemsIfPresent(_ ids: [Item.ID]) {
     for id in ids where _itemRecords[id] != nil { _deleteItem(id) }
     _checkInvariants()
@@ -98,6 +105,7 @@ extension ListSnapshot {
   /// Deletes every item and every section, like UIKit's `deleteAllItems`.
   ///
   /// - Complexity: O(1) (the old storage is released, or kept by other snapshots).
+  @inlinable
   public mutating func deleteAllItems() {
     self = ListSnapshot()
     _checkInvariants()
@@ -107,6 +115,7 @@ extension ListSnapshot {
   ///
   /// - Throws: `.itemsNotFound`, `.itemRelativeToItself`, `.itemUnderOwnDescendant`.
   /// - Complexity: O(depth · log n).
+  @inlinable
   public mutating func moveItem(_ id: Item.ID, beforeItem anchor: Item.ID) throws(Failure) {
     try _validateMove(id, relativeTo: anchor)
     let entry = _detachItem(id)
@@ -119,6 +128,7 @@ extension ListSnapshot {
   ///
   /// - Throws: as ``moveItem(_:beforeItem:)``.
   /// - Complexity: O(depth · log n).
+  @inlinable
   public mutating func moveItem(_ id: Item.ID, afterItem anchor: Item.ID) throws(Failure) {
     try _validateMove(id, relativeTo: anchor)
     let entry = _detachItem(id)
@@ -131,6 +141,7 @@ extension ListSnapshot {
   ///
   /// - Throws: `.itemsNotFound`, `.sectionsNotFound`.
   /// - Complexity: O(depth · log n).
+  @inlinable
   public mutating func moveItem(_ id: Item.ID, toSection section: Section.ID) throws(Failure) {
     try _requireItems([id])
     try _requireSections([section])
@@ -143,6 +154,7 @@ extension ListSnapshot {
   ///
   /// - Throws: `.itemsNotFound`, `.itemRelativeToItself`, `.itemUnderOwnDescendant`.
   /// - Complexity: O(depth · log n).
+  @inlinable
   public mutating func moveItem(_ id: Item.ID, underParent parent: Item.ID) throws(Failure) {
     try _validateMove(id, relativeTo: parent)
     let entry = _detachItem(id)
@@ -159,6 +171,7 @@ extension ListSnapshot {
   /// - Throws: `.itemsNotFound`, `.sectionsNotFound`, `.itemRelativeToItself`,
   ///   `.itemUnderOwnDescendant`, `.indexOutOfRange`.
   /// - Complexity: O(depth · log n).
+  @inlinable
   public mutating func moveItem(_ id: Item.ID, to location: Location) throws(Failure) {
     switch location.container {
     case .section(let section):
@@ -179,7 +192,8 @@ extension ListSnapshot {
 
   /// Checks a move of `id` next to or under `destination`: both exist, differ, and
   /// `destination` is not inside `id`'s subtree.
-  private func _validateMove(_ id: Item.ID, relativeTo destination: Item.ID) throws(Failure) {
+  @inlinable
+  func _validateMove(_ id: Item.ID, relativeTo destination: Item.ID) throws(Failure) {
     try _requireItems([id, destination])
     if id == destination { throw .itemRelativeToItself(id) }
     if _isDescendant(destination, of: id) { throw .itemUnderOwnDescendant(item: id, destination: destination) }
@@ -189,6 +203,7 @@ extension ListSnapshot {
   ///
   /// - Throws: `.duplicateItems`, `.itemsNotFound`.
   /// - Complexity: O(k log n).
+  @inlinable
   public mutating func reloadItems(_ ids: [Item.ID]) throws(Failure) {
     try _validateExistingItems(ids)
     for id in ids { _reloadedItems.insert(id) }
@@ -199,6 +214,7 @@ extension ListSnapshot {
   ///
   /// - Throws: `.duplicateItems`, `.itemsNotFound`.
   /// - Complexity: O(k log n).
+  @inlinable
   public mutating func reconfigureItems(_ ids: [Item.ID]) throws(Failure) {
     try _validateExistingItems(ids)
     for id in ids { _reconfiguredItems.insert(id) }
@@ -213,6 +229,7 @@ extension ListSnapshot {
   /// ```
   /// - Throws: `.duplicateItems`, `.itemsNotFound`.
   /// - Complexity: O(k log n).
+  @inlinable
   public mutating func updateItems(_ items: [Item]) throws(Failure) {
     try _validateExistingItems(items.map(\.id))
     for item in items {
@@ -223,6 +240,7 @@ extension ListSnapshot {
   }
 
   /// Content update of one existing item; see ``updateItems(_:)``.
+  @inlinable
   public mutating func updateItem(_ item: Item) throws(Failure) {
     try updateItems([item])
   }
@@ -235,6 +253,7 @@ extension ListSnapshot {
   /// ```
   /// - Throws: `.itemsNotFound([id])`, `.itemsAlreadyExist([newItem.id])`.
   /// - Complexity: O(c + log n) for c children (each child names its parent).
+  @inlinable
   public mutating func replaceItem(_ id: Item.ID, with newItem: Item) throws(Failure) {
     try _requireItems([id])
     if newItem.id == id {
@@ -256,7 +275,8 @@ extension ListSnapshot {
     _checkInvariants()
   }
 
-  private func _validateExistingItems(_ ids: [Item.ID]) throws(Failure) {
+  @inlinable
+  func _validateExistingItems(_ ids: [Item.ID]) throws(Failure) {
     let duplicates = Self._duplicates(in: ids)
     if !duplicates.isEmpty { throw .duplicateItems(duplicates) }
     try _requireItems(ids)

@@ -7,6 +7,7 @@ extension ListSnapshot {
   ///
   /// - Throws: `.duplicateItems`, `.itemsNotFound`.
   /// - Complexity: O(k · depth · log n).
+  @inlinable
   public mutating func expand(_ ids: [Item.ID]) throws(Failure) {
     try _setExpanded(ids, true)
   }
@@ -15,11 +16,13 @@ extension ListSnapshot {
   ///
   /// - Throws: `.duplicateItems`, `.itemsNotFound`.
   /// - Complexity: O(k · depth · log n).
+  @inlinable
   public mutating func collapse(_ ids: [Item.ID]) throws(Failure) {
     try _setExpanded(ids, false)
   }
 
-  private mutating func _setExpanded(_ ids: [Item.ID], _ expanded: Bool) throws(Failure) {
+  @inlinable
+  mutating func _setExpanded(_ ids: [Item.ID], _ expanded: Bool) throws(Failure) {
     let duplicates = Self._duplicates(in: ids)
     if !duplicates.isEmpty { throw .duplicateItems(duplicates) }
     try _requireItems(ids)
@@ -40,6 +43,7 @@ extension ListSnapshot {
   /// - Throws: `.duplicateItems`, `.itemsNotFound([parent])`, `.anchorAmongInsertedItems(parent)`,
   ///   `.itemsAlreadyExist` (items outside `parent`'s subtree).
   /// - Complexity: O(k_old + k_new · log n + depth · log n).
+  @inlinable
   public mutating func replace(childrenOf parent: Item.ID, using outline: Outline) throws(Failure) {
     let ids = outline.itemIdentifiers
     let duplicates = Self._duplicates(in: ids)
@@ -68,6 +72,7 @@ extension ListSnapshot {
   /// - Throws: `.duplicateItems`, `.itemsNotFound([anchor])`, `.anchorAmongInsertedItems`,
   ///   `.itemsAlreadyExist`.
   /// - Complexity: O(k log n + depth · log n) for k nodes.
+  @inlinable
   public mutating func insert(_ outline: Outline, beforeItem anchor: Item.ID) throws(Failure) {
     let ids = outline.itemIdentifiers
     try _validateNewItems(ids, count: ids.count, anchor: anchor)
@@ -80,6 +85,7 @@ extension ListSnapshot {
   ///
   /// - Throws: as ``insert(_:beforeItem:)``.
   /// - Complexity: O(k log n + depth · log n).
+  @inlinable
   public mutating func insert(_ outline: Outline, afterItem anchor: Item.ID) throws(Failure) {
     let ids = outline.itemIdentifiers
     try _validateNewItems(ids, count: ids.count, anchor: anchor)
@@ -92,6 +98,7 @@ extension ListSnapshot {
   ///
   /// - Throws: `.duplicateItems`, `.noSections`, `.sectionsNotFound`, `.itemsAlreadyExist`.
   /// - Complexity: O(k log n).
+  @inlinable
   public mutating func append(_ outline: Outline, toSection section: Section.ID? = nil) throws(Failure) {
     let ids = outline.itemIdentifiers
     try _validateNewItems(ids, count: ids.count) { () throws(Failure) in _ = try _resolveAppendSection(section) }
@@ -105,6 +112,7 @@ extension ListSnapshot {
   /// - Throws: `.duplicateItems`, `.itemsNotFound([parent])`, `.anchorAmongInsertedItems`,
   ///   `.itemsAlreadyExist`.
   /// - Complexity: O(k log n + depth · log n).
+  @inlinable
   public mutating func append(_ outline: Outline, underParent parent: Item.ID) throws(Failure) {
     let ids = outline.itemIdentifiers
     try _validateNewItems(ids, count: ids.count, anchor: parent)
@@ -119,6 +127,7 @@ extension ListSnapshot {
   ///   `.indexOutOfRange`, `.anchorAmongInsertedItems` (parent inside the outline),
   ///   `.itemsAlreadyExist`.
   /// - Complexity: O(k log n + depth · log n).
+  @inlinable
   public mutating func insert(_ outline: Outline, at location: Location) throws(Failure) {
     let ids = outline.itemIdentifiers
     try _validateNewItems(ids, count: ids.count) { () throws(Failure) in

@@ -4,6 +4,7 @@ extension _OrderedTree {
   /// a root is never an internal node with one child.
   ///
   /// - Complexity: O(n).
+  @inlinable
   func _checkInvariants() {
     guard let root else { return }
     precondition(root.count > 0, "empty root")
@@ -13,7 +14,8 @@ extension _OrderedTree {
     Self.check(root, depth: 0, isRoot: true, previous: &previous, leafDepth: &leafDepth)
   }
 
-  private static func check(
+  @inlinable
+  static func check(
     _ node: Node, depth: Int, isRoot: Bool, previous: inout UInt64?, leafDepth: inout Int?
   ) {
     if node.isLeaf {

@@ -17,27 +17,40 @@
 /// tree.insert(contentsOf: [.init(id: "a", w1: 1, w2: 1)], at: 0, relabeled: &relabeled)
 /// tree.count   // 1
 /// ```
+@usableFromInline
 struct _OrderedTree<ID: Hashable & Sendable>: Sendable {
+  @usableFromInline
   typealias Node = _OrderedTreeNode<ID>
+  @usableFromInline
   typealias Entry = _OrderedEntry<ID>
 
+  @inlinable
   static var leafCapacity: Int { 64 }
+  @inlinable
   static var internalCapacity: Int { 64 }
   /// A node below this many slots is merged with, or rebalanced against, a neighbour.
+  @inlinable
   static var minimumFill: Int { 16 }
 
+  @usableFromInline
   var root: Node?
 
+  @inlinable
   init() { root = nil }
 
+  @inlinable
   var isEmpty: Bool { root == nil }
+  @inlinable
   var count: Int { root?.count ?? 0 }
   /// Sum of `w1` over all entries.
+  @inlinable
   var w1: Int { root?.w1 ?? 0 }
   /// Sum of `w2` over all entries.
+  @inlinable
   var w2: Int { root?.w2 ?? 0 }
 
   /// True when both trees share the same root node (so they are equal).
+  @inlinable
   func isIdentical(to other: _OrderedTree) -> Bool { root === other.root }
 }
 
@@ -48,6 +61,7 @@ extension _OrderedTree {
   /// before it; nil when no entry has that label.
   ///
   /// - Complexity: O(log n).
+  @inlinable
   func rank(ofLabel label: UInt64) -> (index: Int, w1: Int, w2: Int)? {
     guard var node = root else { return nil }
     var index = 0
@@ -78,6 +92,7 @@ extension _OrderedTree {
   /// The number of entries whose label is smaller than `label`.
   ///
   /// - Complexity: O(log n).
+  @inlinable
   func lowerBound(ofLabel label: UInt64) -> Int {
     guard var node = root else { return 0 }
     var index = 0
@@ -92,6 +107,7 @@ extension _OrderedTree {
   /// The entry at `index` (`0..<count`).
   ///
   /// - Complexity: O(log n).
+  @inlinable
   func entry(at index: Int) -> Entry {
     precondition(index >= 0 && index < count, "_OrderedTree index out of range")
     var node = root!
@@ -111,17 +127,20 @@ extension _OrderedTree {
   /// `prefix <= offset < prefix + e.w1`, its index, and `offset - prefix`.
   ///
   /// - Complexity: O(log n).
+  @inlinable
   func entry(atW1Offset offset: Int) -> (index: Int, entry: Entry, remainder: Int) {
     entry(atOffset: offset, weight: \.w1, entryWeight: \.w1)
   }
 
   /// Like ``entry(atW1Offset:)`` for the visible-row weight `w2`.
+  @inlinable
   func entry(atW2Offset offset: Int) -> (index: Int, entry: Entry, remainder: Int) {
     entry(atOffset: offset, weight: \.w2, entryWeight: \.w2)
   }
 
   @inline(__always)
-  private func entry(
+  @inlinable
+  func entry(
     atOffset offset: Int, weight: KeyPath<_OrderedSummary, Int>, entryWeight: KeyPath<Entry, Int>
   ) -> (index: Int, entry: Entry, remainder: Int) {
     var node = root!
@@ -147,6 +166,7 @@ extension _OrderedTree {
   }
 
   /// The label of the entry at `index`, or nil when `index` is outside `0..<count`.
+  @inlinable
   func label(at index: Int) -> UInt64? {
     guard index >= 0, index < count else { return nil }
     return entry(at: index).label
@@ -155,12 +175,14 @@ extension _OrderedTree {
   /// Calls `body` with every entry in order.
   ///
   /// - Complexity: O(n).
+  @inlinable
   func forEach(_ body: (Entry) throws -> Void) rethrows {
     guard let root else { return }
     try Self.forEach(root, body)
   }
 
-  private static func forEach(_ node: Node, _ body: (Entry) throws -> Void) rethrows {
+  @inlinable
+  static func forEach(_ node: Node, _ body: (Entry) throws -> Void) rethrows {
     if node.isLeaf {
       for entry in node.entries { try body(entry) }
     } else {
@@ -169,6 +191,7 @@ extension _OrderedTree {
   }
 
   /// All entries in order.
+  @inlinable
   var entries: [Entry] {
     var result: [Entry] = []
     result.reserveCapacity(count)
@@ -177,6 +200,7 @@ extension _OrderedTree {
   }
 
   /// All identifiers in order.
+  @inlinable
   var ids: [ID] {
     var result: [ID] = []
     result.reserveCapacity(count)
@@ -191,11 +215,13 @@ extension _OrderedTree {
   /// Builds a tree from entries already sorted by strictly increasing label, bottom-up.
   ///
   /// - Complexity: O(n).
+  @inlinable
   init(sortedEntries: [Entry]) {
     self.root = Self.build(sortedEntries)
   }
 
-  private static func build(_ sorted: [Entry]) -> Node? {
+  @inlinable
+  static func build(_ sorted: [Entry]) -> Node? {
     guard !sorted.isEmpty else { return nil }
     var level: [Node] = []
     let leafCount = (sorted.count + leafCapacity - 1) / leafCapacity
@@ -225,6 +251,7 @@ extension _OrderedTree {
   /// Inserts `entry` at the place its label dictates. The label must not be present.
   ///
   /// - Complexity: O(log n).
+  @inlinable
   mutating func insert(_ entry: Entry) {
     guard root != nil else {
       root = Node(entries: [entry])
@@ -236,7 +263,8 @@ extension _OrderedTree {
   }
 
   /// Returns the split-off upper half when the node overflowed.
-  private static func insert(_ entry: Entry, into node: inout Node) -> Node? {
+  @inlinable
+  static func insert(_ entry: Entry, into node: inout Node) -> Node? {
     if !isKnownUniquelyReferenced(&node) { node = node.copy() }
     node.count &+= 1
     node.w1 &+= entry.w1
@@ -261,6 +289,7 @@ extension _OrderedTree {
   /// Appends entries whose labels are all larger than every label in the tree, in order.
   ///
   /// - Complexity: O(n + k) when the tree is empty (bottom-up build), else O(k log n).
+  @inlinable
   mutating func append(sortedEntries: [Entry]) {
     if root == nil {
       root = Self.build(sortedEntries)
@@ -273,6 +302,7 @@ extension _OrderedTree {
   ///
   /// - Complexity: O(log n).
   @discardableResult
+  @inlinable
   mutating func remove(label: UInt64) -> Entry? {
     guard root != nil, rank(ofLabel: label) != nil else { return nil }
     let removed = Self.remove(label: label, from: &root!)
@@ -284,7 +314,8 @@ extension _OrderedTree {
     return removed
   }
 
-  private static func remove(label: UInt64, from node: inout Node) -> Entry {
+  @inlinable
+  static func remove(label: UInt64, from node: inout Node) -> Entry {
     if !isKnownUniquelyReferenced(&node) { node = node.copy() }
     let removed: Entry
     if node.isLeaf {
@@ -311,7 +342,8 @@ extension _OrderedTree {
 
   /// Merges the underfull child at `index` with a neighbour, or spreads their slots evenly when
   /// together they do not fit one node. Totals of `parent` are unchanged.
-  private static func rebalance(_ parent: Node, around index: Int) {
+  @inlinable
+  static func rebalance(_ parent: Node, around index: Int) {
     let left = index > 0 ? index - 1 : index
     let right = left + 1
     if !isKnownUniquelyReferenced(&parent.children[left]) { parent.children[left] = parent.children[left].copy() }
@@ -360,12 +392,14 @@ extension _OrderedTree {
   ///
   /// - Complexity: O(log n).
   @discardableResult
+  @inlinable
   mutating func adjustWeights(label: UInt64, w1 dw1: Int, w2 dw2: Int) -> Bool {
     guard root != nil else { return false }
     return Self.adjust(label: label, dw1, dw2, in: &root!)
   }
 
-  private static func adjust(label: UInt64, _ dw1: Int, _ dw2: Int, in node: inout Node) -> Bool {
+  @inlinable
+  static func adjust(label: UInt64, _ dw1: Int, _ dw2: Int, in node: inout Node) -> Bool {
     if node.isLeaf {
       let position = node.entryLowerBound(label)
       guard position < node.entries.count, node.entries[position].label == label else { return false }
@@ -387,12 +421,14 @@ extension _OrderedTree {
   /// Replaces the identifier of the entry with `label` (weights and label unchanged).
   ///
   /// - Complexity: O(log n).
+  @inlinable
   mutating func replaceID(label: UInt64, with id: ID) {
     guard root != nil else { return }
     Self.replaceID(label: label, id, in: &root!)
   }
 
-  private static func replaceID(label: UInt64, _ id: ID, in node: inout Node) {
+  @inlinable
+  static func replaceID(label: UInt64, _ id: ID, in node: inout Node) {
     if !isKnownUniquelyReferenced(&node) { node = node.copy() }
     if node.isLeaf {
       let position = node.entryLowerBound(label)
@@ -408,12 +444,14 @@ extension _OrderedTree {
   /// relabeled identifier and its new label.
   ///
   /// - Complexity: O(k + log n) for k relabeled entries.
+  @inlinable
   mutating func relabel(_ range: Range<Int>, _ newLabel: (Int) -> UInt64, visit: (ID, UInt64) -> Void) {
     guard root != nil, !range.isEmpty else { return }
     Self.relabel(&root!, range, base: 0, newLabel, visit)
   }
 
-  private static func relabel(
+  @inlinable
+  static func relabel(
     _ node: inout Node, _ range: Range<Int>, base: Int, _ newLabel: (Int) -> UInt64, _ visit: (ID, UInt64) -> Void
   ) {
     if !isKnownUniquelyReferenced(&node) { node = node.copy() }

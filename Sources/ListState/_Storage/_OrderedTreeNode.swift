@@ -4,21 +4,31 @@
 /// Nodes are shared between snapshots. A node is mutated in place only while it is uniquely
 /// referenced; otherwise the mutating path copies it first (path copying), so a shared node is
 /// never changed — which is why the `@unchecked Sendable` is sound.
+@usableFromInline
 final class _OrderedTreeNode<ID: Hashable & Sendable>: @unchecked Sendable {
+  @usableFromInline
   typealias Entry = _OrderedEntry<ID>
 
   /// Leaf payload, sorted by label (empty in internal nodes).
+  @usableFromInline
   var entries: [Entry]
   /// Internal payload (empty in leaves).
+  @usableFromInline
   var children: [_OrderedTreeNode<ID>]
   /// `summaries[i]` describes `children[i]`.
+  @usableFromInline
   var summaries: [_OrderedSummary]
+  @usableFromInline
   let isLeaf: Bool
   /// Totals of the whole subtree.
+  @usableFromInline
   var count: Int
+  @usableFromInline
   var w1: Int
+  @usableFromInline
   var w2: Int
 
+  @inlinable
   init(entries: [Entry]) {
     self.entries = entries
     self.children = []
@@ -35,6 +45,7 @@ final class _OrderedTreeNode<ID: Hashable & Sendable>: @unchecked Sendable {
     self.w2 = w2
   }
 
+  @inlinable
   init(children: [_OrderedTreeNode<ID>]) {
     self.entries = []
     self.children = children
@@ -53,7 +64,8 @@ final class _OrderedTreeNode<ID: Hashable & Sendable>: @unchecked Sendable {
     self.w2 = w2
   }
 
-  private init(copying other: _OrderedTreeNode<ID>) {
+  @inlinable
+  init(copying other: _OrderedTreeNode<ID>) {
     self.entries = other.entries
     self.children = other.children
     self.summaries = other.summaries
@@ -64,16 +76,21 @@ final class _OrderedTreeNode<ID: Hashable & Sendable>: @unchecked Sendable {
   }
 
   /// A shallow copy: the payload arrays are shared copy-on-write, children are shared.
+  @inlinable
   func copy() -> _OrderedTreeNode<ID> { _OrderedTreeNode(copying: self) }
 
   /// Number of entries (leaf) or children (internal).
+  @inlinable
   var slotCount: Int { isLeaf ? entries.count : children.count }
 
+  @inlinable
   var minLabel: UInt64 { isLeaf ? entries[0].label : summaries[0].minLabel }
 
+  @inlinable
   var summary: _OrderedSummary { _OrderedSummary(minLabel: minLabel, count: count, w1: w1, w2: w2) }
 
   /// Recomputes the totals from the payload.
+  @inlinable
   func recomputeTotals() {
     var count = 0
     var w1 = 0
@@ -98,6 +115,7 @@ final class _OrderedTreeNode<ID: Hashable & Sendable>: @unchecked Sendable {
 
   /// The index of the child whose label range covers `label`: the last child whose smallest
   /// label is `<= label`, or 0.
+  @inlinable
   func childIndex(forLabel label: UInt64) -> Int {
     var low = 1
     var high = summaries.count
@@ -110,6 +128,7 @@ final class _OrderedTreeNode<ID: Hashable & Sendable>: @unchecked Sendable {
   }
 
   /// The index of the first entry whose label is `>= label` (leaves only).
+  @inlinable
   func entryLowerBound(_ label: UInt64) -> Int {
     var low = 0
     var high = entries.count
@@ -121,6 +140,7 @@ final class _OrderedTreeNode<ID: Hashable & Sendable>: @unchecked Sendable {
   }
 
   /// Splits off the upper half of an overfull node and returns it.
+  @inlinable
   func splitOffUpperHalf() -> _OrderedTreeNode<ID> {
     if isLeaf {
       let middle = entries.count / 2

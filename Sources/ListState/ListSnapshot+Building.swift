@@ -37,10 +37,9 @@ extension ListSnapshot {
   @inlinable
   public init(section: Section, items: [Item]) throws(Failure) {
     self.init()
-    let duplicates = Self._duplicates(in: items.lazy.map(\.id))
-    if !duplicates.isEmpty { throw .duplicateItems(duplicates) }
+    let sortedHashes = try _validateNewItems(items.map(\.id))
     _placeNewSections([section], at: 0)
-    _insertNewItems(items, in: .section(section.id), at: 0)
+    _insertNewItems(items, in: .section(section.id), at: 0, sortedHashes: sortedHashes)
     _checkInvariants()
   }
 }

@@ -15,6 +15,7 @@ extension ListSnapshot {
   public func _checkInvariants() {
     #if LISTJOURNAL_INVARIANTS
     _sectionOrder._checkInvariants()
+    _itemRecords._checkInvariants()
     precondition(_sectionOrder.count == _sectionRecords.count, "section order and records disagree")
     var reached = 0
     _sectionOrder.forEach { entry in

@@ -15,11 +15,11 @@ extension ListSnapshot {
   ///   bottom-up in O(k).
   @inlinable
   public mutating func appendItems(_ items: [Item], toSection section: Section.ID? = nil) throws(Failure) {
-    try _validateNewItems(items.lazy.map(\.id), count: items.count) { () throws(Failure) in
+    let sortedHashes = try _validateNewItems(items.map(\.id)) { () throws(Failure) in
       _ = try _resolveAppendSection(section)
     }
     let target = try _resolveAppendSection(section)
-    _insertNewItems(items, in: .section(target), at: _sectionRecords[target]!.roots.count)
+    _insertNewItems(items, in: .section(target), at: _sectionRecords[target]!.roots.count, sortedHashes: sortedHashes)
     _checkInvariants()
   }
 
@@ -30,8 +30,8 @@ extension ListSnapshot {
   /// - Complexity: O(k log n + depth · log n).
   @inlinable
   public mutating func appendItems(_ items: [Item], underParent parent: Item.ID) throws(Failure) {
-    try _validateNewItems(items.lazy.map(\.id), count: items.count, anchor: parent)
-    _insertNewItems(items, in: .parent(parent), at: _itemRecords[parent]!.children.count)
+    let sortedHashes = try _validateNewItems(items.map(\.id), anchor: parent)
+    _insertNewItems(items, in: .parent(parent), at: _itemRecords[parent]!.children.count, sortedHashes: sortedHashes)
     _checkInvariants()
   }
 
@@ -42,9 +42,9 @@ extension ListSnapshot {
   /// - Complexity: O(k log n + depth · log n).
   @inlinable
   public mutating func insertItems(_ items: [Item], beforeItem anchor: Item.ID) throws(Failure) {
-    try _validateNewItems(items.lazy.map(\.id), count: items.count, anchor: anchor)
+    let sortedHashes = try _validateNewItems(items.map(\.id), anchor: anchor)
     let location = location(ofItem: anchor)!
-    _insertNewItems(items, in: location.container, at: location.index)
+    _insertNewItems(items, in: location.container, at: location.index, sortedHashes: sortedHashes)
     _checkInvariants()
   }
 
@@ -54,28 +54,34 @@ extension ListSnapshot {
   /// - Complexity: O(k log n + depth · log n).
   @inlinable
   public mutating func insertItems(_ items: [Item], afterItem anchor: Item.ID) throws(Failure) {
-    try _validateNewItems(items.lazy.map(\.id), count: items.count, anchor: anchor)
+    let sortedHashes = try _validateNewItems(items.map(\.id), anchor: anchor)
     let location = location(ofItem: anchor)!
-    _insertNewItems(items, in: location.container, at: location.index + 1)
+    _insertNewItems(items, in: location.container, at: location.index + 1, sortedHashes: sortedHashes)
     _checkInvariants()
   }
 
   /// Checks new identifiers: duplicates, then `resolve` (unknown containers), then the anchor
   /// (must exist and not be among the new ones), then already existing identifiers.
+  ///
+  /// - Returns: The identifiers' hashes sorted (reused by the bulk insertion).
   @inlinable
+  @discardableResult
   func _validateNewItems(
-    _ ids: some Collection<Item.ID>, count: Int, anchor: Item.ID? = nil,
-    resolve: () throws(Failure) -> Void = {}
-  ) throws(Failure) {
-    let duplicates = Self._duplicates(in: ids)
-    if !duplicates.isEmpty { throw .duplicateItems(duplicates) }
+    _ ids: [Item.ID], anchor: Item.ID? = nil, resolve: () throws(Failure) -> Void = {}
+  ) throws(Failure) -> [(hash: UInt64, index: Int)] {
+    let sortedHashes = _HashTree<Item.ID, ItemRecord>.sortedHashes(of: ids)
+    let duplicates = _HashTree<Item.ID, ItemRecord>.duplicateKeys(ids, sortedHashes: sortedHashes)
+    if !duplicates.isEmpty { throw .duplicateItems(Self._unique(ids.filter { duplicates.contains($0) })) }
     try resolve()
     if let anchor {
       try _requireItems([anchor])
       if ids.contains(anchor) { throw .anchorAmongInsertedItems(anchor) }
     }
-    let existing = _existingItems(ids)
-    if !existing.isEmpty { throw .itemsAlreadyExist(existing) }
+    if !_itemRecords.isEmpty {
+      let existing = _existingItems(ids)
+      if !existing.isEmpty { throw .itemsAlreadyExist(existing) }
+    }
+    return sortedHashes
   }
 
   /// Deletes items with their subtrees.
@@ -233,7 +239,7 @@ extension ListSnapshot {
   public mutating func updateItems(_ items: [Item]) throws(Failure) {
     try _validateExistingItems(items.map(\.id))
     for item in items {
-      _itemRecords[item.id]!.value = item
+      _itemRecords.modify(item.id) { $0.value = item }
       _reloadedItems.insert(item.id)
     }
     _checkInvariants()
@@ -257,7 +263,7 @@ extension ListSnapshot {
   public mutating func replaceItem(_ id: Item.ID, with newItem: Item) throws(Failure) {
     try _requireItems([id])
     if newItem.id == id {
-      _itemRecords[id]!.value = newItem
+      _itemRecords.modify(id) { $0.value = newItem }
       _reloadedItems.insert(id)
       _checkInvariants()
       return
@@ -267,8 +273,8 @@ extension ListSnapshot {
     record.value = newItem
     let label = record.label
     _withTree(of: record.container) { $0.replaceID(label: label, with: newItem.id) }
-    record.children.forEach { _itemRecords[$0.id]!.container = .parent(newItem.id) }
-    _itemRecords[newItem.id] = record
+    record.children.forEach { _itemRecords.modify($0.id) { $0.container = .parent(newItem.id) } }
+    _itemRecords.updateValue(record, forKey: newItem.id)
     _reloadedItems.remove(id)
     _reconfiguredItems.remove(id)
     _reloadedItems.insert(newItem.id)

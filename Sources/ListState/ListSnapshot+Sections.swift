@@ -189,7 +189,7 @@ extension ListSnapshot {
     var record = _sectionRecords.removeValue(forKey: id)!
     record.value = newSection
     _sectionOrder.replaceID(label: record.label, with: newSection.id)
-    record.roots.forEach { _itemRecords[$0.id]!.container = .section(newSection.id) }
+    record.roots.forEach { _itemRecords.modify($0.id) { $0.container = .section(newSection.id) } }
     _sectionRecords[newSection.id] = record
     _reloadedSections.remove(id)
     _reloadedSections.insert(newSection.id)

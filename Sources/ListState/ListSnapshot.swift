@@ -45,7 +45,7 @@ public struct ListSnapshot<Section: ListElement, Item: ListElement>: Sendable {
   var _sectionRecords: TreeDictionary<Section.ID, SectionRecord>
   /// Every item's record (at every level), keyed by identifier.
   @usableFromInline
-  var _itemRecords: TreeDictionary<Item.ID, ItemRecord>
+  var _itemRecords: _HashTree<Item.ID, ItemRecord>
   /// The sections in order; weights are each section's item count and visible row count.
   @usableFromInline
   var _sectionOrder: _OrderedTree<Section.ID>
@@ -62,7 +62,7 @@ public struct ListSnapshot<Section: ListElement, Item: ListElement>: Sendable {
   @inlinable
   public init() {
     _sectionRecords = [:]
-    _itemRecords = [:]
+    _itemRecords = _HashTree()
     _sectionOrder = _OrderedTree()
     _reloadedItems = []
     _reconfiguredItems = []

@@ -87,7 +87,7 @@ extension ListSnapshot {
   mutating func _withTree<R>(of container: Container, _ body: (inout ItemTree) -> R) -> R {
     switch container {
     case .section(let section): return body(&_sectionRecords[section]!.roots)
-    case .parent(let parent): return body(&_itemRecords[parent]!.children)
+    case .parent(let parent): return _itemRecords.modify(parent) { body(&$0.children) }
     }
   }
 
@@ -125,7 +125,7 @@ extension ListSnapshot {
   mutating func _placeEntries(_ entries: [ItemEntry], in container: Container, at index: Int) -> [UInt64] {
     var relabeled: [(Item.ID, UInt64)] = []
     let labels = _withTree(of: container) { $0.insert(contentsOf: entries, at: index, relabeled: &relabeled) }
-    for (id, label) in relabeled { _itemRecords[id]!.label = label }
+    for (id, label) in relabeled { _itemRecords.modify(id) { $0.label = label } }
     var w1 = 0
     var w2 = 0
     for entry in entries {
@@ -167,8 +167,8 @@ extension ListSnapshot {
   @inlinable
   mutating func _attachItem(_ entry: ItemEntry, in container: Container, at index: Int) {
     let label = _placeEntries([entry], in: container, at: index)[0]
-    _itemRecords[entry.id]!.label = label
-    _itemRecords[entry.id]!.container = container
+    _itemRecords.modify(entry.id) { $0.label = label }
+    _itemRecords.modify(entry.id) { $0.container = container }
   }
 
   /// Removes the records and markers of `id` and all its descendants (the item must already be
@@ -197,17 +197,32 @@ extension ListSnapshot {
   }
 
   /// Creates records for new leaf items and places them in `container` at `index`.
+  /// `sortedHashes` (from ``_HashTree/sortedHashes(of:)`` over the items' identifiers) may be
+  /// passed when validation already computed it.
   ///
-  /// - Complexity: O(k log n); O(k) tree work when the container is empty or appended to.
+  /// - Complexity: O(k log n); O(k log k) tree and map work when the list is empty (bulk build).
   @inlinable
-  mutating func _insertNewItems(_ items: [Item], in container: Container, at index: Int) {
+  mutating func _insertNewItems(
+    _ items: [Item], in container: Container, at index: Int, sortedHashes: [(hash: UInt64, index: Int)]? = nil
+  ) {
     guard !items.isEmpty else { return }
     let entries = items.map { ItemEntry(id: $0.id, w1: 1, w2: 1) }
     let labels = _placeEntries(entries, in: container, at: index)
-    for i in items.indices {
-      _itemRecords[items[i].id] = ItemRecord(
-        value: items[i], label: labels[i], children: ItemTree(), container: container, isExpanded: false)
+    if items.count == 1 {
+      _itemRecords.updateValue(
+        ItemRecord(value: items[0], label: labels[0], children: ItemTree(), container: container, isExpanded: false),
+        forKey: items[0].id)
+      return
     }
+    let keys = items.map(\.id)
+    var records: [ItemRecord] = []
+    records.reserveCapacity(items.count)
+    for i in items.indices {
+      records.append(
+        ItemRecord(value: items[i], label: labels[i], children: ItemTree(), container: container, isExpanded: false))
+    }
+    _itemRecords.insertNew(
+      keys: keys, values: records, sortedHashes: sortedHashes ?? _HashTree<Item.ID, ItemRecord>.sortedHashes(of: keys))
   }
 
   /// Creates records for the nodes of `nodes` (at every level) and places the roots in
@@ -217,38 +232,52 @@ extension ListSnapshot {
   @inlinable
   mutating func _insertNewOutline(_ nodes: [Outline.Node], in container: Container, at index: Int) {
     guard !nodes.isEmpty else { return }
+    var newRecords: [(Item.ID, ItemRecord)] = []
     var childTrees: [ItemTree] = []
     childTrees.reserveCapacity(nodes.count)
     var entries: [ItemEntry] = []
     entries.reserveCapacity(nodes.count)
     for node in nodes {
-      let children = _buildChildren(node.children, parent: node.item.id)
+      let children = Self._buildChildren(node.children, parent: node.item.id, into: &newRecords)
       childTrees.append(children)
       entries.append(
         ItemEntry(id: node.item.id, w1: 1 + children.w1, w2: 1 + (node.isExpanded ? children.w2 : 0)))
     }
     let labels = _placeEntries(entries, in: container, at: index)
     for i in nodes.indices {
-      _itemRecords[nodes[i].item.id] = ItemRecord(
-        value: nodes[i].item, label: labels[i], children: childTrees[i], container: container,
-        isExpanded: nodes[i].isExpanded)
+      newRecords.append(
+        (nodes[i].item.id,
+         ItemRecord(
+          value: nodes[i].item, label: labels[i], children: childTrees[i], container: container,
+          isExpanded: nodes[i].isExpanded)))
     }
+    _insertNewRecords(newRecords)
   }
 
-  /// Creates records for `nodes` (and below) as children of `parent` and returns their sequence,
-  /// built bottom-up with evenly spread labels. Does not touch `parent`'s record.
+  /// Adds records for new items (distinct and absent identifiers), in bulk.
   @inlinable
-  mutating func _buildChildren(_ nodes: [Outline.Node], parent: Item.ID) -> ItemTree {
+  mutating func _insertNewRecords(_ newRecords: [(Item.ID, ItemRecord)]) {
+    let keys = newRecords.map(\.0)
+    _itemRecords.insertNew(
+      keys: keys, values: newRecords.map(\.1), sortedHashes: _HashTree<Item.ID, ItemRecord>.sortedHashes(of: keys))
+  }
+
+  /// Makes records for `nodes` (and below) as children of `parent`, appending them to
+  /// `newRecords`, and returns their sequence, built bottom-up with evenly spread labels.
+  @inlinable
+  static func _buildChildren(
+    _ nodes: [Outline.Node], parent: Item.ID, into newRecords: inout [(Item.ID, ItemRecord)]
+  ) -> ItemTree {
     guard !nodes.isEmpty else { return ItemTree() }
     let step = Swift.min(ItemTree.labelGap, UInt64.max / UInt64(nodes.count + 1))
     var entries: [ItemEntry] = []
     entries.reserveCapacity(nodes.count)
     for (position, node) in nodes.enumerated() {
-      let children = _buildChildren(node.children, parent: node.item.id)
+      let children = _buildChildren(node.children, parent: node.item.id, into: &newRecords)
       let record = ItemRecord(
         value: node.item, label: step * UInt64(position + 1), children: children, container: .parent(parent),
         isExpanded: node.isExpanded)
-      _itemRecords[node.item.id] = record
+      newRecords.append((node.item.id, record))
       entries.append(ItemEntry(label: record.label, id: node.item.id, w1: record.subtreeCount, w2: record.visibleCount))
     }
     return ItemTree(sortedEntries: entries)

@@ -64,17 +64,17 @@ import Testing
     var map = _HashTree<Int, Int>()
     var model: [Int: Int] = [:]
     let first = Array(0..<5000)
-    map.insertNew(keys: first, values: first.map { $0 * 2 }, sortedHashes: _HashTree<Int, Int>.sortedHashes(of: first))
+    map.insertNew(keys: first, sortedHashes: _HashTree<Int, Int>.sortedHashes(of: first)) { first[$0] * 2 }
     for key in first { model[key] = key * 2 }
     Self.check(map, model)
     let copy = map
     // Large relative to the map: merged rebuild.
     let second = Array(5000..<9000)
-    map.insertNew(keys: second, values: second, sortedHashes: _HashTree<Int, Int>.sortedHashes(of: second))
+    map.insertNew(keys: second, sortedHashes: _HashTree<Int, Int>.sortedHashes(of: second)) { second[$0] }
     for key in second { model[key] = key }
     // Small: one by one.
     let third = Array(9000..<9100)
-    map.insertNew(keys: third, values: third, sortedHashes: _HashTree<Int, Int>.sortedHashes(of: third))
+    map.insertNew(keys: third, sortedHashes: _HashTree<Int, Int>.sortedHashes(of: third)) { third[$0] }
     for key in third { model[key] = key }
     Self.check(map, model)
     #expect(copy.count == 5000 && copy[4999] == 9998 && copy[5000] == nil)

@@ -215,14 +215,11 @@ extension ListSnapshot {
       return
     }
     let keys = items.map(\.id)
-    var records: [ItemRecord] = []
-    records.reserveCapacity(items.count)
-    for i in items.indices {
-      records.append(
-        ItemRecord(value: items[i], label: labels[i], children: ItemTree(), container: container, isExpanded: false))
-    }
     _itemRecords.insertNew(
-      keys: keys, values: records, sortedHashes: sortedHashes ?? _HashTree<Item.ID, ItemRecord>.sortedHashes(of: keys))
+      keys: keys, sortedHashes: sortedHashes ?? _HashTree<Item.ID, ItemRecord>.sortedHashes(of: keys)
+    ) { i in
+      ItemRecord(value: items[i], label: labels[i], children: ItemTree(), container: container, isExpanded: false)
+    }
   }
 
   /// Creates records for the nodes of `nodes` (at every level) and places the roots in
@@ -258,8 +255,9 @@ extension ListSnapshot {
   @inlinable
   mutating func _insertNewRecords(_ newRecords: [(Item.ID, ItemRecord)]) {
     let keys = newRecords.map(\.0)
-    _itemRecords.insertNew(
-      keys: keys, values: newRecords.map(\.1), sortedHashes: _HashTree<Item.ID, ItemRecord>.sortedHashes(of: keys))
+    _itemRecords.insertNew(keys: keys, sortedHashes: _HashTree<Item.ID, ItemRecord>.sortedHashes(of: keys)) {
+      newRecords[$0].1
+    }
   }
 
   /// Makes records for `nodes` (and below) as children of `parent`, appending them to

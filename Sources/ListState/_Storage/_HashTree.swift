@@ -267,15 +267,48 @@ extension _HashTree {
 
 extension _HashTree {
   /// The hashes of `keys` with their positions, sorted by hash: the input of
-  /// ``duplicateKeys(_:sortedHashes:)`` and ``insertNew(keys:values:sortedHashes:)``.
+  /// ``duplicateKeys(_:sortedHashes:)`` and ``insertNew(keys:sortedHashes:value:)``.
   ///
-  /// - Complexity: O(k log k).
+  /// - Complexity: O(k): a least-significant-digit radix sort (6 passes of 11 bits) for large
+  ///   inputs, a comparison sort below 256 keys.
   @inlinable
   static func sortedHashes(of keys: some Collection<Key>) -> [(hash: UInt64, index: Int)] {
     var result: [(hash: UInt64, index: Int)] = []
     result.reserveCapacity(keys.count)
     for (index, key) in keys.enumerated() { result.append((hash(key), index)) }
-    result.sort { $0.hash < $1.hash }
+    if result.count < 256 {
+      result.sort { $0.hash < $1.hash }
+      return result
+    }
+    var scratch = result
+    let bits: UInt64 = 11
+    let buckets = 1 << bits
+    var counts = [Int](repeating: 0, count: buckets)
+    var shift: UInt64 = 0
+    while shift < 64 {
+      let currentShift = shift
+      result.withUnsafeBufferPointer { source in
+        scratch.withUnsafeMutableBufferPointer { target in
+          counts.withUnsafeMutableBufferPointer { counts in
+            for i in 0..<buckets { counts[i] = 0 }
+            for element in source { counts[Int((element.hash >> currentShift) & UInt64(buckets - 1))] += 1 }
+            var total = 0
+            for i in 0..<buckets {
+              let count = counts[i]
+              counts[i] = total
+              total += count
+            }
+            for element in source {
+              let bucket = Int((element.hash >> currentShift) & UInt64(buckets - 1))
+              target[counts[bucket]] = element
+              counts[bucket] += 1
+            }
+          }
+        }
+      }
+      swap(&result, &scratch)
+      shift += bits
+    }
     return result
   }
 
@@ -301,50 +334,47 @@ extension _HashTree {
     return duplicates
   }
 
-  /// Inserts keys that are distinct and absent, with their values (`values[i]` for `keys[i]`).
+  /// Inserts keys that are distinct and absent, with their values (`value(i)` for `keys[i]`).
   /// Into an empty map, or one not much larger than the insertion, the map is (re)built
   /// bottom-up from sorted entries; otherwise keys are inserted one by one.
   ///
   /// - Complexity: O(n + k) when rebuilding, O(k log n) otherwise.
   @inlinable
-  mutating func insertNew(keys: [Key], values: [Value], sortedHashes: [(hash: UInt64, index: Int)]) {
+  mutating func insertNew(keys: [Key], sortedHashes: [(hash: UInt64, index: Int)], value: (Int) -> Value) {
     guard !keys.isEmpty else { return }
-    if count < keys.count * 4 {
-      let existing = entries
-      var merged: [Entry] = []
-      merged.reserveCapacity(existing.count + keys.count)
-      var i = 0
-      for (hash, index) in sortedHashes {
-        while i < existing.count, existing[i].hash <= hash {
-          merged.append(existing[i])
-          i += 1
-        }
-        merged.append(Entry(hash: hash, key: keys[index], value: values[index]))
+    if root != nil, count >= keys.count * 4 {
+      for index in keys.indices { updateValue(value(index), forKey: keys[index]) }
+      return
+    }
+    withoutActuallyEscaping(value) { value in
+      let new = sortedHashes.lazy.map { Entry(hash: $0.hash, key: keys[$0.index], value: value($0.index)) }
+      if root == nil {
+        root = Self.build(new)
+      } else {
+        let existing = entries
+        root = nil
+        root = Self.build(_MergedEntries(existing: existing, new: new))
       }
-      merged.append(contentsOf: existing[i...])
-      root = Self.build(merged)
-    } else {
-      for index in keys.indices { updateValue(values[index], forKey: keys[index]) }
     }
   }
 
-  /// Builds a tree from entries sorted by hash, bottom-up.
+  /// Builds a tree from entries sorted by hash, bottom-up, streaming them into leaves.
   @inlinable
-  static func build(_ sorted: [Entry]) -> Node? {
-    guard !sorted.isEmpty else { return nil }
+  static func build<S: Sequence<Entry>>(_ sorted: S) -> Node? {
     var level: [Node] = []
-    level.reserveCapacity(sorted.count / leafCapacity + 1)
-    var start = 0
-    while start < sorted.count {
-      var end = Swift.min(start + leafCapacity, sorted.count)
-      while end < sorted.count, end > start, sorted[end - 1].hash == sorted[end].hash { end -= 1 }
-      if end == start {
-        end = start + 1
-        while end < sorted.count, sorted[end].hash == sorted[start].hash { end += 1 }
+    var current: [Entry] = []
+    current.reserveCapacity(leafCapacity)
+    for entry in sorted {
+      // A full leaf is closed, unless that would separate equal hashes.
+      if current.count >= leafCapacity, current[current.count - 1].hash != entry.hash {
+        level.append(Node(entries: current))
+        current = []
+        current.reserveCapacity(leafCapacity)
       }
-      level.append(Node(entries: Array(sorted[start..<end])))
-      start = end
+      current.append(entry)
     }
+    guard !current.isEmpty else { return nil }
+    level.append(Node(entries: current))
     while level.count > 1 {
       let groupCount = (level.count + internalCapacity - 1) / internalCapacity
       var next: [Node] = []
@@ -396,4 +426,53 @@ extension _HashTree {
     }
     precondition(node.count == count, "_HashTree: internal count")
   }
+}
+
+/// Two hash-sorted entry sequences merged into one (for ``_HashTree/insertNew(keys:sortedHashes:value:)``).
+@usableFromInline
+struct _MergedEntries<Key: Hashable & Sendable, Value: Sendable, New: Sequence<_HashEntry<Key, Value>>>: Sequence {
+  @usableFromInline
+  let existing: [_HashEntry<Key, Value>]
+  @usableFromInline
+  let new: New
+
+  @inlinable
+  init(existing: [_HashEntry<Key, Value>], new: New) {
+    self.existing = existing
+    self.new = new
+  }
+
+  @usableFromInline
+  struct Iterator: IteratorProtocol {
+    @usableFromInline
+    var existing: IndexingIterator<[_HashEntry<Key, Value>]>
+    @usableFromInline
+    var new: New.Iterator
+    @usableFromInline
+    var nextExisting: _HashEntry<Key, Value>?
+    @usableFromInline
+    var nextNew: _HashEntry<Key, Value>?
+
+    @inlinable
+    init(existing: [_HashEntry<Key, Value>], new: New) {
+      self.existing = existing.makeIterator()
+      self.new = new.makeIterator()
+      self.nextExisting = self.existing.next()
+      self.nextNew = self.new.next()
+    }
+
+    @inlinable
+    mutating func next() -> _HashEntry<Key, Value>? {
+      if let a = nextExisting, nextNew.map({ a.hash <= $0.hash }) ?? true {
+        nextExisting = existing.next()
+        return a
+      }
+      let b = nextNew
+      nextNew = new.next()
+      return b
+    }
+  }
+
+  @inlinable
+  func makeIterator() -> Iterator { Iterator(existing: existing, new: new) }
 }

@@ -88,12 +88,14 @@ func format(_ value: Double, digits: Int = 0) -> String {
 // MARK: - Arguments
 
 var maxSize = 1_000_000
+var only: String? = nil
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
   switch argument {
   case "--max": maxSize = Int(arguments.popFirst() ?? "") ?? maxSize
+  case "--only": only = arguments.popFirst()
   default:
-    print("usage: ListStateBench [--max N]")
+    print("usage: ListStateBench [--max N] [--only memory|ops|edits|bulk]")
     exit(2)
   }
 }
@@ -101,17 +103,18 @@ while let argument = arguments.popFirst() {
 // MARK: - Memory (first, so that nothing else has touched the heap)
 
 print("ListStateBench — release build; times are the minimum of several rounds\n")
+let onlyBenchmark = only
+@MainActor func enabled(_ name: String) -> Bool { onlyBenchmark == nil || onlyBenchmark == name }
 let baselineMB = residentMB()
-var memorySnapshot: Snapshot? = try Snapshot(section: 0, items: Array(0..<1_000_000))
+var memorySnapshot: Snapshot? = enabled("memory") ? try Snapshot(section: 0, items: Array(0..<1_000_000)) : nil
 let withListMB = residentMB()
-precondition(memorySnapshot!.numberOfItems == 1_000_000)
 memorySnapshot = nil
 
 // MARK: - Per-operation cost at growing sizes
 
 let operations = ["insert", "delete", "move", "index-of", "section-of"]
 var perOperation: [Int: [String: Double]] = [:]
-let sizes = [1_000, 10_000, 100_000, 1_000_000].filter { $0 <= maxSize }
+let sizes = enabled("ops") ? [1_000, 10_000, 100_000, 1_000_000].filter { $0 <= maxSize } : []
 
 for size in sizes {
   var generator = Generator(state: UInt64(size))
@@ -177,6 +180,7 @@ for size in sizes {
   perOperation[size] = best
 }
 
+if !sizes.isEmpty {
 print("Per-operation time (ns), flat Int items in 10 sections, random positions:")
 var header = pad("operation", 11)
 for size in sizes { header += pad(size >= 1_000_000 ? "\(size / 1_000_000)M" : "\(size / 1_000)K", 9) }
@@ -191,10 +195,11 @@ for operation in operations {
   }
   print(line)
 }
+}
 
 // MARK: - Snapshot after each edit
 
-do {
+if enabled("edits") {
   let size = min(maxSize, 1_000_000)
   var snapshot = try Snapshot(section: 0, items: Array(0..<size))
   var generator = Generator(state: 99)
@@ -228,7 +233,7 @@ do {
 
 // MARK: - Bulk build
 
-do {
+if enabled("bulk") {
   let ids = Array(0..<100_000)
   var buildTime = Double.infinity
   var dictionaryTime = Double.infinity
@@ -262,7 +267,9 @@ do {
 
 // MARK: - Memory report
 
+if enabled("memory") {
 print("")
 print("Memory of a 1,000,000-item flat Int list: process resident \(format(withListMB, digits: 1)) MB "
   + "(\(format(withListMB - baselineMB, digits: 1)) MB above the \(format(baselineMB, digits: 1)) MB baseline); "
   + "target <150 MB: " + (withListMB < 150 ? "met" : "NOT met"))
+}

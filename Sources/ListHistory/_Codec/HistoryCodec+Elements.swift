@@ -38,13 +38,20 @@ extension HistoryCodec {
   }
 
   /// An item: its identifier (flag: content is the identifier itself) and, unless flagged, its content.
+  /// An item: its identifier (flag: the content is the identifier itself) and, unless flagged, its content.
   mutating func writeItem(_ item: Item, into writer: inout _ByteWriter) throws(HistoryCodecError) {
     if let identity = itemCoding.identityElement, identity(item.id) == item {
       try writeItemID(item.id, flagBits: 1, flags: 1, into: &writer)
       return
     }
-    try writeItemID(item.id, flagBits: 1, flags: 0, into: &writer)
-    try writeItemContent(item, into: &writer)
+    let content: JournalValue
+    let id: JournalValue
+    do {
+      content = try itemCoding.contentValue(item)
+      id = try itemCoding.idValue(item.id)
+    } catch { throw .unencodable("item \(item.id): \(error)") }
+    try writeItemID(item.id, flagBits: 1, flags: content == id ? 1 : 0, into: &writer)
+    if content != id { try writeValue(content, marker: id, into: &writer) }
   }
 
   mutating func writeItemContent(_ item: Item, into writer: inout _ByteWriter) throws(HistoryCodecError) {
@@ -61,13 +68,20 @@ extension HistoryCodec {
     try writeValue(content, marker: id, into: &writer)
   }
 
+  /// An section: its identifier (flag: the content is the identifier itself) and, unless flagged, its content.
   mutating func writeSection(_ section: Section, into writer: inout _ByteWriter) throws(HistoryCodecError) {
     if let identity = sectionCoding.identityElement, identity(section.id) == section {
       try writeSectionID(section.id, flagBits: 1, flags: 1, into: &writer)
       return
     }
-    try writeSectionID(section.id, flagBits: 1, flags: 0, into: &writer)
-    try writeSectionContent(section, into: &writer)
+    let content: JournalValue
+    let id: JournalValue
+    do {
+      content = try sectionCoding.contentValue(section)
+      id = try sectionCoding.idValue(section.id)
+    } catch { throw .unencodable("section \(section.id): \(error)") }
+    try writeSectionID(section.id, flagBits: 1, flags: content == id ? 1 : 0, into: &writer)
+    if content != id { try writeValue(content, marker: id, into: &writer) }
   }
 
   mutating func writeSectionContent(_ section: Section, into writer: inout _ByteWriter) throws(HistoryCodecError) {

@@ -17,6 +17,7 @@ extension ListChangeset {
   ///
   /// - Complexity: O(n + k log k) for n visible rows and k rows common to a changed section, plus
   ///   the predicate calls; O(sections) plus the predicate calls when no section's rows changed.
+  @inlinable
   public init(
     from old: Rows, to new: Rows,
     sectionNeedsReload: (SectionID) -> Bool = { _ in false },
@@ -60,7 +61,8 @@ extension ListChangeset {
   /// The state between the rows stage and the sections stage: the old sections, open ones
   /// (stationary or moved) already holding their final rows, closed ones (deleted, reloaded,
   /// replaced) their old rows minus those that went to open sections.
-  private static func rowsFirstState(from old: Rows, to new: Rows, plan: _SectionPlan) -> Rows {
+  @inlinable
+  static func rowsFirstState(from old: Rows, to new: Rows, plan: _SectionPlan) -> Rows {
     var closedRows = Set<ItemID>()
     for (section, kind) in plan.oldKind.enumerated() where !kind.isOpen {
       closedRows.formUnion(old.rows[section])

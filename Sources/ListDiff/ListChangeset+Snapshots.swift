@@ -16,6 +16,7 @@ extension ListChangeset {
   ///
   /// - Complexity: O(n + k log k) for n visible rows (k common to a changed section), plus a
   ///   content comparison per common row unless `Item` is its own identifier.
+  @inlinable
   public init<Section: ListElement, Item: ListElement>(
     from old: ListSnapshot<Section, Item>, to new: ListSnapshot<Section, Item>
   ) where Section.ID == SectionID, Item.ID == ItemID {

@@ -26,6 +26,7 @@ public struct ListVisibleRows<SectionID: Hashable & Sendable, ItemID: Hashable &
   /// The visible rows of a snapshot.
   ///
   /// - Complexity: O(visible rows), plus whatever ``ListSnapshot/visibleItems(inSection:)`` costs.
+  @inlinable
   public init<Section: ListElement, Item: ListElement>(_ snapshot: ListSnapshot<Section, Item>)
   where Section.ID == SectionID, Item.ID == ItemID {
     let sections = snapshot.sectionIdentifiers

@@ -12,6 +12,7 @@
 /// ```
 ///
 /// - Complexity: O(k log k) time for k values; two k-sized `Int32` buffers.
+@inlinable
 func _longestIncreasingSubsequenceMembership(_ values: [Int]) -> [Bool] {
   let count = values.count
   var isMember = [Bool](repeating: false, count: count)

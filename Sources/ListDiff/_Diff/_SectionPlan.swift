@@ -7,29 +7,42 @@
 ///
 /// Rows of stationary and moved sections are "open" (row changes are listed); rows of the other
 /// kinds are "closed" (they come and go with their section).
+@usableFromInline
 struct _SectionPlan: Sendable {
+  @usableFromInline
   enum Kind: UInt8, Sendable {
     case stationary, moved, reloaded, replaced, deleted, inserted
 
+    @inlinable
     var isOpen: Bool { self == .stationary || self == .moved }
   }
 
   /// Per old section: its index in the new state, or -1.
+  @usableFromInline
   var oldToNew: [Int]
   /// Per new section: its index in the old state, or -1.
+  @usableFromInline
   var newToOld: [Int]
+  @usableFromInline
   var oldKind: [Kind]
+  @usableFromInline
   var newKind: [Kind]
+  @usableFromInline
   var deletes: [Int] = []
+  @usableFromInline
   var inserts: [Int] = []
+  @usableFromInline
   var moves: [ListMove<Int>] = []
+  @usableFromInline
   var reloads: [Int] = []
 
   /// Per old section: true when its rows are not to be reloaded item by item (they are reloaded,
   /// deleted or inserted with their section in a later stage). Nil: no section is.
+  @usableFromInline
   var itemReloadsSuppressed: [Bool]? = nil
 
   /// Every section kept in place, nothing reloaded: the plan of a rows-only stage.
+  @inlinable
   init(identityOver count: Int, suppressingItemReloadsIn suppressed: [Bool]) {
     oldToNew = Array(0..<count)
     newToOld = oldToNew
@@ -39,6 +52,7 @@ struct _SectionPlan: Sendable {
   }
 
   /// - Complexity: O(s log s) for s sections, plus one `needsReload` call per survivor.
+  @inlinable
   init<SectionID: Hashable>(from old: [SectionID], to new: [SectionID], needsReload: (SectionID) -> Bool) {
     oldToNew = [Int](repeating: -1, count: old.count)
     newToOld = [Int](repeating: -1, count: new.count)

@@ -13,22 +13,43 @@ import ListState
 ///
 /// - Complexity: O(n + k log k) for n visible rows and k rows common to a changed section pair;
 ///   O(s) plus the reload checks when no section's rows changed.
+@usableFromInline
 struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable> {
+  @usableFromInline
   typealias Rows = ListVisibleRows<SectionID, ItemID>
+  @usableFromInline
   typealias Stage = ListChangeset<SectionID, ItemID>.Stage
 
   /// A stationary section whose rows changed, with its common prefix and suffix trimmed.
-  private struct ChangedPair {
+  @usableFromInline
+  struct ChangedPair {
+    @usableFromInline
     var old: Int
+    @usableFromInline
     var new: Int
+    @usableFromInline
     var prefix: Int
+    @usableFromInline
     var oldEnd: Int
+    @usableFromInline
     var newEnd: Int
+    @usableFromInline
     var matchedOffset: Int
+
+    @inlinable
+    init(old: Int, new: Int, prefix: Int, oldEnd: Int, newEnd: Int, matchedOffset: Int) {
+      self.old = old
+      self.new = new
+      self.prefix = prefix
+      self.oldEnd = oldEnd
+      self.newEnd = newEnd
+      self.matchedOffset = matchedOffset
+    }
   }
 
   /// The batch, and the rows that moved and changed: they are reloaded in a later stage, at these
   /// index paths of `new`.
+  @inlinable
   static func stage(
     from old: Rows, to new: Rows, plan: _SectionPlan, needsReload: ((ItemID) -> Bool)?
   ) -> (stage: Stage, trailingReloads: [ListIndexPath]) {
@@ -154,7 +175,8 @@ struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>
     return (stage, trailing)
   }
 
-  private static func trimmedPair(_ oldRows: [ItemID], _ newRows: [ItemID], old: Int, new: Int) -> ChangedPair {
+  @inlinable
+  static func trimmedPair(_ oldRows: [ItemID], _ newRows: [ItemID], old: Int, new: Int) -> ChangedPair {
     oldRows.withUnsafeBufferPointer { oldRows in
       newRows.withUnsafeBufferPointer { newRows in
         let shorter = min(oldRows.count, newRows.count)

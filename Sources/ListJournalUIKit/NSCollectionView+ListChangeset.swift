@@ -29,20 +29,20 @@ extension NSCollectionView {
     }
     // performBatchUpdates runs its block before returning: `setData` does not really escape.
     withoutActuallyEscaping(setData) { setData in
-    for (index, stage) in changeset.stages.enumerated() {
-      let isLast = index == changeset.stages.count - 1
-      performBatchUpdates({
-        setData(stage.after)
-        if !stage.sectionDeletes.isEmpty { deleteSections(IndexSet(stage.sectionDeletes)) }
-        if !stage.sectionInserts.isEmpty { insertSections(IndexSet(stage.sectionInserts)) }
-        for move in stage.sectionMoves { moveSection(move.from, toSection: move.to) }
-        if !stage.sectionReloads.isEmpty { reloadSections(IndexSet(stage.sectionReloads)) }
-        if !stage.itemDeletes.isEmpty { deleteItems(at: Set(stage.itemDeletes.map(Self.indexPath))) }
-        if !stage.itemInserts.isEmpty { insertItems(at: Set(stage.itemInserts.map(Self.indexPath))) }
-        for move in stage.itemMoves { moveItem(at: Self.indexPath(move.from), to: Self.indexPath(move.to)) }
-        if !stage.itemReloads.isEmpty { reloadItems(at: Set(stage.itemReloads.map(Self.indexPath))) }
-      }, completionHandler: isLast ? completion : nil)
-    }
+      for (index, stage) in changeset.stages.enumerated() {
+        let isLast = index == changeset.stages.count - 1
+        performBatchUpdates({
+          setData(stage.after)
+          if !stage.sectionDeletes.isEmpty { deleteSections(IndexSet(stage.sectionDeletes)) }
+          if !stage.sectionInserts.isEmpty { insertSections(IndexSet(stage.sectionInserts)) }
+          for move in stage.sectionMoves { moveSection(move.from, toSection: move.to) }
+          if !stage.sectionReloads.isEmpty { reloadSections(IndexSet(stage.sectionReloads)) }
+          if !stage.itemDeletes.isEmpty { deleteItems(at: Set(stage.itemDeletes.map(Self.indexPath))) }
+          if !stage.itemInserts.isEmpty { insertItems(at: Set(stage.itemInserts.map(Self.indexPath))) }
+          for move in stage.itemMoves { moveItem(at: Self.indexPath(move.from), to: Self.indexPath(move.to)) }
+          if !stage.itemReloads.isEmpty { reloadItems(at: Set(stage.itemReloads.map(Self.indexPath))) }
+        }, completionHandler: isLast ? completion : nil)
+      }
     }
   }
 

@@ -34,20 +34,20 @@ extension UICollectionView {
     }
     // performBatchUpdates runs its block before returning: `setData` does not really escape.
     withoutActuallyEscaping(setData) { setData in
-    for (index, stage) in changeset.stages.enumerated() {
-      let isLast = index == changeset.stages.count - 1
-      performBatchUpdates({
-        setData(stage.after)
-        if !stage.sectionDeletes.isEmpty { deleteSections(IndexSet(stage.sectionDeletes)) }
-        if !stage.sectionInserts.isEmpty { insertSections(IndexSet(stage.sectionInserts)) }
-        for move in stage.sectionMoves { moveSection(move.from, toSection: move.to) }
-        if !stage.sectionReloads.isEmpty { reloadSections(IndexSet(stage.sectionReloads)) }
-        if !stage.itemDeletes.isEmpty { deleteItems(at: stage.itemDeletes.map(Self.indexPath)) }
-        if !stage.itemInserts.isEmpty { insertItems(at: stage.itemInserts.map(Self.indexPath)) }
-        for move in stage.itemMoves { moveItem(at: Self.indexPath(move.from), to: Self.indexPath(move.to)) }
-        if !stage.itemReloads.isEmpty { reloadItems(at: stage.itemReloads.map(Self.indexPath)) }
-      }, completion: isLast ? completion : nil)
-    }
+      for (index, stage) in changeset.stages.enumerated() {
+        let isLast = index == changeset.stages.count - 1
+        performBatchUpdates({
+          setData(stage.after)
+          if !stage.sectionDeletes.isEmpty { deleteSections(IndexSet(stage.sectionDeletes)) }
+          if !stage.sectionInserts.isEmpty { insertSections(IndexSet(stage.sectionInserts)) }
+          for move in stage.sectionMoves { moveSection(move.from, toSection: move.to) }
+          if !stage.sectionReloads.isEmpty { reloadSections(IndexSet(stage.sectionReloads)) }
+          if !stage.itemDeletes.isEmpty { deleteItems(at: stage.itemDeletes.map(Self.indexPath)) }
+          if !stage.itemInserts.isEmpty { insertItems(at: stage.itemInserts.map(Self.indexPath)) }
+          for move in stage.itemMoves { moveItem(at: Self.indexPath(move.from), to: Self.indexPath(move.to)) }
+          if !stage.itemReloads.isEmpty { reloadItems(at: stage.itemReloads.map(Self.indexPath)) }
+        }, completion: isLast ? completion : nil)
+      }
     }
   }
 
@@ -80,20 +80,20 @@ extension UITableView {
     }
     // performBatchUpdates runs its block before returning: `setData` does not really escape.
     withoutActuallyEscaping(setData) { setData in
-    for (index, stage) in changeset.stages.enumerated() {
-      let isLast = index == changeset.stages.count - 1
-      performBatchUpdates({
-        setData(stage.after)
-        if !stage.sectionDeletes.isEmpty { deleteSections(IndexSet(stage.sectionDeletes), with: animation) }
-        if !stage.sectionInserts.isEmpty { insertSections(IndexSet(stage.sectionInserts), with: animation) }
-        for move in stage.sectionMoves { moveSection(move.from, toSection: move.to) }
-        if !stage.sectionReloads.isEmpty { reloadSections(IndexSet(stage.sectionReloads), with: animation) }
-        if !stage.itemDeletes.isEmpty { deleteRows(at: stage.itemDeletes.map(Self.indexPath), with: animation) }
-        if !stage.itemInserts.isEmpty { insertRows(at: stage.itemInserts.map(Self.indexPath), with: animation) }
-        for move in stage.itemMoves { moveRow(at: Self.indexPath(move.from), to: Self.indexPath(move.to)) }
-        if !stage.itemReloads.isEmpty { reloadRows(at: stage.itemReloads.map(Self.indexPath), with: animation) }
-      }, completion: isLast ? completion : nil)
-    }
+      for (index, stage) in changeset.stages.enumerated() {
+        let isLast = index == changeset.stages.count - 1
+        performBatchUpdates({
+          setData(stage.after)
+          if !stage.sectionDeletes.isEmpty { deleteSections(IndexSet(stage.sectionDeletes), with: animation) }
+          if !stage.sectionInserts.isEmpty { insertSections(IndexSet(stage.sectionInserts), with: animation) }
+          for move in stage.sectionMoves { moveSection(move.from, toSection: move.to) }
+          if !stage.sectionReloads.isEmpty { reloadSections(IndexSet(stage.sectionReloads), with: animation) }
+          if !stage.itemDeletes.isEmpty { deleteRows(at: stage.itemDeletes.map(Self.indexPath), with: animation) }
+          if !stage.itemInserts.isEmpty { insertRows(at: stage.itemInserts.map(Self.indexPath), with: animation) }
+          for move in stage.itemMoves { moveRow(at: Self.indexPath(move.from), to: Self.indexPath(move.to)) }
+          if !stage.itemReloads.isEmpty { reloadRows(at: stage.itemReloads.map(Self.indexPath), with: animation) }
+        }, completion: isLast ? completion : nil)
+      }
     }
   }
 

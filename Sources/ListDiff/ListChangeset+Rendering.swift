@@ -42,28 +42,20 @@ extension ListChangeset {
     var lines: [String] = []
     for (index, stage) in stages.enumerated() {
       if stages.count > 1 { lines.append("stage \(index + 1)") }
-      let before = stage.before
-      let after = stage.after
-      for index in stage.sectionDeletes { lines.append("- deleted section \(before.sectionIdentifiers[index])") }
-      for index in stage.sectionInserts { lines.append("+ inserted section \(after.sectionIdentifiers[index])") }
-      for move in stage.sectionMoves { lines.append("→ moved section \(before.sectionIdentifiers[move.from])") }
-      for index in stage.sectionReloads { lines.append("~ reloaded section \(before.sectionIdentifiers[index])") }
-      for path in stage.itemDeletes { lines.append("- deleted \(before.rows[path.section][path.row])") }
-      for path in stage.itemInserts { lines.append("+ inserted \(after.rows[path.section][path.row])") }
-      for move in stage.itemMoves { lines.append("→ moved \(before.rows[move.from.section][move.from.row])") }
-      for path in stage.itemReloads { lines.append("~ reloaded \(before.rows[path.section][path.row])") }
+      for id in stage.deletedSections { lines.append("- deleted section \(id)") }
+      for id in stage.insertedSections { lines.append("+ inserted section \(id)") }
+      for id in stage.movedSections { lines.append("→ moved section \(id)") }
+      for id in stage.reloadedSections { lines.append("~ reloaded section \(id)") }
+      for id in stage.deletedItems { lines.append("- deleted \(id)") }
+      for id in stage.insertedItems { lines.append("+ inserted \(id)") }
+      for id in stage.movedItems { lines.append("→ moved \(id)") }
+      for id in stage.reloadedItems { lines.append("~ reloaded \(id)") }
     }
     return lines
   }
 }
 
 extension ListChangeset.Stage {
-  /// The identifiers this stage deletes, inserts, moves and reloads (rows only).
-  public var deletedItemIdentifiers: [ItemID] { itemDeletes.map { before.rows[$0.section][$0.row] } }
-  public var insertedItemIdentifiers: [ItemID] { itemInserts.map { after.rows[$0.section][$0.row] } }
-  public var movedItemIdentifiers: [ItemID] { itemMoves.map { before.rows[$0.from.section][$0.from.row] } }
-  public var reloadedItemIdentifiers: [ItemID] { itemReloads.map { before.rows[$0.section][$0.row] } }
-
   func appendJSON(to json: inout String) {
     func indexes(_ key: String, _ values: [Int], first: Bool = false) {
       json += first ? "\"\(key)\":[" : ",\"\(key)\":["

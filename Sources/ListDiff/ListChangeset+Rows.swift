@@ -33,7 +33,7 @@ extension ListChangeset {
       }
     }
     var stages: [Stage] = []
-    var trailing: [ListIndexPath]
+    var trailing: [(ListIndexPath, ItemID)]
     if !movedSectionChanged {
       let (stage, reloads) = Differ.stage(from: old, to: new, plan: plan, needsReload: itemNeedsReload)
       if !stage.isEmpty { stages.append(stage) }
@@ -43,19 +43,21 @@ extension ListChangeset {
       let middle = Self.rowsFirstState(from: old, to: new, plan: plan)
       let suppressed = plan.oldKind.map { !$0.isOpen }
       let rowsPlan = _SectionPlan(identityOver: old.rows.count, suppressingItemReloadsIn: suppressed)
-      let (rowsStage, reloads) = Differ.stage(from: old, to: middle, plan: rowsPlan, needsReload: itemNeedsReload)
+      var (rowsStage, reloads) = Differ.stage(from: old, to: middle, plan: rowsPlan, needsReload: itemNeedsReload)
       let (sectionsStage, _) = Differ.stage(from: middle, to: new, plan: plan, needsReload: nil)
+      rowsStage.after = middle
       if !rowsStage.isEmpty { stages.append(rowsStage) }
       if !sectionsStage.isEmpty { stages.append(sectionsStage) }
-      trailing = reloads.map { ListIndexPath(section: plan.oldToNew[$0.section], row: $0.row) }
-      trailing.sort()
+      trailing = reloads.map { (ListIndexPath(section: plan.oldToNew[$0.0.section], row: $0.0.row), $0.1) }
+      trailing.sort { $0.0 < $1.0 }
     }
     if !trailing.isEmpty {
-      var reloadStage = Stage(before: new, after: new)
-      reloadStage.itemReloads = trailing
+      var reloadStage = Stage()
+      reloadStage.itemReloads = trailing.map(\.0)
+      reloadStage.reloadedItems = trailing.map(\.1)
       stages.append(reloadStage)
     }
-    self.init(stages: stages, source: old, target: new)
+    self.init(stages: stages)
   }
 
   /// The state between the rows stage and the sections stage: the old sections, open ones

@@ -35,8 +35,17 @@ extension ListChangeset {
     } else {
       itemNeedsReload = { [marked] id in marked.contains(id) || old.item(id) != new.item(id) }
     }
-    self.init(
-      from: ListVisibleRows(old), to: ListVisibleRows(new),
-      sectionNeedsReload: sectionNeedsReload, itemNeedsReload: itemNeedsReload)
+    // The same snapshot value on both sides (shared storage): read its rows once; the row diff
+    // then sees identical arrays and skips every section in O(1).
+    let oldRows = ListVisibleRows(old)
+    let newRows = Self._sharesStorage(old, new) ? oldRows : ListVisibleRows(new)
+    self.init(from: oldRows, to: newRows, sectionNeedsReload: sectionNeedsReload, itemNeedsReload: itemNeedsReload)
+  }
+
+  /// True when two snapshot values are bit-for-bit the same (they share every storage
+  /// reference, so they are the same value). False negatives only cost speed.
+  @inlinable
+  static func _sharesStorage<Section, Item>(_ a: ListSnapshot<Section, Item>, _ b: ListSnapshot<Section, Item>) -> Bool {
+    withUnsafeBytes(of: a) { a in withUnsafeBytes(of: b) { b in a.elementsEqual(b) } }
   }
 }

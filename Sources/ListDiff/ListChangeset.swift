@@ -12,6 +12,10 @@ import ListState
 /// - a reloaded section takes its new rows wholesale (UIKit reloads a section as delete + insert),
 ///   so rows inside it are not listed; a section both moved and changed is deleted and inserted.
 ///
+/// A changeset holds positions and the identifiers involved, not whole states (so a changeset
+/// derived from a few events costs a few operations, whatever the list's size); only an
+/// intermediate stage of a split changeset carries the rows it ends with (``Stage/after``).
+///
 /// ```swift
 /// let changeset = ListChangeset(from: old, to: new)
 /// for stage in changeset { print(stage.itemMoves) }
@@ -24,15 +28,9 @@ public struct ListChangeset<SectionID: Hashable & Sendable, ItemID: Hashable & S
 
   /// The batches, in the order to apply them. Empty when nothing changed.
   public var stages: [Stage]
-  /// The visible rows before the first stage.
-  public var source: Rows
-  /// The visible rows after the last stage.
-  public var target: Rows
 
-  public init(stages: [Stage], source: Rows, target: Rows) {
+  public init(stages: [Stage] = []) {
     self.stages = stages
-    self.source = source
-    self.target = target
   }
 
   public var startIndex: Int { stages.startIndex }

@@ -6,15 +6,15 @@ import ListJournal
 
 extension NSCollectionView {
   /// Applies `changeset` as one `performBatchUpdates` per stage; inside each batch `setData` is
-  /// handed the rows the stage ends with.
+  /// handed the rows the stage ends with (nil: the changeset's target, the new state).
   ///
   /// ```swift
-  /// collectionView.apply(changeset) { rows in dataSource.rows = rows }
+  /// collectionView.apply(changeset) { rows in dataSource.rows = rows ?? target }
   /// ```
   @MainActor
   public func apply<SectionID, ItemID>(
     _ changeset: ListChangeset<SectionID, ItemID>,
-    setData: (ListVisibleRows<SectionID, ItemID>) -> Void,
+    setData: (ListVisibleRows<SectionID, ItemID>?) -> Void,
     completion: ((Bool) -> Void)? = nil
   ) {
     guard !changeset.isEmpty else {
@@ -22,7 +22,7 @@ extension NSCollectionView {
       return
     }
     guard window != nil else {
-      setData(changeset.target)
+      setData(nil)
       reloadData()
       completion?(true)
       return

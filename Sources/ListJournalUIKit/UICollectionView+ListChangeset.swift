@@ -6,10 +6,11 @@ import ListJournal
 
 extension UICollectionView {
   /// Applies `changeset` as one `performBatchUpdates` per stage. Inside each batch `setData` is
-  /// handed the rows the stage ends with; the data source must show exactly those from then on.
+  /// handed the rows the stage ends with — nil meaning the changeset's target (the new state) —
+  /// and the data source must show exactly those from then on.
   ///
   /// ```swift
-  /// collectionView.apply(ListChangeset(from: shown, to: next)) { rows in dataSource.rows = rows }
+  /// collectionView.apply(ListChangeset(from: shown, to: next)) { rows in dataSource.rows = rows ?? target }
   /// ```
   ///
   /// Off screen (no window) the animation is pointless and UIKit may not have loaded any cell:
@@ -19,7 +20,7 @@ extension UICollectionView {
   @MainActor
   public func apply<SectionID, ItemID>(
     _ changeset: ListChangeset<SectionID, ItemID>,
-    setData: (ListVisibleRows<SectionID, ItemID>) -> Void,
+    setData: (ListVisibleRows<SectionID, ItemID>?) -> Void,
     completion: ((Bool) -> Void)? = nil
   ) {
     guard !changeset.isEmpty else {
@@ -27,7 +28,7 @@ extension UICollectionView {
       return
     }
     guard window != nil else {
-      setData(changeset.target)
+      setData(nil)
       reloadData()
       completion?(true)
       return
@@ -59,13 +60,13 @@ extension UITableView {
   /// ``UICollectionView/apply(_:setData:completion:)``.
   ///
   /// ```swift
-  /// tableView.apply(changeset, animation: .fade) { rows in dataSource.rows = rows }
+  /// tableView.apply(changeset, animation: .fade) { rows in dataSource.rows = rows ?? target }
   /// ```
   @MainActor
   public func apply<SectionID, ItemID>(
     _ changeset: ListChangeset<SectionID, ItemID>,
     animation: UITableView.RowAnimation = .automatic,
-    setData: (ListVisibleRows<SectionID, ItemID>) -> Void,
+    setData: (ListVisibleRows<SectionID, ItemID>?) -> Void,
     completion: ((Bool) -> Void)? = nil
   ) {
     guard !changeset.isEmpty else {
@@ -73,7 +74,7 @@ extension UITableView {
       return
     }
     guard window != nil else {
-      setData(changeset.target)
+      setData(nil)
       reloadData()
       completion?(true)
       return

@@ -11,9 +11,18 @@ struct ChangesetValidatorTests {
   let validator = ChangesetValidator()
 
   func single(_ old: Rows, _ new: Rows, _ edit: (inout Changeset.Stage) -> Void) -> Changeset {
-    var stage = Changeset.Stage(before: old, after: new)
+    var stage = Changeset.Stage()
     edit(&stage)
-    return Changeset(stages: [stage], source: old, target: new)
+    // Fill in the identifiers from the positions (the validator checks them separately).
+    stage.deletedSections = stage.sectionDeletes.map { old.sectionIdentifiers[$0] }
+    stage.insertedSections = stage.sectionInserts.map { new.sectionIdentifiers[$0] }
+    stage.movedSections = stage.sectionMoves.map { old.sectionIdentifiers[$0.from] }
+    stage.reloadedSections = stage.sectionReloads.map { old.sectionIdentifiers[$0] }
+    stage.deletedItems = stage.itemDeletes.compactMap { old[$0] }
+    stage.insertedItems = stage.itemInserts.compactMap { new[$0] }
+    stage.movedItems = stage.itemMoves.compactMap { old[$0.from] }
+    stage.reloadedItems = stage.itemReloads.compactMap { old[$0] }
+    return Changeset(stages: [stage])
   }
 
   func path(_ section: Int, _ row: Int) -> ListIndexPath { ListIndexPath(section: section, row: row) }
@@ -52,6 +61,9 @@ struct ChangesetValidatorTests {
     #expect(throws: Never.self) {
       try validator.validate(single(old, new) { $0.itemMoves = [move] }, from: old, to: new)
     }
+    var mislabeled = single(old, new) { $0.itemMoves = [move] }
+    mislabeled.stages[0].movedItems = ["a"]
+    #expect(throws: ChangesetValidator.Failure.self) { try validator.validate(mislabeled, from: old, to: new) }
   }
 
   @Test func rejectsMissingReloadAndRowsInMovedSections() {
@@ -67,7 +79,7 @@ struct ChangesetValidatorTests {
     }
     let same = Rows(sections: ["S"], rows: [["a"]])
     #expect(throws: ChangesetValidator.Failure.self) {
-      try validator.validate(Changeset(stages: [], source: same, target: same), from: same, to: same, reloadedItems: ["a"])
+      try validator.validate(Changeset(), from: same, to: same, reloadedItems: ["a"])
     }
   }
 }

@@ -52,13 +52,19 @@ struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>
   @inlinable
   static func stage(
     from old: Rows, to new: Rows, plan: _SectionPlan, needsReload: ((ItemID) -> Bool)?
-  ) -> (stage: Stage, trailingReloads: [ListIndexPath]) {
-    var stage = Stage(before: old, after: new)
+  ) -> (stage: Stage, trailingReloads: [(ListIndexPath, ItemID)]) {
+    var stage = Stage()
     stage.sectionDeletes = plan.deletes
+    stage.deletedSections = plan.deletes.map { old.sectionIdentifiers[$0] }
     stage.sectionInserts = plan.inserts
+    stage.insertedSections = plan.inserts.map { new.sectionIdentifiers[$0] }
     stage.sectionMoves = plan.moves
+    stage.movedSections = plan.moves.map { old.sectionIdentifiers[$0.from] }
     stage.sectionReloads = plan.reloads
-    var trailing: [ListIndexPath] = []
+    stage.reloadedSections = plan.reloads.map { old.sectionIdentifiers[$0] }
+    var trailing: [(ListIndexPath, ItemID)] = []
+    var reloads: [(ListIndexPath, ItemID)] = []
+    var moves: [(ListMove<ListIndexPath>, ItemID)] = []
 
     func reloadCheck(forOld section: Int) -> ((ItemID) -> Bool)? {
       guard let needsReload else { return nil }
@@ -76,7 +82,7 @@ struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>
       case .moved:
         if let check = reloadCheck(forOld: oldSection) {
           for (row, id) in new.rows[newSection].enumerated() where check(id) {
-            trailing.append(ListIndexPath(section: newSection, row: row))
+            trailing.append((ListIndexPath(section: newSection, row: row), id))
           }
         }
       case .stationary:
@@ -85,7 +91,7 @@ struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>
         if oldRows == newRows {
           if let check = reloadCheck(forOld: oldSection) {
             for (row, id) in newRows.enumerated() where check(id) {
-              stage.itemReloads.append(ListIndexPath(section: oldSection, row: row))
+              reloads.append((ListIndexPath(section: oldSection, row: row), id))
             }
           }
           continue
@@ -100,8 +106,10 @@ struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>
       }
     }
     guard !pairs.isEmpty else {
-      stage.itemReloads.sort()
-      trailing.sort()
+      reloads.sort { $0.0 < $1.0 }
+      stage.itemReloads = reloads.map(\.0)
+      stage.reloadedItems = reloads.map(\.1)
+      trailing.sort { $0.0 < $1.0 }
       return (stage, trailing)
     }
 
@@ -122,10 +130,10 @@ struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>
       let check = reloadCheck(forOld: pair.old)
       if let check {
         for row in 0..<pair.prefix where check(newRows[row]) {
-          stage.itemReloads.append(ListIndexPath(section: pair.old, row: row))
+          reloads.append((ListIndexPath(section: pair.old, row: row), newRows[row]))
         }
         for newRow in pair.newEnd..<newRows.count where check(newRows[newRow]) {
-          stage.itemReloads.append(ListIndexPath(section: pair.old, row: newRow - pair.newEnd + pair.oldEnd))
+          reloads.append((ListIndexPath(section: pair.old, row: newRow - pair.newEnd + pair.oldEnd), newRows[newRow]))
         }
       }
       lisOldRows.removeAll(keepingCapacity: true)
@@ -135,6 +143,7 @@ struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>
           let id = rows[newRow]
           guard let packed = oldPosition[id] else {
             stage.itemInserts.append(ListIndexPath(section: pair.new, row: newRow))
+            stage.insertedItems.append(id)
             continue
           }
           let fromSection = packed >> 32
@@ -146,32 +155,38 @@ struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>
             lisNewRows.append(newRow)
           } else {
             let destination = ListIndexPath(section: pair.new, row: newRow)
-            stage.itemMoves.append(
-              ListMove(from: ListIndexPath(section: fromSection, row: fromRow), to: destination))
-            if let check, check(id) { trailing.append(destination) }
+            moves.append((ListMove(from: ListIndexPath(section: fromSection, row: fromRow), to: destination), id))
+            if let check, check(id) { trailing.append((destination, id)) }
           }
         }
       }
       let inPlace = _longestIncreasingSubsequenceMembership(lisOldRows)
       for index in lisOldRows.indices {
         let source = ListIndexPath(section: pair.old, row: lisOldRows[index])
+        let id = oldRows[source.row]
         if inPlace[index] {
-          if let check, check(oldRows[source.row]) { stage.itemReloads.append(source) }
+          if let check, check(id) { reloads.append((source, id)) }
         } else {
           let destination = ListIndexPath(section: pair.new, row: lisNewRows[index])
-          stage.itemMoves.append(ListMove(from: source, to: destination))
-          if let check, check(oldRows[source.row]) { trailing.append(destination) }
+          moves.append((ListMove(from: source, to: destination), id))
+          if let check, check(id) { trailing.append((destination, id)) }
         }
       }
     }
     for pair in pairs {
+      let oldRows = old.rows[pair.old]
       for row in pair.prefix..<pair.oldEnd where !matched[pair.matchedOffset + row - pair.prefix] {
         stage.itemDeletes.append(ListIndexPath(section: pair.old, row: row))
+        stage.deletedItems.append(oldRows[row])
       }
     }
-    stage.itemMoves.sort { $0.to < $1.to }
-    stage.itemReloads.sort()
-    trailing.sort()
+    moves.sort { $0.0.to < $1.0.to }
+    stage.itemMoves = moves.map(\.0)
+    stage.movedItems = moves.map(\.1)
+    reloads.sort { $0.0 < $1.0 }
+    stage.itemReloads = reloads.map(\.0)
+    stage.reloadedItems = reloads.map(\.1)
+    trailing.sort { $0.0 < $1.0 }
     return (stage, trailing)
   }
 

@@ -110,3 +110,24 @@ if wants("floor") {
     return a.count &+ b.count
   }
 }
+
+// The same workloads through ListSnapshot (the public full diff): includes reading the visible rows.
+func snapshot(_ rows: [[Int]], reloaded: Set<Int> = []) -> ListSnapshot<Int, Int> {
+  var snapshot = ListSnapshot<Int, Int>()
+  try! snapshot.appendSections(Array(rows.indices))
+  for (section, items) in rows.enumerated() { try! snapshot.appendItems(items, toSection: section) }
+  if !reloaded.isEmpty { try! snapshot.reloadItems(Array(reloaded)) }
+  return snapshot
+}
+if wants("snapshot") {
+  let old = snapshot(flatOld), new = snapshot(flatNew, reloaded: flatUpdated)
+  measure("snapshot flat 10/10/2/1%") { ListChangeset(from: old, to: new).numberOfItemMoves }
+  let sectionedOld = (0..<100).map { section in Array((section * 1000)..<(section * 1000 + 1000)) }
+  let (sectionedNew, sectionedUpdated) = edit(sectionedOld, seed: 2)
+  let oldS = snapshot(sectionedOld), newS = snapshot(sectionedNew, reloaded: sectionedUpdated)
+  measure("snapshot 100 sections 10/10/2/1%") { ListChangeset(from: oldS, to: newS).numberOfItemMoves }
+  measure("snapshot flat unchanged (same value)") { ListChangeset(from: old, to: old).count }
+  let rebuilt = snapshot(flatOld)
+  measure("snapshot flat unchanged (rebuilt equal)") { ListChangeset(from: old, to: rebuilt).count }
+  measure("  (of which: reading visible rows once)") { ListVisibleRows(old).numberOfRows }
+}

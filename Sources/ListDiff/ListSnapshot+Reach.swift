@@ -12,7 +12,7 @@ extension ListSnapshot {
   ///
   /// ```swift
   /// let operations = try current.operations(toReach: rebuilt)
-  /// // [.moveItem("Pear", to: …), .insertItem("Fig", isExpanded: false, at: …)]
+  /// // [.moveItem("Pear", to: …), .insertItems(ListOutline(items: ["Fig"]), at: …)]
   /// ```
   ///
   /// - Throws: only if a snapshot breaks its own invariants (a bug), never for valid snapshots.

@@ -4,8 +4,8 @@ import ListState
 /// produces so a store can record a whole-snapshot apply as a few minimal events.
 ///
 /// Positions are those of the snapshot at the moment the operation runs (operations apply in
-/// order). An inserted item arrives without children; its children are inserted (or moved)
-/// under it by later operations.
+/// order). Inserted outlines hold only new items; surviving items are moved under them by later
+/// operations.
 ///
 /// ```swift
 /// var snapshot = current
@@ -22,8 +22,9 @@ public enum ListSnapshotOperation<Section: ListElement, Item: ListElement>: Equa
   case updateSection(Section)
   /// Deletes sections (which are empty by then).
   case deleteSections([Section.ID])
-  /// Inserts a new item, without children, at `location`, expanded or not.
-  case insertItem(Item, isExpanded: Bool, at: Location)
+  /// Inserts new items (consecutive siblings, the first at `location`) with their new
+  /// descendants and expansion flags.
+  case insertItems(ListOutline<Item>, at: Location)
   /// Moves an item (with its subtree) so that it ends at `location`.
   case moveItem(Item.ID, to: Location)
   /// Replaces the content of items present in both states.
@@ -48,8 +49,7 @@ public enum ListSnapshotOperation<Section: ListElement, Item: ListElement>: Equa
     case .moveSection(let id, let index): try snapshot.moveSection(id, toIndex: index)
     case .updateSection(let section): try snapshot.updateSection(section)
     case .deleteSections(let ids): try snapshot.deleteSections(ids)
-    case .insertItem(let item, let isExpanded, let location):
-      try snapshot.insert(ListOutline([.init(item, isExpanded: isExpanded)]), at: location)
+    case .insertItems(let outline, let location): try snapshot.insert(outline, at: location)
     case .moveItem(let id, let location): try snapshot.moveItem(id, to: location)
     case .updateItems(let items): try snapshot.updateItems(items)
     case .deleteItems(let ids): try snapshot.deleteItems(ids)

@@ -22,7 +22,7 @@ struct SnapshotReachTests {
 
     var applied = current
     let operations = try applied.apply(rebuilt)
-    #expect(operations == [.insertItem("power", isExpanded: false, at: ListItemLocation(.parent("shelly1pm-51b1904"), index: 2))])
+    #expect(operations == [.insertItems(ListOutline(items: ["power"]), at: ListItemLocation(.parent("shelly1pm-51b1904"), index: 2))])
     #expect(applied.isExpanded("shellies") && applied.isExpanded("shelly1pm-51b1904"))
     #expect(applied.visibleItems(inSection: "topics") == ["shellies", "shelly1pm-51b1904", "relay", "temperature", "power"])
 
@@ -65,7 +65,7 @@ struct SnapshotReachTests {
         switch operation {
         case .moveItem: moves += 1
         case .moveSection: sectionMoves += 1
-        case .insertItem(let item, _, _): #expect(!current.contains(item: item.id))
+        case .insertItems(let outline, _): for id in outline.itemIdentifiers { #expect(!current.contains(item: id)) }
         case .deleteItems(let ids): for id in ids { #expect(!target.contains(item: id)) }
         default: break
         }

@@ -49,39 +49,34 @@ struct _SnapshotReacher<Section: ListElement, Item: ListElement> {
       previous = id
     }
 
-    // Items, container by container, top down: every surviving item moves straight to its place.
+    // Items, container by container, top down along the target's outline: every surviving item
+    // moves straight to its place; runs of new items are inserted as one outline each.
+    let contentIsIdentity = Item.self == Item.ID.self
+    var survivorChecks = SurvivorChecks(
+      compareContent: !contentIsIdentity, compareExpansion: expansion == .fromTarget)
     for id in targetSections {
-      try placeChildren(of: .section(id), as: target.rootItems(inSection: id), from: target)
+      try placeChildren(of: .section(id), as: target.outline(ofSection: id)?.roots ?? [], checks: &survivorChecks)
     }
 
-    // What the target does not have: items (top-most only), then the emptied sections.
-    var doomedItems: [Item.ID] = []
-    for id in working.itemIdentifiers where !target.contains(item: id) {
-      if let parent = working.parent(of: id), !target.contains(item: parent) { continue }
-      if let section = working.sectionIdentifier(containingItem: id), targetSectionIndex[section] == nil { continue }
-      doomedItems.append(id)
+    // What the target does not have: items (top-most only), then the emptied sections. Every
+    // target item is present now, so equal counts mean nothing is left over.
+    if working.numberOfItems != target.numberOfItems {
+      var doomedItems: [Item.ID] = []
+      for id in working.itemIdentifiers where !target.contains(item: id) {
+        if let parent = working.parent(of: id), !target.contains(item: parent) { continue }
+        if let section = working.sectionIdentifier(containingItem: id), targetSectionIndex[section] == nil { continue }
+        doomedItems.append(id)
+      }
+      if !doomedItems.isEmpty { try perform(.deleteItems(doomedItems)) }
     }
-    if !doomedItems.isEmpty { try perform(.deleteItems(doomedItems)) }
     let doomedSections = working.sectionIdentifiers.filter { targetSectionIndex[$0] == nil }
     if !doomedSections.isEmpty { try perform(.deleteSections(doomedSections)) }
 
     // Contents, expansion and markers of surviving items.
-    var updated: [Item] = []
-    var expand: [Item.ID] = []
-    var collapse: [Item.ID] = []
-    let contentIsIdentity = Item.self == Item.ID.self
-    if !contentIsIdentity || expansion == .fromTarget {
-      for id in target.itemIdentifiers where original.contains(item: id) {
-        if !contentIsIdentity, let item = target.item(id), original.item(id) != item { updated.append(item) }
-        if expansion == .fromTarget, working.isExpanded(id) != target.isExpanded(id) {
-          if target.isExpanded(id) { expand.append(id) } else { collapse.append(id) }
-        }
-      }
-    }
-    if !updated.isEmpty { try perform(.updateItems(updated)) }
-    if !expand.isEmpty { try perform(.expand(expand)) }
-    if !collapse.isEmpty { try perform(.collapse(collapse)) }
-    let updatedIDs = Set(updated.map(\.id))
+    if !survivorChecks.updated.isEmpty { try perform(.updateItems(survivorChecks.updated)) }
+    if !survivorChecks.expand.isEmpty { try perform(.expand(survivorChecks.expand)) }
+    if !survivorChecks.collapse.isEmpty { try perform(.collapse(survivorChecks.collapse)) }
+    let updatedIDs = Set(survivorChecks.updated.map(\.id))
     let reloads = target.reloadedItemIdentifiers.filter { original.contains(item: $0) && !updatedIDs.contains($0) }
     if !reloads.isEmpty { try perform(.reloadItems(reloads.sorted { "\($0)" < "\($1)" })) }
     let reconfigures = target.reconfiguredItemIdentifiers.filter { original.contains(item: $0) }
@@ -92,16 +87,27 @@ struct _SnapshotReacher<Section: ListElement, Item: ListElement> {
     if !sectionReloads.isEmpty { try perform(.reloadSections(sectionReloads.sorted { "\($0)" < "\($1)" })) }
   }
 
-  /// Makes the target children of `container` its children, in order (other children may stay
-  /// interleaved until deleted), then recurses into them.
+  /// What surviving items need besides their place: new content, new expansion.
+  struct SurvivorChecks {
+    var compareContent: Bool
+    var compareExpansion: Bool
+    var updated: [Item] = []
+    var expand: [Item.ID] = []
+    var collapse: [Item.ID] = []
+  }
+
+  /// Makes the target nodes the children of `container`, in order (children the target puts
+  /// elsewhere or drops may stay interleaved until moved or deleted), then recurses into them.
   private mutating func placeChildren(
-    of container: Snapshot.Container, as targetChildren: [Item.ID], from target: Snapshot
+    of container: Snapshot.Container, as nodes: [Snapshot.Outline.Node], checks: inout SurvivorChecks
   ) throws(Failure) {
     let current: [Item.ID]
     switch container {
     case .section(let id): current = working.rootItems(inSection: id)
     case .parent(let id): current = working.children(of: id)
     }
+    let targetChildren = nodes.map(\.item.id)
+    var inserted = Set<Item.ID>()
     if current != targetChildren {
       var targetIndex = [Item.ID: Int](minimumCapacity: targetChildren.count)
       for (index, id) in targetChildren.enumerated() { targetIndex[id] = index }
@@ -109,7 +115,13 @@ struct _SnapshotReacher<Section: ListElement, Item: ListElement> {
       let inPlace = _longestIncreasingSubsequenceMembership(sequence)
       var staying = Set<Item.ID>()
       for (index, position) in sequence.enumerated() where inPlace[index] { staying.insert(targetChildren[position]) }
-      for (position, id) in targetChildren.enumerated() where !staying.contains(id) {
+      var position = 0
+      while position < nodes.count {
+        let id = targetChildren[position]
+        if staying.contains(id) {
+          position += 1
+          continue
+        }
         var destination = 0
         if position > 0, let previous = working.location(ofItem: targetChildren[position - 1]) {
           destination = previous.index + 1
@@ -117,16 +129,35 @@ struct _SnapshotReacher<Section: ListElement, Item: ListElement> {
         if let location = working.location(ofItem: id) {
           if location.container == container, location.index < destination { destination -= 1 }
           try perform(.moveItem(id, to: Snapshot.Location(container, index: destination)))
-        } else if let item = target.item(id) {
-          try perform(.insertItem(item, isExpanded: target.isExpanded(id), at: Snapshot.Location(container, index: destination)))
+          position += 1
+        } else {
+          var run: [Snapshot.Outline.Node] = []
+          while position < nodes.count, !working.contains(item: targetChildren[position]) {
+            run.append(newOnly(nodes[position], into: &inserted))
+            position += 1
+          }
+          try perform(.insertItems(ListOutline(run), at: Snapshot.Location(container, index: destination)))
         }
       }
     }
-    for id in targetChildren {
-      let grandchildren = target.children(of: id)
-      if !grandchildren.isEmpty || !working.children(of: id).isEmpty {
-        try placeChildren(of: .parent(id), as: grandchildren, from: target)
+    for node in nodes {
+      let id = node.item.id
+      if !inserted.contains(id), checks.compareContent || checks.compareExpansion {
+        if checks.compareContent, let item = working.item(id), item != node.item { checks.updated.append(node.item) }
+        if checks.compareExpansion, working.isExpanded(id) != node.isExpanded {
+          if node.isExpanded { checks.expand.append(id) } else { checks.collapse.append(id) }
+        }
       }
+      if !node.children.isEmpty { try placeChildren(of: .parent(id), as: node.children, checks: &checks) }
     }
+  }
+
+  /// `node` with only its descendants that are new to the working snapshot (survivors are moved
+  /// under it later); records every identifier it carries in `inserted`.
+  private func newOnly(_ node: Snapshot.Outline.Node, into inserted: inout Set<Item.ID>) -> Snapshot.Outline.Node {
+    inserted.insert(node.item.id)
+    var copy = node
+    copy.children = node.children.filter { !working.contains(item: $0.item.id) }.map { newOnly($0, into: &inserted) }
+    return copy
   }
 }

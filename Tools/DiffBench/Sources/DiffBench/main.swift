@@ -131,3 +131,10 @@ if wants("snapshot") {
   measure("snapshot flat unchanged (rebuilt equal)") { ListChangeset(from: old, to: rebuilt).count }
   measure("  (of which: reading visible rows once)") { ListVisibleRows(old).numberOfRows }
 }
+
+// Applying a whole rebuilt snapshot as minimal operations (what the store records).
+if wants("apply") {
+  let old = snapshot(flatOld), new = snapshot(flatNew)
+  measure("apply whole snapshot flat 10/10/2%", runs: 3) { (try! old.operations(toReach: new)).count }
+  measure("apply whole snapshot flat unchanged", runs: 3) { (try! old.operations(toReach: snapshot(flatOld))).count }
+}

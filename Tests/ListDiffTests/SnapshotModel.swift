@@ -52,11 +52,14 @@ enum SnapshotModel {
 
   /// A random edit: items inserted, deleted, moved (within and across sections and levels),
   /// updated, marked, expanded, collapsed; sections inserted, deleted, moved, updated.
-  static func mutate(_ snapshot: inout TestSnapshot, using generator: inout SeededGenerator, nextID: inout Int, steps: Int) {
+  static func mutate(
+    _ snapshot: inout TestSnapshot, using generator: inout SeededGenerator, nextID: inout Int, steps: Int,
+    sectionChanges: Bool = true
+  ) {
     for _ in 0..<steps {
       let items = snapshot.itemIdentifiers
       let sections = snapshot.sectionIdentifiers
-      switch Int.random(in: 0..<13, using: &generator) {
+      switch Int.random(in: 0..<(sectionChanges ? 13 : 9), using: &generator) {
       case 0, 1: insertRandomItem(into: &snapshot, using: &generator, nextID: &nextID)
       case 2: if let id = items.randomElement(using: &generator) { try! snapshot.deleteItems([id]) }
       case 3, 4:  // move anywhere (a throw for "under own descendant" leaves the snapshot unchanged)
@@ -90,6 +93,11 @@ enum SnapshotModel {
         }
       }
     }
+  }
+
+  /// Like ``mutate(_:using:nextID:steps:sectionChanges:)`` with item changes only.
+  static func mutateItems(_ snapshot: inout TestSnapshot, using generator: inout SeededGenerator, nextID: inout Int, steps: Int) {
+    mutate(&snapshot, using: &generator, nextID: &nextID, steps: steps, sectionChanges: false)
   }
 
   /// What the validator expects to be refreshed between `old` and `new`.

@@ -6,6 +6,8 @@ extension ListChangeset {
   ///
   /// `sectionNeedsReload` is asked about sections present in both states; `itemNeedsReload` about
   /// rows visible in both (nil: no row's content changed — the fast path for identifier-only rows).
+  /// Identifiers must be unique per kind, as in a ``ListSnapshot``; with duplicates the result is
+  /// unspecified (but the call does not trap).
   ///
   /// ```swift
   /// let changeset = ListChangeset(

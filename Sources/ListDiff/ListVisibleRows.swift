@@ -35,9 +35,13 @@ public struct ListVisibleRows<SectionID: Hashable & Sendable, ItemID: Hashable &
   }
 
   /// The number of visible rows in all sections.
+  ///
+  /// - Complexity: O(sections).
   public var numberOfRows: Int { rows.reduce(0) { $0 + $1.count } }
 
   /// The identifier shown at `indexPath`, or nil when out of range.
+  ///
+  /// - Complexity: O(1).
   public subscript(indexPath: ListIndexPath) -> ItemID? {
     guard rows.indices.contains(indexPath.section), rows[indexPath.section].indices.contains(indexPath.row)
     else { return nil }

@@ -14,6 +14,8 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "ListJournal", targets: ["ListJournal"]),
+    // The core model alone (the benchmarks package depends on just this).
+    .library(name: "ListState", targets: ["ListState"]),
     .library(name: "ListJournalUIKit", targets: ["ListJournalUIKit"]),
     .executable(name: "listjournal", targets: ["ListJournalCLI"]),
   ],

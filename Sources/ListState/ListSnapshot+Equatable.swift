@@ -9,6 +9,7 @@ import HashTreeCollections
 ///
 /// - Complexity: O(n).
 extension ListSnapshot: Equatable {
+  @inlinable
   public static func == (lhs: ListSnapshot, rhs: ListSnapshot) -> Bool {
     guard lhs._sectionOrder.count == rhs._sectionOrder.count, lhs._itemRecords.count == rhs._itemRecords.count,
       lhs._sectionOrder.w1 == rhs._sectionOrder.w1, lhs._sectionOrder.w2 == rhs._sectionOrder.w2
@@ -26,7 +27,8 @@ extension ListSnapshot: Equatable {
     return true
   }
 
-  private static func _forestsEqual(_ a: ItemTree, _ lhs: ListSnapshot, _ b: ItemTree, _ rhs: ListSnapshot) -> Bool {
+  @inlinable
+  static func _forestsEqual(_ a: ItemTree, _ lhs: ListSnapshot, _ b: ItemTree, _ rhs: ListSnapshot) -> Bool {
     guard a.count == b.count, a.w1 == b.w1, a.w2 == b.w2 else { return false }
     let left = a.entries
     let right = b.entries

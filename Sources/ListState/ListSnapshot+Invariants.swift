@@ -11,9 +11,11 @@ extension ListSnapshot {
   /// every record reached exactly once; markers name existing items and sections.
   ///
   /// - Complexity: O(n).
+  @inlinable
   public func _checkInvariants() {
     #if LISTJOURNAL_INVARIANTS
     _sectionOrder._checkInvariants()
+    _itemRecords._checkInvariants()
     precondition(_sectionOrder.count == _sectionRecords.count, "section order and records disagree")
     var reached = 0
     _sectionOrder.forEach { entry in
@@ -32,7 +34,8 @@ extension ListSnapshot {
   }
 
   #if LISTJOURNAL_INVARIANTS
-  private func _checkForest(_ tree: ItemTree, container: Container, reached: inout Int) {
+  @inlinable
+  func _checkForest(_ tree: ItemTree, container: Container, reached: inout Int) {
     tree._checkInvariants()
     tree.forEach { entry in
       guard let record = _itemRecords[entry.id] else { preconditionFailure("item \(entry.id) has no record") }

@@ -13,12 +13,13 @@ extension ListSnapshot {
   /// - Throws: `.duplicateItems`, `.noSections`, `.sectionsNotFound`, `.itemsAlreadyExist`.
   /// - Complexity: O(k log n) for k items; appending to an empty section builds its sequence
   ///   bottom-up in O(k).
+  @inlinable
   public mutating func appendItems(_ items: [Item], toSection section: Section.ID? = nil) throws(Failure) {
-    try _validateNewItems(items.lazy.map(\.id), count: items.count) { () throws(Failure) in
+    let sortedHashes = try _validateNewItems(items.map(\.id)) { () throws(Failure) in
       _ = try _resolveAppendSection(section)
     }
     let target = try _resolveAppendSection(section)
-    _insertNewItems(items, in: .section(target), at: _sectionRecords[target]!.roots.count)
+    _insertNewItems(items, in: .section(target), at: _sectionRecords[target]!.roots.count, sortedHashes: sortedHashes)
     _checkInvariants()
   }
 
@@ -27,9 +28,10 @@ extension ListSnapshot {
   /// - Throws: `.duplicateItems`, `.itemsNotFound([parent])`, `.anchorAmongInsertedItems`,
   ///   `.itemsAlreadyExist`.
   /// - Complexity: O(k log n + depth · log n).
+  @inlinable
   public mutating func appendItems(_ items: [Item], underParent parent: Item.ID) throws(Failure) {
-    try _validateNewItems(items.lazy.map(\.id), count: items.count, anchor: parent)
-    _insertNewItems(items, in: .parent(parent), at: _itemRecords[parent]!.children.count)
+    let sortedHashes = try _validateNewItems(items.map(\.id), anchor: parent)
+    _insertNewItems(items, in: .parent(parent), at: _itemRecords[parent]!.children.count, sortedHashes: sortedHashes)
     _checkInvariants()
   }
 
@@ -38,10 +40,11 @@ extension ListSnapshot {
   /// - Throws: `.duplicateItems`, `.itemsNotFound([anchor])`, `.anchorAmongInsertedItems`,
   ///   `.itemsAlreadyExist`.
   /// - Complexity: O(k log n + depth · log n).
+  @inlinable
   public mutating func insertItems(_ items: [Item], beforeItem anchor: Item.ID) throws(Failure) {
-    try _validateNewItems(items.lazy.map(\.id), count: items.count, anchor: anchor)
+    let sortedHashes = try _validateNewItems(items.map(\.id), anchor: anchor)
     let location = location(ofItem: anchor)!
-    _insertNewItems(items, in: location.container, at: location.index)
+    _insertNewItems(items, in: location.container, at: location.index, sortedHashes: sortedHashes)
     _checkInvariants()
   }
 
@@ -49,28 +52,36 @@ extension ListSnapshot {
   ///
   /// - Throws: as ``insertItems(_:beforeItem:)``.
   /// - Complexity: O(k log n + depth · log n).
+  @inlinable
   public mutating func insertItems(_ items: [Item], afterItem anchor: Item.ID) throws(Failure) {
-    try _validateNewItems(items.lazy.map(\.id), count: items.count, anchor: anchor)
+    let sortedHashes = try _validateNewItems(items.map(\.id), anchor: anchor)
     let location = location(ofItem: anchor)!
-    _insertNewItems(items, in: location.container, at: location.index + 1)
+    _insertNewItems(items, in: location.container, at: location.index + 1, sortedHashes: sortedHashes)
     _checkInvariants()
   }
 
   /// Checks new identifiers: duplicates, then `resolve` (unknown containers), then the anchor
   /// (must exist and not be among the new ones), then already existing identifiers.
+  ///
+  /// - Returns: The identifiers' hashes sorted (reused by the bulk insertion).
+  @inlinable
+  @discardableResult
   func _validateNewItems(
-    _ ids: some Collection<Item.ID>, count: Int, anchor: Item.ID? = nil,
-    resolve: () throws(Failure) -> Void = {}
-  ) throws(Failure) {
-    let duplicates = Self._duplicates(in: ids)
-    if !duplicates.isEmpty { throw .duplicateItems(duplicates) }
+    _ ids: [Item.ID], anchor: Item.ID? = nil, resolve: () throws(Failure) -> Void = {}
+  ) throws(Failure) -> [(hash: UInt64, index: Int)] {
+    let sortedHashes = _HashTree<Item.ID, ItemRecord>.sortedHashes(of: ids)
+    let duplicates = _HashTree<Item.ID, ItemRecord>.duplicateKeys(ids, sortedHashes: sortedHashes)
+    if !duplicates.isEmpty { throw .duplicateItems(Self._unique(ids.filter { duplicates.contains($0) })) }
     try resolve()
     if let anchor {
       try _requireItems([anchor])
       if ids.contains(anchor) { throw .anchorAmongInsertedItems(anchor) }
     }
-    let existing = _existingItems(ids)
-    if !existing.isEmpty { throw .itemsAlreadyExist(existing) }
+    if !_itemRecords.isEmpty {
+      let existing = _existingItems(ids)
+      if !existing.isEmpty { throw .itemsAlreadyExist(existing) }
+    }
+    return sortedHashes
   }
 
   /// Deletes items with their subtrees.
@@ -78,6 +89,7 @@ extension ListSnapshot {
   /// - Throws: `.duplicateItems`, `.itemsNotFound`.
   /// - Complexity: O(k + d · depth · log n) for k deleted items (at every level) and d
   ///   identifiers.
+  @inlinable
   public mutating func deleteItems(_ ids: [Item.ID]) throws(Failure) {
     let duplicates = Self._duplicates(in: ids)
     if !duplicates.isEmpty { throw .duplicateItems(duplicates) }
@@ -90,6 +102,7 @@ extension ListSnapshot {
   /// Like ``deleteItems(_:)`` but skips unknown (and repeated) identifiers instead of throwing.
   ///
   /// - Complexity: as ``deleteItems(_:)``.
+  @inlinable
   public mutating func deleteItemsIfPresent(_ ids: [Item.ID]) {
     for id in ids where _itemRecords[id] != nil { _deleteItem(id) }
     _checkInvariants()
@@ -98,6 +111,7 @@ extension ListSnapshot {
   /// Deletes every item and every section, like UIKit's `deleteAllItems`.
   ///
   /// - Complexity: O(1) (the old storage is released, or kept by other snapshots).
+  @inlinable
   public mutating func deleteAllItems() {
     self = ListSnapshot()
     _checkInvariants()
@@ -107,6 +121,7 @@ extension ListSnapshot {
   ///
   /// - Throws: `.itemsNotFound`, `.itemRelativeToItself`, `.itemUnderOwnDescendant`.
   /// - Complexity: O(depth · log n).
+  @inlinable
   public mutating func moveItem(_ id: Item.ID, beforeItem anchor: Item.ID) throws(Failure) {
     try _validateMove(id, relativeTo: anchor)
     let entry = _detachItem(id)
@@ -119,6 +134,7 @@ extension ListSnapshot {
   ///
   /// - Throws: as ``moveItem(_:beforeItem:)``.
   /// - Complexity: O(depth · log n).
+  @inlinable
   public mutating func moveItem(_ id: Item.ID, afterItem anchor: Item.ID) throws(Failure) {
     try _validateMove(id, relativeTo: anchor)
     let entry = _detachItem(id)
@@ -131,6 +147,7 @@ extension ListSnapshot {
   ///
   /// - Throws: `.itemsNotFound`, `.sectionsNotFound`.
   /// - Complexity: O(depth · log n).
+  @inlinable
   public mutating func moveItem(_ id: Item.ID, toSection section: Section.ID) throws(Failure) {
     try _requireItems([id])
     try _requireSections([section])
@@ -143,6 +160,7 @@ extension ListSnapshot {
   ///
   /// - Throws: `.itemsNotFound`, `.itemRelativeToItself`, `.itemUnderOwnDescendant`.
   /// - Complexity: O(depth · log n).
+  @inlinable
   public mutating func moveItem(_ id: Item.ID, underParent parent: Item.ID) throws(Failure) {
     try _validateMove(id, relativeTo: parent)
     let entry = _detachItem(id)
@@ -159,6 +177,7 @@ extension ListSnapshot {
   /// - Throws: `.itemsNotFound`, `.sectionsNotFound`, `.itemRelativeToItself`,
   ///   `.itemUnderOwnDescendant`, `.indexOutOfRange`.
   /// - Complexity: O(depth · log n).
+  @inlinable
   public mutating func moveItem(_ id: Item.ID, to location: Location) throws(Failure) {
     switch location.container {
     case .section(let section):
@@ -179,7 +198,8 @@ extension ListSnapshot {
 
   /// Checks a move of `id` next to or under `destination`: both exist, differ, and
   /// `destination` is not inside `id`'s subtree.
-  private func _validateMove(_ id: Item.ID, relativeTo destination: Item.ID) throws(Failure) {
+  @inlinable
+  func _validateMove(_ id: Item.ID, relativeTo destination: Item.ID) throws(Failure) {
     try _requireItems([id, destination])
     if id == destination { throw .itemRelativeToItself(id) }
     if _isDescendant(destination, of: id) { throw .itemUnderOwnDescendant(item: id, destination: destination) }
@@ -189,6 +209,7 @@ extension ListSnapshot {
   ///
   /// - Throws: `.duplicateItems`, `.itemsNotFound`.
   /// - Complexity: O(k log n).
+  @inlinable
   public mutating func reloadItems(_ ids: [Item.ID]) throws(Failure) {
     try _validateExistingItems(ids)
     for id in ids { _reloadedItems.insert(id) }
@@ -199,6 +220,7 @@ extension ListSnapshot {
   ///
   /// - Throws: `.duplicateItems`, `.itemsNotFound`.
   /// - Complexity: O(k log n).
+  @inlinable
   public mutating func reconfigureItems(_ ids: [Item.ID]) throws(Failure) {
     try _validateExistingItems(ids)
     for id in ids { _reconfiguredItems.insert(id) }
@@ -213,16 +235,18 @@ extension ListSnapshot {
   /// ```
   /// - Throws: `.duplicateItems`, `.itemsNotFound`.
   /// - Complexity: O(k log n).
+  @inlinable
   public mutating func updateItems(_ items: [Item]) throws(Failure) {
     try _validateExistingItems(items.map(\.id))
     for item in items {
-      _itemRecords[item.id]!.value = item
+      _itemRecords.modify(item.id) { $0.value = item }
       _reloadedItems.insert(item.id)
     }
     _checkInvariants()
   }
 
   /// Content update of one existing item; see ``updateItems(_:)``.
+  @inlinable
   public mutating func updateItem(_ item: Item) throws(Failure) {
     try updateItems([item])
   }
@@ -235,10 +259,11 @@ extension ListSnapshot {
   /// ```
   /// - Throws: `.itemsNotFound([id])`, `.itemsAlreadyExist([newItem.id])`.
   /// - Complexity: O(c + log n) for c children (each child names its parent).
+  @inlinable
   public mutating func replaceItem(_ id: Item.ID, with newItem: Item) throws(Failure) {
     try _requireItems([id])
     if newItem.id == id {
-      _itemRecords[id]!.value = newItem
+      _itemRecords.modify(id) { $0.value = newItem }
       _reloadedItems.insert(id)
       _checkInvariants()
       return
@@ -248,15 +273,16 @@ extension ListSnapshot {
     record.value = newItem
     let label = record.label
     _withTree(of: record.container) { $0.replaceID(label: label, with: newItem.id) }
-    record.children.forEach { _itemRecords[$0.id]!.container = .parent(newItem.id) }
-    _itemRecords[newItem.id] = record
+    record.children.forEach { _itemRecords.modify($0.id) { $0.container = .parent(newItem.id) } }
+    _itemRecords.updateValue(record, forKey: newItem.id)
     _reloadedItems.remove(id)
     _reconfiguredItems.remove(id)
     _reloadedItems.insert(newItem.id)
     _checkInvariants()
   }
 
-  private func _validateExistingItems(_ ids: [Item.ID]) throws(Failure) {
+  @inlinable
+  func _validateExistingItems(_ ids: [Item.ID]) throws(Failure) {
     let duplicates = Self._duplicates(in: ids)
     if !duplicates.isEmpty { throw .duplicateItems(duplicates) }
     try _requireItems(ids)

@@ -7,6 +7,7 @@ extension ListSnapshot {
   ///
   /// - Throws: `.duplicateItems`, `.itemsNotFound`.
   /// - Complexity: O(k · depth · log n).
+  @inlinable
   public mutating func expand(_ ids: [Item.ID]) throws(Failure) {
     try _setExpanded(ids, true)
   }
@@ -15,18 +16,20 @@ extension ListSnapshot {
   ///
   /// - Throws: `.duplicateItems`, `.itemsNotFound`.
   /// - Complexity: O(k · depth · log n).
+  @inlinable
   public mutating func collapse(_ ids: [Item.ID]) throws(Failure) {
     try _setExpanded(ids, false)
   }
 
-  private mutating func _setExpanded(_ ids: [Item.ID], _ expanded: Bool) throws(Failure) {
+  @inlinable
+  mutating func _setExpanded(_ ids: [Item.ID], _ expanded: Bool) throws(Failure) {
     let duplicates = Self._duplicates(in: ids)
     if !duplicates.isEmpty { throw .duplicateItems(duplicates) }
     try _requireItems(ids)
     for id in ids {
       let record = _itemRecords[id]!
       guard record.isExpanded != expanded else { continue }
-      _itemRecords[id]!.isExpanded = expanded
+      _itemRecords.modify(id) { $0.isExpanded = expanded }
       let hidden = record.children.w2
       _adjustEntry(of: id, w1: 0, w2: expanded ? hidden : -hidden)
     }
@@ -40,6 +43,7 @@ extension ListSnapshot {
   /// - Throws: `.duplicateItems`, `.itemsNotFound([parent])`, `.anchorAmongInsertedItems(parent)`,
   ///   `.itemsAlreadyExist` (items outside `parent`'s subtree).
   /// - Complexity: O(k_old + k_new · log n + depth · log n).
+  @inlinable
   public mutating func replace(childrenOf parent: Item.ID, using outline: Outline) throws(Failure) {
     let ids = outline.itemIdentifiers
     let duplicates = Self._duplicates(in: ids)
@@ -51,8 +55,10 @@ extension ListSnapshot {
 
     let old = _itemRecords[parent]!
     old.children.forEach { _removeRecords(ofSubtree: $0.id) }
-    let children = _buildChildren(outline.roots, parent: parent)
-    _itemRecords[parent]!.children = children
+    var newRecords: [(Item.ID, ItemRecord)] = []
+    let children = Self._buildChildren(outline.roots, parent: parent, into: &newRecords)
+    _itemRecords.modify(parent) { $0.children = children }
+    _insertNewRecords(newRecords)
     _adjustEntry(
       of: parent, w1: children.w1 - old.children.w1,
       w2: old.isExpanded ? children.w2 - old.children.w2 : 0)
@@ -68,9 +74,10 @@ extension ListSnapshot {
   /// - Throws: `.duplicateItems`, `.itemsNotFound([anchor])`, `.anchorAmongInsertedItems`,
   ///   `.itemsAlreadyExist`.
   /// - Complexity: O(k log n + depth · log n) for k nodes.
+  @inlinable
   public mutating func insert(_ outline: Outline, beforeItem anchor: Item.ID) throws(Failure) {
     let ids = outline.itemIdentifiers
-    try _validateNewItems(ids, count: ids.count, anchor: anchor)
+    try _validateNewItems(ids, anchor: anchor)
     let location = location(ofItem: anchor)!
     _insertNewOutline(outline.roots, in: location.container, at: location.index)
     _checkInvariants()
@@ -80,9 +87,10 @@ extension ListSnapshot {
   ///
   /// - Throws: as ``insert(_:beforeItem:)``.
   /// - Complexity: O(k log n + depth · log n).
+  @inlinable
   public mutating func insert(_ outline: Outline, afterItem anchor: Item.ID) throws(Failure) {
     let ids = outline.itemIdentifiers
-    try _validateNewItems(ids, count: ids.count, anchor: anchor)
+    try _validateNewItems(ids, anchor: anchor)
     let location = location(ofItem: anchor)!
     _insertNewOutline(outline.roots, in: location.container, at: location.index + 1)
     _checkInvariants()
@@ -92,9 +100,10 @@ extension ListSnapshot {
   ///
   /// - Throws: `.duplicateItems`, `.noSections`, `.sectionsNotFound`, `.itemsAlreadyExist`.
   /// - Complexity: O(k log n).
+  @inlinable
   public mutating func append(_ outline: Outline, toSection section: Section.ID? = nil) throws(Failure) {
     let ids = outline.itemIdentifiers
-    try _validateNewItems(ids, count: ids.count) { () throws(Failure) in _ = try _resolveAppendSection(section) }
+    try _validateNewItems(ids) { () throws(Failure) in _ = try _resolveAppendSection(section) }
     let target = try _resolveAppendSection(section)
     _insertNewOutline(outline.roots, in: .section(target), at: _sectionRecords[target]!.roots.count)
     _checkInvariants()
@@ -105,9 +114,10 @@ extension ListSnapshot {
   /// - Throws: `.duplicateItems`, `.itemsNotFound([parent])`, `.anchorAmongInsertedItems`,
   ///   `.itemsAlreadyExist`.
   /// - Complexity: O(k log n + depth · log n).
+  @inlinable
   public mutating func append(_ outline: Outline, underParent parent: Item.ID) throws(Failure) {
     let ids = outline.itemIdentifiers
-    try _validateNewItems(ids, count: ids.count, anchor: parent)
+    try _validateNewItems(ids, anchor: parent)
     _insertNewOutline(outline.roots, in: .parent(parent), at: _itemRecords[parent]!.children.count)
     _checkInvariants()
   }
@@ -119,9 +129,10 @@ extension ListSnapshot {
   ///   `.indexOutOfRange`, `.anchorAmongInsertedItems` (parent inside the outline),
   ///   `.itemsAlreadyExist`.
   /// - Complexity: O(k log n + depth · log n).
+  @inlinable
   public mutating func insert(_ outline: Outline, at location: Location) throws(Failure) {
     let ids = outline.itemIdentifiers
-    try _validateNewItems(ids, count: ids.count) { () throws(Failure) in
+    try _validateNewItems(ids) { () throws(Failure) in
       try _requireContainer(location.container)
       let count = _tree(of: location.container)!.count
       guard location.index >= 0, location.index <= count else {

@@ -6,16 +6,19 @@ extension ListSnapshot {
   /// The number of sections.
   ///
   /// - Complexity: O(1).
+  @inlinable
   public var numberOfSections: Int { _sectionOrder.count }
 
   /// All items at every level.
   ///
   /// - Complexity: O(1).
+  @inlinable
   public var numberOfItems: Int { _itemRecords.count }
 
   /// The number of items (at every level) in `section`; nil when the section is unknown.
   ///
   /// - Complexity: O(log n).
+  @inlinable
   public func numberOfItems(inSection section: Section.ID) -> Int? {
     _sectionRecords[section]?.roots.w1
   }
@@ -23,11 +26,13 @@ extension ListSnapshot {
   /// The section identifiers in order.
   ///
   /// - Complexity: O(s) for s sections.
+  @inlinable
   public var sectionIdentifiers: [Section.ID] { _sectionOrder.ids }
 
   /// The section values in order.
   ///
   /// - Complexity: O(s log s).
+  @inlinable
   public var sections: [Section] { _sectionOrder.ids.map { _sectionRecords[$0]!.value } }
 
   /// All item identifiers in list order (sections in order, each in pre-order).
@@ -36,6 +41,7 @@ extension ListSnapshot {
   /// snapshot.itemIdentifiers   // ["Apple", "Granny Smith", "Pear"]
   /// ```
   /// - Complexity: O(n) (one record lookup per item that has children).
+  @inlinable
   public var itemIdentifiers: [Item.ID] {
     var result: [Item.ID] = []
     result.reserveCapacity(numberOfItems)
@@ -48,6 +54,7 @@ extension ListSnapshot {
   /// The section's item identifiers in pre-order; nil when the section is unknown.
   ///
   /// - Complexity: O(k) for k items in the section.
+  @inlinable
   public func itemIdentifiersIfPresent(inSection section: Section.ID) -> [Item.ID]? {
     guard let roots = _sectionRecords[section]?.roots else { return nil }
     var result: [Item.ID] = []
@@ -59,6 +66,7 @@ extension ListSnapshot {
   /// The section's item identifiers in pre-order; empty when the section is unknown.
   ///
   /// - Complexity: O(k) for k items in the section.
+  @inlinable
   public func itemIdentifiers(inSection section: Section.ID) -> [Item.ID] {
     itemIdentifiersIfPresent(inSection: section) ?? []
   }
@@ -66,17 +74,21 @@ extension ListSnapshot {
   /// The section's value; nil when unknown.
   ///
   /// - Complexity: O(log n).
+  @inlinable
   public func section(_ id: Section.ID) -> Section? { _sectionRecords[id]?.value }
 
   /// The item's value; nil when unknown.
   ///
   /// - Complexity: O(log n).
+  @inlinable
   public func item(_ id: Item.ID) -> Item? { _itemRecords[id]?.value }
 
   /// - Complexity: O(log n).
+  @inlinable
   public func contains(item id: Item.ID) -> Bool { _itemRecords[id] != nil }
 
   /// - Complexity: O(log n).
+  @inlinable
   public func contains(section id: Section.ID) -> Bool { _sectionRecords[id] != nil }
 }
 
@@ -86,6 +98,7 @@ extension ListSnapshot {
   /// The section holding the item (at any level); nil when unknown.
   ///
   /// - Complexity: O(depth) record lookups (only root items store their section).
+  @inlinable
   public func sectionIdentifier(containingItem id: Item.ID) -> Section.ID? { _sectionOfItem(id) }
 
   /// Index in `itemIdentifiers` (across all sections), as UIKit's `indexOfItem`.
@@ -95,6 +108,7 @@ extension ListSnapshot {
   /// ```
   /// - Complexity: O(depth · log n): the prefix item counts of each ancestor level, plus the
   ///   items of the sections before.
+  @inlinable
   public func index(ofItem id: Item.ID) -> Int? {
     guard var record = _itemRecords[id] else { return nil }
     var index = 0
@@ -116,6 +130,7 @@ extension ListSnapshot {
   /// The section's index; nil when unknown.
   ///
   /// - Complexity: O(log n).
+  @inlinable
   public func index(ofSection id: Section.ID) -> Int? {
     guard let record = _sectionRecords[id] else { return nil }
     return _sectionOrder.rank(ofLabel: record.label)!.index
@@ -127,6 +142,7 @@ extension ListSnapshot {
   /// snapshot.location(ofItem: "Granny Smith")   // .init(.parent("Apple"), index: 0)
   /// ```
   /// - Complexity: O(log n).
+  @inlinable
   public func location(ofItem id: Item.ID) -> Location? {
     guard let record = _itemRecords[id] else { return nil }
     let index = _tree(of: record.container)!.rank(ofLabel: record.label)!.index
@@ -136,6 +152,7 @@ extension ListSnapshot {
   /// The item's parent; nil for root items and unknown items.
   ///
   /// - Complexity: O(log n).
+  @inlinable
   public func parent(of id: Item.ID) -> Item.ID? {
     guard case .parent(let parent)? = _itemRecords[id]?.container else { return nil }
     return parent
@@ -144,6 +161,7 @@ extension ListSnapshot {
   /// 0 for root items; nil when unknown.
   ///
   /// - Complexity: O(depth).
+  @inlinable
   public func level(of id: Item.ID) -> Int? {
     guard var container = _itemRecords[id]?.container else { return nil }
     var level = 0
@@ -157,11 +175,13 @@ extension ListSnapshot {
   /// The item's expansion flag (false when unknown). Leaves keep their flag too.
   ///
   /// - Complexity: O(log n).
+  @inlinable
   public func isExpanded(_ id: Item.ID) -> Bool { _itemRecords[id]?.isExpanded ?? false }
 
   /// True when every ancestor is expanded (root items are visible); false when unknown.
   ///
   /// - Complexity: O(depth).
+  @inlinable
   public func isVisible(_ id: Item.ID) -> Bool {
     guard var container = _itemRecords[id]?.container else { return false }
     while case .parent(let parent) = container {
@@ -175,11 +195,13 @@ extension ListSnapshot {
   /// The item's children in order; empty when unknown or a leaf.
   ///
   /// - Complexity: O(k) for k children.
+  @inlinable
   public func children(of id: Item.ID) -> [Item.ID] { _itemRecords[id]?.children.ids ?? [] }
 
   /// The section's root items in order; empty when unknown.
   ///
   /// - Complexity: O(k) for k roots.
+  @inlinable
   public func rootItems(inSection section: Section.ID) -> [Item.ID] { _sectionRecords[section]?.roots.ids ?? [] }
 }
 
@@ -189,6 +211,7 @@ extension ListSnapshot {
   /// The rows a UI shows for the section: items whose ancestors are all expanded, pre-order.
   ///
   /// - Complexity: O(r) for r visible rows (hidden subtrees are skipped, not walked).
+  @inlinable
   public func visibleItems(inSection section: Section.ID) -> [Item.ID] {
     guard let roots = _sectionRecords[section]?.roots else { return [] }
     var result: [Item.ID] = []
@@ -200,6 +223,7 @@ extension ListSnapshot {
   /// Visible items of every section, in list order.
   ///
   /// - Complexity: O(r) for r visible rows.
+  @inlinable
   public var visibleItems: [Item.ID] {
     var result: [Item.ID] = []
     result.reserveCapacity(_sectionOrder.w2)
@@ -212,11 +236,13 @@ extension ListSnapshot {
   /// The section's visible row count; nil when unknown.
   ///
   /// - Complexity: O(log n).
+  @inlinable
   public func numberOfVisibleItems(inSection section: Section.ID) -> Int? { _sectionRecords[section]?.roots.w2 }
 
   /// The item shown at a visible index path; nil when there is no such row.
   ///
   /// - Complexity: O(depth · log n): descends by visible-row weights.
+  @inlinable
   public func visibleItem(at indexPath: ListIndexPath) -> Item.ID? {
     guard indexPath.section >= 0, indexPath.section < _sectionOrder.count, indexPath.row >= 0 else { return nil }
     var tree = _sectionRecords[_sectionOrder.entry(at: indexPath.section).id]!.roots
@@ -233,6 +259,7 @@ extension ListSnapshot {
   /// The visible index path of an item; nil when unknown or hidden under a collapsed ancestor.
   ///
   /// - Complexity: O(depth · log n).
+  @inlinable
   public func visibleIndexPath(ofItem id: Item.ID) -> ListIndexPath? {
     guard var record = _itemRecords[id] else { return nil }
     var row = 0
@@ -262,6 +289,7 @@ extension ListSnapshot {
   /// snapshot.outline(of: "Apple")?.itemIdentifiers   // ["Granny Smith"]
   /// ```
   /// - Complexity: O(k) for k items in the subtree.
+  @inlinable
   public func outline(of parent: Item.ID, includingParent: Bool = false) -> Outline? {
     guard let record = _itemRecords[parent] else { return nil }
     let children = _outlineNodes(of: record.children)
@@ -274,6 +302,7 @@ extension ListSnapshot {
   /// The section's whole forest; nil when the section is unknown.
   ///
   /// - Complexity: O(k) for k items in the section.
+  @inlinable
   public func outline(ofSection section: Section.ID) -> Outline? {
     guard let roots = _sectionRecords[section]?.roots else { return nil }
     return Outline(_outlineNodes(of: roots))
@@ -282,17 +311,21 @@ extension ListSnapshot {
   /// Items marked by `reloadItems` or content updates since the last `clearMarkers()`.
   ///
   /// - Complexity: O(m) for m marked items.
+  @inlinable
   public var reloadedItemIdentifiers: Set<Item.ID> { Set(_reloadedItems) }
 
   /// Items marked by `reconfigureItems` since the last `clearMarkers()`.
+  @inlinable
   public var reconfiguredItemIdentifiers: Set<Item.ID> { Set(_reconfiguredItems) }
 
   /// Sections marked by `reloadSections` or content updates since the last `clearMarkers()`.
+  @inlinable
   public var reloadedSectionIdentifiers: Set<Section.ID> { Set(_reloadedSections) }
 
   /// Forgets every reload/reconfigure marker.
   ///
   /// - Complexity: O(1).
+  @inlinable
   public mutating func clearMarkers() {
     _reloadedItems = []
     _reconfiguredItems = []
@@ -313,6 +346,7 @@ extension ListSnapshot {
   ///     leaf
   /// ```
   /// - Complexity: O(r) for r visible rows.
+  @inlinable
   public func visualDescription() -> String {
     var lines: [String] = []
     func draw(_ tree: ItemTree, level: Int) {

@@ -19,6 +19,7 @@ extension ListSnapshot {
   /// - Returns: The transaction (initial and final snapshot; differences computed on access).
   /// - Complexity: O(depth · log n).
   @discardableResult
+  @inlinable
   public mutating func moveVisibleRow(from source: ListIndexPath, to destination: ListIndexPath) throws(Failure)
     -> ListTransaction<Section, Item>
   {

@@ -11,6 +11,7 @@ extension ListSnapshot {
   /// ```
   /// - Throws: `.duplicateSections`, `.sectionsAlreadyExist`.
   /// - Complexity: O(k log s) for k new sections among s.
+  @inlinable
   public mutating func appendSections(_ sections: [Section]) throws(Failure) {
     try _validateNewSections(sections, anchor: nil)
     _placeNewSections(sections, at: _sectionOrder.count)
@@ -22,6 +23,7 @@ extension ListSnapshot {
   /// - Throws: `.duplicateSections`, `.sectionsNotFound([anchor])`,
   ///   `.anchorAmongInsertedSections`, `.sectionsAlreadyExist`.
   /// - Complexity: O(k log s).
+  @inlinable
   public mutating func insertSections(_ sections: [Section], beforeSection anchor: Section.ID) throws(Failure) {
     try _validateNewSections(sections, anchor: anchor)
     _placeNewSections(sections, at: index(ofSection: anchor)!)
@@ -32,6 +34,7 @@ extension ListSnapshot {
   ///
   /// - Throws: as ``insertSections(_:beforeSection:)``.
   /// - Complexity: O(k log s).
+  @inlinable
   public mutating func insertSections(_ sections: [Section], afterSection anchor: Section.ID) throws(Failure) {
     try _validateNewSections(sections, anchor: anchor)
     _placeNewSections(sections, at: index(ofSection: anchor)! + 1)
@@ -42,6 +45,7 @@ extension ListSnapshot {
   ///
   /// - Throws: `.duplicateSections`, `.indexOutOfRange`, `.sectionsAlreadyExist`.
   /// - Complexity: O(k log s).
+  @inlinable
   public mutating func insertSections(_ sections: [Section], at index: Int) throws(Failure) {
     let duplicates = Self._duplicates(in: sections.lazy.map(\.id))
     if !duplicates.isEmpty { throw .duplicateSections(duplicates) }
@@ -54,7 +58,8 @@ extension ListSnapshot {
     _checkInvariants()
   }
 
-  private func _validateNewSections(_ sections: [Section], anchor: Section.ID?) throws(Failure) {
+  @inlinable
+  func _validateNewSections(_ sections: [Section], anchor: Section.ID?) throws(Failure) {
     let ids = sections.map(\.id)
     let duplicates = Self._duplicates(in: ids)
     if !duplicates.isEmpty { throw .duplicateSections(duplicates) }
@@ -70,6 +75,7 @@ extension ListSnapshot {
   ///
   /// - Throws: `.duplicateSections`, `.sectionsNotFound`.
   /// - Complexity: O(k) for k deleted items, plus O(log n) per section.
+  @inlinable
   public mutating func deleteSections(_ ids: [Section.ID]) throws(Failure) {
     let duplicates = Self._duplicates(in: ids)
     if !duplicates.isEmpty { throw .duplicateSections(duplicates) }
@@ -87,6 +93,7 @@ extension ListSnapshot {
   ///
   /// - Throws: `.sectionsNotFound`, `.sectionRelativeToItself`.
   /// - Complexity: O(log s).
+  @inlinable
   public mutating func moveSection(_ id: Section.ID, beforeSection anchor: Section.ID) throws(Failure) {
     try _requireSections([id, anchor])
     if id == anchor { throw .sectionRelativeToItself(id) }
@@ -99,6 +106,7 @@ extension ListSnapshot {
   ///
   /// - Throws: `.sectionsNotFound`, `.sectionRelativeToItself`.
   /// - Complexity: O(log s).
+  @inlinable
   public mutating func moveSection(_ id: Section.ID, afterSection anchor: Section.ID) throws(Failure) {
     try _requireSections([id, anchor])
     if id == anchor { throw .sectionRelativeToItself(id) }
@@ -111,6 +119,7 @@ extension ListSnapshot {
   ///
   /// - Throws: `.sectionsNotFound`, `.indexOutOfRange`.
   /// - Complexity: O(log s).
+  @inlinable
   public mutating func moveSection(_ id: Section.ID, toIndex index: Int) throws(Failure) {
     try _requireSections([id])
     guard index >= 0, index < _sectionOrder.count else {
@@ -121,11 +130,13 @@ extension ListSnapshot {
     _checkInvariants()
   }
 
-  private mutating func _detachSection(_ id: Section.ID) -> _OrderedEntry<Section.ID> {
+  @inlinable
+  mutating func _detachSection(_ id: Section.ID) -> _OrderedEntry<Section.ID> {
     _sectionOrder.remove(label: _sectionRecords[id]!.label)!
   }
 
-  private mutating func _attachSection(_ entry: _OrderedEntry<Section.ID>, at index: Int) {
+  @inlinable
+  mutating func _attachSection(_ entry: _OrderedEntry<Section.ID>, at index: Int) {
     var relabeled: [(Section.ID, UInt64)] = []
     let label = _sectionOrder.insert(contentsOf: [entry], at: index, relabeled: &relabeled)[0]
     for (id, label) in relabeled { _sectionRecords[id]!.label = label }
@@ -136,6 +147,7 @@ extension ListSnapshot {
   ///
   /// - Throws: `.duplicateSections`, `.sectionsNotFound`.
   /// - Complexity: O(k log n).
+  @inlinable
   public mutating func reloadSections(_ ids: [Section.ID]) throws(Failure) {
     let duplicates = Self._duplicates(in: ids)
     if !duplicates.isEmpty { throw .duplicateSections(duplicates) }
@@ -148,6 +160,7 @@ extension ListSnapshot {
   ///
   /// - Throws: `.sectionsNotFound`.
   /// - Complexity: O(log n).
+  @inlinable
   public mutating func updateSection(_ section: Section) throws(Failure) {
     try _requireSections([section.id])
     _sectionRecords[section.id]!.value = section
@@ -163,6 +176,7 @@ extension ListSnapshot {
   /// ```
   /// - Throws: `.sectionsNotFound([id])`, `.sectionsAlreadyExist([newSection.id])`.
   /// - Complexity: O(r log n) for r root items (each root names its section).
+  @inlinable
   public mutating func replaceSection(_ id: Section.ID, with newSection: Section) throws(Failure) {
     try _requireSections([id])
     if newSection.id == id {
@@ -175,7 +189,7 @@ extension ListSnapshot {
     var record = _sectionRecords.removeValue(forKey: id)!
     record.value = newSection
     _sectionOrder.replaceID(label: record.label, with: newSection.id)
-    record.roots.forEach { _itemRecords[$0.id]!.container = .section(newSection.id) }
+    record.roots.forEach { _itemRecords.modify($0.id) { $0.container = .section(newSection.id) } }
     _sectionRecords[newSection.id] = record
     _reloadedSections.remove(id)
     _reloadedSections.insert(newSection.id)

@@ -28,30 +28,41 @@ public struct ListSnapshot<Section: ListElement, Item: ListElement>: Sendable {
   public typealias Location = ListItemLocation<Section.ID, Item.ID>
   public typealias Outline = ListOutline<Item>
 
+  @usableFromInline
   typealias ItemRecord = _ItemRecord<Item, Section.ID>
+  @usableFromInline
   typealias SectionRecord = _SectionRecord<Section, Item.ID>
+  @usableFromInline
   typealias ItemTree = _OrderedTree<Item.ID>
+  @usableFromInline
   typealias ItemEntry = _OrderedEntry<Item.ID>
 
   // Storage (see `_Storage/`): records in persistent hash maps, sibling sequences in persistent
   // B+trees keyed by order labels. Copying a snapshot copies six references.
 
   /// Every section's record, keyed by identifier.
+  @usableFromInline
   var _sectionRecords: TreeDictionary<Section.ID, SectionRecord>
   /// Every item's record (at every level), keyed by identifier.
-  var _itemRecords: TreeDictionary<Item.ID, ItemRecord>
+  @usableFromInline
+  var _itemRecords: _HashTree<Item.ID, ItemRecord>
   /// The sections in order; weights are each section's item count and visible row count.
+  @usableFromInline
   var _sectionOrder: _OrderedTree<Section.ID>
+  @usableFromInline
   var _reloadedItems: TreeSet<Item.ID>
+  @usableFromInline
   var _reconfiguredItems: TreeSet<Item.ID>
+  @usableFromInline
   var _reloadedSections: TreeSet<Section.ID>
 
   /// An empty list.
   ///
   /// - Complexity: O(1).
+  @inlinable
   public init() {
     _sectionRecords = [:]
-    _itemRecords = [:]
+    _itemRecords = _HashTree()
     _sectionOrder = _OrderedTree()
     _reloadedItems = []
     _reconfiguredItems = []

@@ -7,12 +7,18 @@
 ///
 /// Weights are stored as `UInt32` to keep leaves compact (a list is far below 4 billion items:
 /// each item costs dozens of bytes of memory).
+@usableFromInline
 struct _OrderedEntry<ID: Hashable & Sendable>: Sendable {
+  @usableFromInline
   var label: UInt64
+  @usableFromInline
   var id: ID
+  @usableFromInline
   var _w1: UInt32
+  @usableFromInline
   var _w2: UInt32
 
+  @inlinable
   init(label: UInt64 = 0, id: ID, w1: Int, w2: Int) {
     self.label = label
     self.id = id
@@ -21,12 +27,14 @@ struct _OrderedEntry<ID: Hashable & Sendable>: Sendable {
   }
 
   /// Subtree size (items) or item count (sections).
+  @inlinable
   var w1: Int {
     get { Int(_w1) }
     set { _w1 = UInt32(truncatingIfNeeded: newValue) }
   }
 
   /// Visible rows.
+  @inlinable
   var w2: Int {
     get { Int(_w2) }
     set { _w2 = UInt32(truncatingIfNeeded: newValue) }

@@ -1,51 +1,52 @@
 extension _OrderedTree {
-  /// Traps unless the tree is well formed: totals and summaries match the payload, labels
-  /// strictly increase, every leaf is at the same depth, no node is empty or over capacity, and
-  /// a root is never an internal node with one child.
+  /// Traps unless the tree is well formed: running totals match the payload, labels strictly
+  /// increase, every leaf is at the same depth, no node is empty or over capacity, and a root is
+  /// never an internal node with one child.
   ///
   /// - Complexity: O(n).
+  @inlinable
   func _checkInvariants() {
     guard let root else { return }
-    precondition(root.count > 0, "empty root")
+    precondition(root.slotCount > 0, "empty root")
     precondition(root.isLeaf || root.children.count > 1, "internal root with one child")
     var previous: UInt64? = nil
     var leafDepth: Int? = nil
-    Self.check(root, depth: 0, isRoot: true, previous: &previous, leafDepth: &leafDepth)
+    _ = Self.check(root, depth: 0, previous: &previous, leafDepth: &leafDepth)
   }
 
-  private static func check(
-    _ node: Node, depth: Int, isRoot: Bool, previous: inout UInt64?, leafDepth: inout Int?
-  ) {
+  /// Returns the node's totals, recomputed from the leaves.
+  @inlinable
+  static func check(_ node: Node, depth: Int, previous: inout UInt64?, leafDepth: inout Int?) -> _OrderedWeights {
     if node.isLeaf {
-      precondition(!node.entries.isEmpty && node.entries.count <= leafCapacity, "leaf size \(node.entries.count)")
-      precondition(node.children.isEmpty && node.summaries.isEmpty, "leaf with children")
+      precondition(!node.ids.isEmpty && node.ids.count <= leafCapacity, "leaf size \(node.ids.count)")
+      precondition(node.labels.count == node.ids.count && node.leafPrefix.count == node.ids.count, "leaf arrays")
+      precondition(node.children.isEmpty && node.prefix.isEmpty, "leaf with children")
       if let leafDepth { precondition(leafDepth == depth, "leaves at different depths") } else { leafDepth = depth }
-      var w1 = 0
-      var w2 = 0
-      for entry in node.entries {
-        if let previous { precondition(previous < entry.label, "labels out of order") }
-        previous = entry.label
-        precondition(entry.w1 >= 0 && entry.w2 >= 0, "negative weight")
-        w1 += entry.w1
-        w2 += entry.w2
+      var totals = _OrderedWeights.zero
+      for i in 0..<node.ids.count {
+        if let previous { precondition(previous < node.labels[i], "labels out of order") }
+        previous = node.labels[i]
+        let (w1, w2) = node.leafWeights(at: i)
+        precondition(w1 >= 0 && w2 >= 0 && w1 < 1 << 31 && w2 < 1 << 31, "negative weight")
+        totals.count += 1
+        totals.w1 += w1
+        totals.w2 += w2
       }
-      precondition(node.count == node.entries.count && node.w1 == w1 && node.w2 == w2, "leaf totals")
-      return
+      return totals
     }
     precondition(!node.children.isEmpty && node.children.count <= internalCapacity, "internal size")
-    precondition(node.children.count == node.summaries.count, "summaries count")
-    precondition(node.entries.isEmpty, "internal node with entries")
-    var count = 0
-    var w1 = 0
-    var w2 = 0
-    for (child, summary) in zip(node.children, node.summaries) {
-      precondition(summary.minLabel == child.minLabel, "summary minLabel")
-      precondition(summary.count == child.count && summary.w1 == child.w1 && summary.w2 == child.w2, "summary totals")
-      count += summary.count
-      w1 += summary.w1
-      w2 += summary.w2
-      check(child, depth: depth + 1, isRoot: false, previous: &previous, leafDepth: &leafDepth)
+    precondition(node.children.count == node.labels.count && node.children.count == node.prefix.count, "internal arrays")
+    precondition(node.ids.isEmpty && node.leafPrefix.isEmpty, "internal node with entries")
+    var totals = _OrderedWeights.zero
+    for (index, child) in node.children.enumerated() {
+      precondition(node.labels[index] == child.minLabel, "minimum label")
+      let childTotals = check(child, depth: depth + 1, previous: &previous, leafDepth: &leafDepth)
+      precondition(childTotals == child.totals, "child totals")
+      totals.count += childTotals.count
+      totals.w1 += childTotals.w1
+      totals.w2 += childTotals.w2
+      precondition(node.prefix[index] == totals, "running totals")
     }
-    precondition(node.count == count && node.w1 == w1 && node.w2 == w2, "internal totals")
+    return totals
   }
 }

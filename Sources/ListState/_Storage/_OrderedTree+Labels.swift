@@ -11,10 +11,13 @@
 /// updates the element's record, which the caller does from the `relabeled` list.
 extension _OrderedTree {
   /// The step between consecutive labels of appended or prepended runs.
+  @inlinable
   static var labelGap: UInt64 { 1 << 32 }
   /// The label around which the first run of an empty sequence is centred.
+  @inlinable
   static var centreLabel: UInt64 { 1 << 63 }
   /// `T` of the density threshold `T^-i` (between 1 and 2).
+  @inlinable
   static var densityBase: Double { 1.3 }
 
   /// Inserts `newEntries` (their labels are ignored) as a run starting at `index`, assigning
@@ -23,6 +26,7 @@ extension _OrderedTree {
   /// - Returns: The labels given to the new entries, in order.
   /// - Complexity: O(k log n) plus amortised O(log n) relabels per inserted entry.
   @discardableResult
+  @inlinable
   mutating func insert(contentsOf newEntries: [Entry], at index: Int, relabeled: inout [(ID, UInt64)]) -> [UInt64] {
     let k = newEntries.count
     guard k > 0 else { return [] }
@@ -40,7 +44,8 @@ extension _OrderedTree {
 
   /// Returns `k` increasing labels that fit between the elements at `index - 1` and `index`,
   /// relabeling neighbours first when they do not fit.
-  private mutating func makeRoom(at index: Int, count k: Int, relabeled: inout [(ID, UInt64)]) -> [UInt64] {
+  @inlinable
+  mutating func makeRoom(at index: Int, count k: Int, relabeled: inout [(ID, UInt64)]) -> [UInt64] {
     let n = count
     let newCount = UInt64(k)
     if n == 0 {
@@ -68,7 +73,8 @@ extension _OrderedTree {
 
   /// Spreads the labels of the smallest sparse-enough aligned window around `anchor` evenly,
   /// leaving `k` slots free at `index`, and returns those slots' labels.
-  private mutating func relabelWindow(
+  @inlinable
+  mutating func relabelWindow(
     at index: Int, count k: Int, anchor: UInt64, relabeled: inout [(ID, UInt64)]
   ) -> [UInt64] {
     var threshold = 1.0
@@ -95,7 +101,8 @@ extension _OrderedTree {
 
   /// Gives the elements in `range` the labels `base + step * (slot + 1)`, where the slots skip
   /// `k` positions at `index` for the entries about to be inserted.
-  private mutating func spread(
+  @inlinable
+  mutating func spread(
     _ range: Range<Int>, insertingAt index: Int, count k: Int, from base: UInt64, step: UInt64,
     relabeled: inout [(ID, UInt64)]
   ) {

@@ -55,7 +55,12 @@ struct _SnapshotReacher<Section: ListElement, Item: ListElement> {
     var survivorChecks = SurvivorChecks(
       compareContent: !contentIsIdentity, compareExpansion: expansion == .fromTarget)
     for id in targetSections {
-      try placeChildren(of: .section(id), as: target.outline(ofSection: id)?.roots ?? [], checks: &survivorChecks)
+      let roots = target.rootItems(inSection: id)
+      if target.numberOfItems(inSection: id) == roots.count {
+        try placeFlatSection(id, as: roots, from: target, checks: &survivorChecks)
+      } else {
+        try placeChildren(of: .section(id), as: target.outline(ofSection: id)?.roots ?? [], checks: &survivorChecks)
+      }
     }
 
     // What the target does not have: items (top-most only), then the emptied sections. Every
@@ -101,63 +106,93 @@ struct _SnapshotReacher<Section: ListElement, Item: ListElement> {
   private mutating func placeChildren(
     of container: Snapshot.Container, as nodes: [Snapshot.Outline.Node], checks: inout SurvivorChecks
   ) throws(Failure) {
+    let targetChildren = nodes.map(\.item.id)
+    var inserted = Set<Item.ID>()
+    try arrange(container, targetChildren) { position, working in Self.newOnly(nodes[position], in: working, into: &inserted) }
+    for node in nodes {
+      let id = node.item.id
+      if !inserted.contains(id) { check(id, target: node.item, isExpanded: node.isExpanded, &checks) }
+      if !node.children.isEmpty { try placeChildren(of: .parent(id), as: node.children, checks: &checks) }
+    }
+  }
+
+  /// ``placeChildren(of:as:checks:)`` for a section whose target items are all roots: no outline
+  /// is built; item values and flags are read only for new items and the survivor checks.
+  mutating func placeFlatSection(
+    _ section: Section.ID, as targetChildren: [Item.ID], from target: Snapshot, checks: inout SurvivorChecks
+  ) throws(Failure) {
+    var inserted = Set<Item.ID>()
+    try arrange(.section(section), targetChildren) { position, _ in
+      let id = targetChildren[position]
+      inserted.insert(id)
+      return Snapshot.Outline.Node(target.item(id)!, isExpanded: target.isExpanded(id))
+    }
+    guard checks.compareContent || checks.compareExpansion else { return }
+    for id in targetChildren where !inserted.contains(id) {
+      check(id, target: target.item(id)!, isExpanded: target.isExpanded(id), &checks)
+    }
+  }
+
+  /// Records what a surviving item needs besides its place.
+  private func check(_ id: Item.ID, target item: Item, isExpanded: Bool, _ checks: inout SurvivorChecks) {
+    if checks.compareContent, let current = working.item(id), current != item { checks.updated.append(item) }
+    if checks.compareExpansion, working.isExpanded(id) != isExpanded {
+      if isExpanded { checks.expand.append(id) } else { checks.collapse.append(id) }
+    }
+  }
+
+  /// Puts `targetChildren` into `container` in order: a longest increasing run of those already
+  /// there stays, every other survivor moves right after its predecessor, and each run of new
+  /// items is inserted as one outline (`newNode(position, working)` builds the node of a new item).
+  private mutating func arrange(
+    _ container: Snapshot.Container, _ targetChildren: [Item.ID], newNode: (Int, Snapshot) -> Snapshot.Outline.Node
+  ) throws(Failure) {
     let current: [Item.ID]
     switch container {
     case .section(let id): current = working.rootItems(inSection: id)
     case .parent(let id): current = working.children(of: id)
     }
-    let targetChildren = nodes.map(\.item.id)
-    var inserted = Set<Item.ID>()
-    if current != targetChildren {
-      var targetIndex = [Item.ID: Int](minimumCapacity: targetChildren.count)
-      for (index, id) in targetChildren.enumerated() { targetIndex[id] = index }
-      let sequence = current.compactMap { targetIndex[$0] }
-      let inPlace = _longestIncreasingSubsequenceMembership(sequence)
-      var staying = Set<Item.ID>()
-      for (index, position) in sequence.enumerated() where inPlace[index] { staying.insert(targetChildren[position]) }
-      var position = 0
-      while position < nodes.count {
-        let id = targetChildren[position]
-        if staying.contains(id) {
-          position += 1
-          continue
-        }
-        var destination = 0
-        if position > 0, let previous = working.location(ofItem: targetChildren[position - 1]) {
-          destination = previous.index + 1
-        }
-        if let location = working.location(ofItem: id) {
-          if location.container == container, location.index < destination { destination -= 1 }
-          try perform(.moveItem(id, to: Snapshot.Location(container, index: destination)))
-          position += 1
-        } else {
-          var run: [Snapshot.Outline.Node] = []
-          while position < nodes.count, !working.contains(item: targetChildren[position]) {
-            run.append(newOnly(nodes[position], into: &inserted))
-            position += 1
-          }
-          try perform(.insertItems(ListOutline(run), at: Snapshot.Location(container, index: destination)))
-        }
+    guard current != targetChildren else { return }
+    var targetIndex = [Item.ID: Int](minimumCapacity: targetChildren.count)
+    for (index, id) in targetChildren.enumerated() { targetIndex[id] = index }
+    let sequence = current.compactMap { targetIndex[$0] }
+    let inPlace = _longestIncreasingSubsequenceMembership(sequence)
+    var staying = [Bool](repeating: false, count: targetChildren.count)
+    for (index, position) in sequence.enumerated() where inPlace[index] { staying[position] = true }
+    var position = 0
+    while position < targetChildren.count {
+      let id = targetChildren[position]
+      if staying[position] {
+        position += 1
+        continue
       }
-    }
-    for node in nodes {
-      let id = node.item.id
-      if !inserted.contains(id), checks.compareContent || checks.compareExpansion {
-        if checks.compareContent, let item = working.item(id), item != node.item { checks.updated.append(node.item) }
-        if checks.compareExpansion, working.isExpanded(id) != node.isExpanded {
-          if node.isExpanded { checks.expand.append(id) } else { checks.collapse.append(id) }
-        }
+      var destination = 0
+      if position > 0, let previous = working.location(ofItem: targetChildren[position - 1]) {
+        destination = previous.index + 1
       }
-      if !node.children.isEmpty { try placeChildren(of: .parent(id), as: node.children, checks: &checks) }
+      if let location = working.location(ofItem: id) {
+        if location.container == container, location.index < destination { destination -= 1 }
+        try perform(.moveItem(id, to: Snapshot.Location(container, index: destination)))
+        position += 1
+      } else {
+        var run: [Snapshot.Outline.Node] = []
+        while position < targetChildren.count, !working.contains(item: targetChildren[position]) {
+          run.append(newNode(position, working))
+          position += 1
+        }
+        try perform(.insertItems(ListOutline(run), at: Snapshot.Location(container, index: destination)))
+      }
     }
   }
 
   /// `node` with only its descendants that are new to the working snapshot (survivors are moved
   /// under it later); records every identifier it carries in `inserted`.
-  private func newOnly(_ node: Snapshot.Outline.Node, into inserted: inout Set<Item.ID>) -> Snapshot.Outline.Node {
+  private static func newOnly(
+    _ node: Snapshot.Outline.Node, in working: Snapshot, into inserted: inout Set<Item.ID>
+  ) -> Snapshot.Outline.Node {
     inserted.insert(node.item.id)
     var copy = node
-    copy.children = node.children.filter { !working.contains(item: $0.item.id) }.map { newOnly($0, into: &inserted) }
+    copy.children = node.children.filter { !working.contains(item: $0.item.id) }.map { newOnly($0, in: working, into: &inserted) }
     return copy
   }
 }

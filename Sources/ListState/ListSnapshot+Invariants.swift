@@ -1,0 +1,52 @@
+import HashTreeCollections
+
+extension ListSnapshot {
+  /// Checks every structural invariant; traps on violation. Real only with
+  /// `LISTJOURNAL_INVARIANTS` (debug builds); a no-op otherwise. Called at the end of every
+  /// mutating operation.
+  ///
+  /// Checked: every B+tree's counts, weights, summaries, label order, fill and depth; the section
+  /// order against the section records (labels, item counts, visible counts); every item reached
+  /// from the sections against its record (label, container, subtree and visible weights);
+  /// every record reached exactly once; markers name existing items and sections.
+  ///
+  /// - Complexity: O(n).
+  @inlinable
+  public func _checkInvariants() {
+    #if LISTJOURNAL_INVARIANTS
+    _sectionOrder._checkInvariants()
+    _itemRecords._checkInvariants()
+    precondition(_sectionOrder.count == _sectionRecords.count, "section order and records disagree")
+    var reached = 0
+    _sectionOrder.forEach { entry in
+      guard let record = _sectionRecords[entry.id] else { preconditionFailure("section \(entry.id) has no record") }
+      precondition(record.label == entry.label, "section \(entry.id): label mismatch")
+      precondition(record.value.id == entry.id, "section \(entry.id): value id mismatch")
+      precondition(entry.w1 == record.roots.w1, "section \(entry.id): item count mismatch")
+      precondition(entry.w2 == record.roots.w2, "section \(entry.id): visible count mismatch")
+      _checkForest(record.roots, container: .section(entry.id), reached: &reached)
+    }
+    precondition(reached == _itemRecords.count, "\(_itemRecords.count - reached) item records are unreachable")
+    for id in _reloadedItems { precondition(_itemRecords[id] != nil, "reloaded marker on unknown item \(id)") }
+    for id in _reconfiguredItems { precondition(_itemRecords[id] != nil, "reconfigured marker on unknown item \(id)") }
+    for id in _reloadedSections { precondition(_sectionRecords[id] != nil, "reloaded marker on unknown section \(id)") }
+    #endif
+  }
+
+  #if LISTJOURNAL_INVARIANTS
+  @inlinable
+  func _checkForest(_ tree: ItemTree, container: Container, reached: inout Int) {
+    tree._checkInvariants()
+    tree.forEach { entry in
+      guard let record = _itemRecords[entry.id] else { preconditionFailure("item \(entry.id) has no record") }
+      reached += 1
+      precondition(record.value.id == entry.id, "item \(entry.id): value id mismatch")
+      precondition(record.label == entry.label, "item \(entry.id): label mismatch")
+      precondition(record.container == container, "item \(entry.id): container mismatch")
+      precondition(entry.w1 == record.subtreeCount, "item \(entry.id): subtree count mismatch")
+      precondition(entry.w2 == record.visibleCount, "item \(entry.id): visible count mismatch")
+      _checkForest(record.children, container: .parent(entry.id), reached: &reached)
+    }
+  }
+  #endif
+}

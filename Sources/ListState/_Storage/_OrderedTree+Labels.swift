@@ -1,0 +1,115 @@
+/// Order labels: handing out labels for new siblings, relabeling a window when there is no gap.
+///
+/// New elements get labels evenly spread in the gap between their neighbours; appends and
+/// prepends step by ``labelGap`` (2^32) so that long runs of appends, prepends or bulk loads
+/// leave room. When the gap is too small, a window of labels around the insertion point is
+/// spread evenly again: the list-labeling scheme of Bender, Cole, Demaine, Farach-Colton and Zito
+/// ("Two simplified algorithms for maintaining order in a list", 2002). The window is the
+/// aligned label range of size 2^i containing the insertion point, for the smallest `i` whose
+/// density (elements, counting the new ones, per label) is at most `T^-i` with `T` =
+/// ``densityBase``. That gives O(log n) amortised relabels per insertion; each relabel also
+/// updates the element's record, which the caller does from the `relabeled` list.
+extension _OrderedTree {
+  /// The step between consecutive labels of appended or prepended runs.
+  @inlinable
+  static var labelGap: UInt64 { 1 << 32 }
+  /// The label around which the first run of an empty sequence is centred.
+  @inlinable
+  static var centreLabel: UInt64 { 1 << 63 }
+  /// `T` of the density threshold `T^-i` (between 1 and 2).
+  @inlinable
+  static var densityBase: Double { 1.3 }
+
+  /// Inserts `newEntries` (their labels are ignored) as a run starting at `index`, assigning
+  /// labels; appends to `relabeled` every existing element whose label changed.
+  ///
+  /// - Returns: The labels given to the new entries, in order.
+  /// - Complexity: O(k log n) plus amortised O(log n) relabels per inserted entry.
+  @discardableResult
+  @inlinable
+  mutating func insert(contentsOf newEntries: [Entry], at index: Int, relabeled: inout [(ID, UInt64)]) -> [UInt64] {
+    let k = newEntries.count
+    guard k > 0 else { return [] }
+    precondition(index >= 0 && index <= count, "_OrderedTree insertion index out of range")
+    let labels = makeRoom(at: index, count: k, relabeled: &relabeled)
+    var entries = newEntries
+    for i in 0..<k { entries[i].label = labels[i] }
+    if index == count {
+      append(sortedEntries: entries)
+    } else {
+      for entry in entries { insert(entry) }
+    }
+    return labels
+  }
+
+  /// Returns `k` increasing labels that fit between the elements at `index - 1` and `index`,
+  /// relabeling neighbours first when they do not fit.
+  @inlinable
+  mutating func makeRoom(at index: Int, count k: Int, relabeled: inout [(ID, UInt64)]) -> [UInt64] {
+    let n = count
+    let newCount = UInt64(k)
+    if n == 0 {
+      let step = Swift.min(Self.labelGap, UInt64.max / (newCount + 1))
+      let start = Self.centreLabel - step * (newCount / 2)
+      return (0..<newCount).map { start + step * $0 }
+    }
+    let lower = index > 0 ? label(at: index - 1) : nil
+    let upper = index < n ? label(at: index) : nil
+    switch (lower, upper) {
+    case (let lower?, nil):
+      let step = Swift.min(Self.labelGap, (UInt64.max - lower) / (newCount + 1))
+      if step >= 1 { return (1...newCount).map { lower + step * $0 } }
+    case (nil, let upper?):
+      let step = Swift.min(Self.labelGap, upper / (newCount + 1))
+      if step >= 1 { return (0..<newCount).map { upper - step * (newCount - $0) } }
+    case (let lower?, let upper?):
+      let step = (upper - lower) / (newCount + 1)
+      if step >= 1 { return (1...newCount).map { lower + step * $0 } }
+    case (nil, nil):
+      preconditionFailure("unreachable: non-empty tree")
+    }
+    return relabelWindow(at: index, count: k, anchor: lower ?? upper!, relabeled: &relabeled)
+  }
+
+  /// Spreads the labels of the smallest sparse-enough aligned window around `anchor` evenly,
+  /// leaving `k` slots free at `index`, and returns those slots' labels.
+  @inlinable
+  mutating func relabelWindow(
+    at index: Int, count k: Int, anchor: UInt64, relabeled: inout [(ID, UInt64)]
+  ) -> [UInt64] {
+    var threshold = 1.0
+    for exponent in 1...62 {
+      threshold /= Self.densityBase
+      let size = UInt64(1) << UInt64(exponent)
+      let windowLow = anchor & ~(size - 1)
+      let (windowHigh, overflow) = windowLow.addingReportingOverflow(size)
+      let first = lowerBound(ofLabel: windowLow)
+      let end = overflow ? count : lowerBound(ofLabel: windowHigh)
+      let total = (end - first) + k
+      guard Double(total) <= Double(size) * threshold else { continue }
+      spread(first..<end, insertingAt: index, count: k, from: windowLow, step: size / UInt64(total + 1),
+             relabeled: &relabeled)
+      return (0..<k).map { windowLow + (size / UInt64(total + 1)) * UInt64(index - first + $0 + 1) }
+    }
+    // The whole label space is dense: spread everything (only with hundreds of millions of
+    // siblings).
+    let total = count + k
+    let step = UInt64.max / UInt64(total + 1)
+    spread(0..<count, insertingAt: index, count: k, from: 0, step: step, relabeled: &relabeled)
+    return (0..<k).map { step * UInt64(index + $0 + 1) }
+  }
+
+  /// Gives the elements in `range` the labels `base + step * (slot + 1)`, where the slots skip
+  /// `k` positions at `index` for the entries about to be inserted.
+  @inlinable
+  mutating func spread(
+    _ range: Range<Int>, insertingAt index: Int, count k: Int, from base: UInt64, step: UInt64,
+    relabeled: inout [(ID, UInt64)]
+  ) {
+    let first = range.lowerBound
+    relabel(range, { position in
+      let slot = position - first + (position >= index ? k : 0)
+      return base + step * UInt64(slot + 1)
+    }, visit: { id, label in relabeled.append((id, label)) })
+  }
+}

@@ -1,0 +1,85 @@
+import Testing
+
+@testable import ListState
+
+/// Unit tests of the persistent hash map (`_HashTree`) against `Dictionary`, including keys whose
+/// hashes collide (runs of equal hashes must stay within one leaf).
+@Suite struct StorageHashTreeTests {
+  /// A key whose hash is only `bucket`: many keys share a hash.
+  struct CollidingKey: Hashable, Sendable {
+    var value: Int
+    var bucket: Int
+    static func == (a: Self, b: Self) -> Bool { a.value == b.value }
+    func hash(into hasher: inout Hasher) { hasher.combine(bucket) }
+  }
+
+  static func check<K: Hashable & Sendable>(_ map: _HashTree<K, Int>, _ model: [K: Int]) {
+    map._checkInvariants()
+    #expect(map.count == model.count)
+    var seen = 0
+    map.forEach { key, value in
+      #expect(model[key] == value)
+      seen += 1
+    }
+    #expect(seen == model.count)
+  }
+
+  static func run<K: Hashable & Sendable>(seed: UInt64, steps: Int, key: (Int) -> K) {
+    var rng = StorageOrderedTreeTests.Rng(state: seed)
+    var map = _HashTree<K, Int>()
+    var model: [K: Int] = [:]
+    var snapshots: [(_HashTree<K, Int>, [K: Int])] = []
+    for step in 0..<steps {
+      let k = key(rng.int(600))
+      switch rng.int(4) {
+      case 0, 1:
+        let value = rng.int(1000)
+        #expect(map.updateValue(value, forKey: k) == model.updateValue(value, forKey: k))
+      case 2:
+        #expect(map.removeValue(forKey: k) == model.removeValue(forKey: k))
+      default:
+        if model[k] != nil {
+          map.modify(k) { $0 += 1 }
+          model[k]! += 1
+        }
+        #expect(map[k] == model[k])
+      }
+      if step % 500 == 0 { snapshots.append((map, model)) }
+    }
+    check(map, model)
+    for (old, oldModel) in snapshots { check(old, oldModel) }
+  }
+
+  @Test func randomOperationsMatchDictionary() {
+    Self.run(seed: 1, steps: 6000) { $0 }
+  }
+
+  @Test func collidingHashesStayCorrect() {
+    Self.run(seed: 2, steps: 6000) { CollidingKey(value: $0, bucket: $0 % 7) }
+    // A run of equal hashes longer than a leaf.
+    Self.run(seed: 3, steps: 3000) { CollidingKey(value: $0, bucket: $0 % 2) }
+  }
+
+  @Test func bulkInsertIntoEmptyAndNonEmptyMaps() {
+    var map = _HashTree<Int, Int>()
+    var model: [Int: Int] = [:]
+    let first = Array(0..<5000)
+    map.insertNew(keys: first, sortedHashes: _HashTree<Int, Int>.sortedHashes(of: first)) { first[$0] * 2 }
+    for key in first { model[key] = key * 2 }
+    Self.check(map, model)
+    let copy = map
+    // Large relative to the map: merged rebuild.
+    let second = Array(5000..<9000)
+    map.insertNew(keys: second, sortedHashes: _HashTree<Int, Int>.sortedHashes(of: second)) { second[$0] }
+    for key in second { model[key] = key }
+    // Small: one by one.
+    let third = Array(9000..<9100)
+    map.insertNew(keys: third, sortedHashes: _HashTree<Int, Int>.sortedHashes(of: third)) { third[$0] }
+    for key in third { model[key] = key }
+    Self.check(map, model)
+    #expect(copy.count == 5000 && copy[4999] == 9998 && copy[5000] == nil)
+    let keys = [3, 9, 3, 12, 9, 9]
+    let duplicates = _HashTree<Int, Int>.duplicateKeys(keys, sortedHashes: _HashTree<Int, Int>.sortedHashes(of: keys))
+    #expect(duplicates == [3, 9])
+  }
+}

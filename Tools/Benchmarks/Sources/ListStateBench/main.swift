@@ -1,0 +1,275 @@
+// ListStateBench: measures the "Scale" targets of issue 2 in a release build and prints a table.
+//
+//   Tools/bench                 all benchmarks (sizes 1K, 10K, 100K, 1M)
+//   Tools/bench --max 100000    stop the per-operation table at 100K items
+//
+// Timings are the minimum over a few rounds (the machine is shared; the minimum is the least
+// disturbed run). Per-operation benchmarks run on a flat list of `Int` items in one section,
+// with operation arguments drawn from a fixed-seed generator.
+import ListState
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+typealias Snapshot = ListSnapshot<Int, Int>
+
+struct Generator {
+  var state: UInt64
+  mutating func next() -> UInt64 {
+    state = state &* 6364136223846793005 &+ 1442695040888963407
+    var z = state
+    z = (z ^ (z >> 33)) &* 0xff51afd7ed558ccd
+    return z ^ (z >> 33)
+  }
+  mutating func int(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+}
+
+let clock = ContinuousClock()
+
+func seconds(_ duration: Duration) -> Double {
+  Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+}
+
+func time(_ body: () throws -> Void) rethrows -> Double {
+  let start = clock.now
+  try body()
+  return seconds(clock.now - start)
+}
+
+/// Resident set size of this process in MB (Linux: /proc/self/statm; elsewhere: peak RSS).
+func residentMB() -> Double {
+  #if os(Linux)
+  if let file = fopen("/proc/self/statm", "r") {
+    defer { fclose(file) }
+    var size = 0
+    var resident = 0
+    if fscanf_wrapper(file, &size, &resident) == 2 {
+      return Double(resident * Int(sysconf(Int32(_SC_PAGESIZE)))) / 1_048_576
+    }
+  }
+  #endif
+  var usage = rusage()
+  #if os(Linux)
+  getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+  return Double(usage.ru_maxrss) / 1024
+  #else
+  getrusage(RUSAGE_SELF, &usage)
+  return Double(usage.ru_maxrss) / 1_048_576
+  #endif
+}
+
+#if os(Linux)
+/// Reads the first two numbers of /proc/self/statm.
+func fscanf_wrapper(_ file: UnsafeMutablePointer<FILE>, _ a: inout Int, _ b: inout Int) -> Int {
+  var buffer = [CChar](repeating: 0, count: 256)
+  guard fgets(&buffer, 256, file) != nil else { return 0 }
+  let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  let fields = text.split(separator: " ").compactMap { Int($0) }
+  guard fields.count >= 2 else { return 0 }
+  a = fields[0]
+  b = fields[1]
+  return 2
+}
+#endif
+
+func pad(_ text: String, _ width: Int) -> String {
+  text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
+}
+
+func format(_ value: Double, digits: Int = 0) -> String {
+  let scale = pow(10.0, Double(digits))
+  let rounded = (value * scale).rounded() / scale
+  return digits == 0 ? String(Int(rounded)) : String(rounded)
+}
+
+// MARK: - Arguments
+
+var maxSize = 1_000_000
+var only: String? = nil
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+  switch argument {
+  case "--max": maxSize = Int(arguments.popFirst() ?? "") ?? maxSize
+  case "--only": only = arguments.popFirst()
+  default:
+    print("usage: ListStateBench [--max N] [--only memory|ops|edits|bulk]")
+    exit(2)
+  }
+}
+
+// MARK: - Memory (first, so that nothing else has touched the heap)
+
+print("ListStateBench — release build; times are the minimum of several rounds\n")
+let onlyBenchmark = only
+@MainActor func enabled(_ name: String) -> Bool { onlyBenchmark == nil || onlyBenchmark == name }
+let baselineMB = residentMB()
+var memorySnapshot: Snapshot? = enabled("memory") ? try Snapshot(section: 0, items: Array(0..<1_000_000)) : nil
+let withListMB = residentMB()
+memorySnapshot = nil
+
+// MARK: - Per-operation cost at growing sizes
+
+let operations = ["insert", "delete", "move", "index-of", "section-of"]
+var perOperation: [Int: [String: Double]] = [:]
+let sizes = enabled("ops") ? [1_000, 10_000, 100_000, 1_000_000].filter { $0 <= maxSize } : []
+
+for size in sizes {
+  var generator = Generator(state: UInt64(size))
+  // Ten sections so that section-of and index-of cross section boundaries.
+  let sectionCount = 10
+  var sections: [(Int, ListOutline<Int>)] = []
+  for section in 0..<sectionCount {
+    let range = (size * section / sectionCount)..<(size * (section + 1) / sectionCount)
+    sections.append((section, ListOutline(items: Array(range))))
+  }
+  var snapshot = try Snapshot(sections)
+  var live = Array(0..<size)
+  var nextID = size
+  let batch = 5_000
+  var best: [String: Double] = [:]
+  for _ in 0..<5 {
+    let anchors = (0..<batch).map { _ in live[generator.int(live.count)] }
+    let insertTime = try time {
+      for anchor in anchors {
+        try snapshot.insertItems([nextID], beforeItem: anchor)
+        nextID += 1
+      }
+    }
+    live.append(contentsOf: (nextID - batch)..<nextID)
+    var victims: [Int] = []
+    for _ in 0..<batch {
+      let position = generator.int(live.count)
+      victims.append(live[position])
+      live.swapAt(position, live.count - 1)
+      live.removeLast()
+    }
+    let deleteTime = try time {
+      for victim in victims { try snapshot.deleteItems([victim]) }
+    }
+    var pairs: [(Int, Int)] = []
+    while pairs.count < batch {
+      let a = live[generator.int(live.count)]
+      let b = live[generator.int(live.count)]
+      if a != b { pairs.append((a, b)) }
+    }
+    let moveTime = try time {
+      for (item, anchor) in pairs { try snapshot.moveItem(item, beforeItem: anchor) }
+    }
+    let probes = (0..<batch).map { _ in live[generator.int(live.count)] }
+    var checksum = 0
+    let indexTime = time {
+      for probe in probes { checksum &+= snapshot.index(ofItem: probe)! }
+    }
+    let sectionTime = time {
+      for probe in probes { checksum &+= snapshot.sectionIdentifier(containingItem: probe)! }
+    }
+    precondition(checksum != -1)
+    let results = [
+      "insert": insertTime, "delete": deleteTime, "move": moveTime, "index-of": indexTime,
+      "section-of": sectionTime,
+    ]
+    for (name, total) in results {
+      let perOp = total / Double(batch) * 1e9
+      best[name] = min(best[name] ?? .infinity, perOp)
+    }
+  }
+  precondition(snapshot.numberOfItems == size)
+  perOperation[size] = best
+}
+
+if !sizes.isEmpty {
+print("Per-operation time (ns), flat Int items in 10 sections, random positions:")
+var header = pad("operation", 11)
+for size in sizes { header += pad(size >= 1_000_000 ? "\(size / 1_000_000)M" : "\(size / 1_000)K", 9) }
+header += pad("ratio", 8) + "  target ≤3×"
+print(header)
+for operation in operations {
+  var line = pad(operation, 11)
+  for size in sizes { line += pad(format(perOperation[size]![operation]!), 9) }
+  if let small = perOperation[sizes.first!]?[operation], let large = perOperation[sizes.last!]?[operation] {
+    let ratio = large / small
+    line += pad(format(ratio, digits: 2) + "×", 8) + (ratio <= 3 ? "  met" : "  NOT met")
+  }
+  print(line)
+}
+}
+
+// MARK: - Snapshot after each edit
+
+if enabled("edits") {
+  let size = min(maxSize, 1_000_000)
+  var snapshot = try Snapshot(section: 0, items: Array(0..<size))
+  var generator = Generator(state: 99)
+  let edits = 1_000
+  var editsAlone = Double.infinity
+  var editsWithSnapshots = Double.infinity
+  for _ in 0..<5 {
+    let pairs = (0..<edits).map { _ in (generator.int(size), generator.int(size)) }.filter { $0.0 != $0.1 }
+    editsAlone = min(editsAlone, try time {
+      for (item, anchor) in pairs { try snapshot.moveItem(item, beforeItem: anchor) }
+    })
+    let more = (0..<edits).map { _ in (generator.int(size), generator.int(size)) }.filter { $0.0 != $0.1 }
+    var history: [Snapshot] = []
+    history.reserveCapacity(edits)
+    editsWithSnapshots = min(editsWithSnapshots, try time {
+      for (item, anchor) in more {
+        try snapshot.moveItem(item, beforeItem: anchor)
+        history.append(snapshot)
+      }
+    })
+    precondition(history.count == more.count)
+    history = []
+  }
+  let ratio = editsWithSnapshots / editsAlone
+  print("")
+  print("Snapshot after each of \(edits) moves on a \(size)-item list:")
+  print("  edits alone \(format(editsAlone * 1e3, digits: 2)) ms, with a snapshot kept after each "
+    + "\(format(editsWithSnapshots * 1e3, digits: 2)) ms: ratio \(format(ratio, digits: 2))× (target ≤3×: "
+    + (ratio <= 3 ? "met" : "NOT met") + ")")
+}
+
+// MARK: - Bulk build
+
+if enabled("bulk") {
+  let ids = Array(0..<100_000)
+  var buildTime = Double.infinity
+  var dictionaryTime = Double.infinity
+  var reservedTime = Double.infinity
+  for _ in 0..<7 {
+    buildTime = min(buildTime, try time {
+      var snapshot = Snapshot()
+      try snapshot.appendSections([0])
+      try snapshot.appendItems(ids)
+      precondition(snapshot.numberOfItems == ids.count)
+    })
+    dictionaryTime = min(dictionaryTime, time {
+      var dictionary: [Int: Int] = [:]
+      for id in ids { dictionary[id] = id }
+      precondition(dictionary.count == ids.count)
+    })
+    reservedTime = min(reservedTime, time {
+      let dictionary = [Int: Int](uniqueKeysWithValues: ids.lazy.map { ($0, $0) })
+      precondition(dictionary.count == ids.count)
+    })
+  }
+  let ratio = buildTime / dictionaryTime
+  print("")
+  print("Bulk build of 100,000 items (appendSections + appendItems):")
+  print("  snapshot \(format(buildTime * 1e3, digits: 2)) ms; [Int: Int] by insertion "
+    + "\(format(dictionaryTime * 1e3, digits: 2)) ms: ratio \(format(ratio, digits: 2))× (target ≤2×: "
+    + (ratio <= 2 ? "met" : "NOT met") + ")")
+  print("  (for reference, [Int: Int](uniqueKeysWithValues:) with reserved capacity: "
+    + "\(format(reservedTime * 1e3, digits: 2)) ms, ratio \(format(buildTime / reservedTime, digits: 2))×)")
+}
+
+// MARK: - Memory report
+
+if enabled("memory") {
+print("")
+print("Memory of a 1,000,000-item flat Int list: process resident \(format(withListMB, digits: 1)) MB "
+  + "(\(format(withListMB - baselineMB, digits: 1)) MB above the \(format(baselineMB, digits: 1)) MB baseline); "
+  + "target <150 MB: " + (withListMB < 150 ? "met" : "NOT met"))
+}

@@ -18,7 +18,7 @@ enum LogRenderer {
       let marker = info.isHead ? style.yellow("*") : " "
       let parent = info.parent.map { "← \($0)" } ?? "root"
       let ops = info.operationCount == 1 ? "1 op" : "\(info.operationCount) ops"
-      return "\(marker) \(style.bold(String(info.version)))  \(parent)  \(timestamp(info.time))  \(info.label)  (\(ops))"
+      return "\(marker) \(style.bold(String(info.version)))  \(parent)  \(timestamp(info.time))  \(displayLabel(info))  (\(ops))"
     }.joined(separator: "\n")
   }
 
@@ -55,7 +55,7 @@ enum LogRenderer {
     func line(_ version: Int, prefix: String) -> String {
       let info = byVersion[version]!
       let head = info.isHead ? "  " + style.yellow("← head") : ""
-      return "\(prefix)\(style.bold(String(version))) \(info.label)\(head)"
+      return "\(prefix)\(style.bold(String(version))) \(displayLabel(info))\(head)"
     }
     // Iterative walk: (version, prefix for its own line, prefix for what follows it).
     var stack: [(Int, String, String)] = roots.reversed().map { ($0, "", "") }
@@ -72,6 +72,12 @@ enum LogRenderer {
       }
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// The label, or what the version is when it has none.
+  static func displayLabel(_ info: LogEntry) -> String {
+    if !info.label.isEmpty { return info.label }
+    return info.parent == nil ? "(empty list)" : "(no label)"
   }
 
   /// `YYYY-MM-DDTHH:MM:SSZ` in UTC.

@@ -6,6 +6,6 @@
 /// ```
 enum JournalSessions {
   static func open(_ path: String, mode: JournalSessionMode) throws(ListLanguageError) -> any JournalSession {
-    try _TextJournalSession(path: path, mode: mode)
+    try _StoreJournalSession(path: path, mode: mode)
   }
 }

@@ -69,3 +69,10 @@ private func systemWrite(_ descriptor: Int32, _ pointer: UnsafeRawPointer, _ cou
   return Darwin.write(descriptor, pointer, count)
   #endif
 }
+
+/// Prints `warning: …` on stderr.
+func printWarning(_ message: String) {
+  OutputStream.standardOutput.flush()
+  OutputStream.standardError.writeLine("warning: \(message)")
+  OutputStream.standardError.flush()
+}

@@ -144,4 +144,47 @@ struct EndToEndTests {
     let verify = try CLIRunner.run(["verify", "j.journal"], in: directory)
     #expect(verify.status == 0)
   }
+
+  @Test func verifyNamesTheDamagedOffsetAndRepairKeepsTheValidPrefix() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let script = (0..<40).map { "append-sections S\($0)" }.joined(separator: "\n") + "\n"
+    _ = try CLIRunner.run(["exec", "j.journal", "--durability", "strict"], stdin: script, in: directory)
+    #expect(try CLIRunner.run(["verify", "j.journal"], in: directory).status == 0)
+    let info = try CLIRunner.run(["info", "j.journal"], in: directory)
+    #expect(info.stdout.contains("versions: 41 (head 40)"))
+
+    // Damage a byte in the middle: every later chunk is still valid, so this is corruption,
+    // not a torn tail.
+    let url = directory.appendingPathComponent("j.journal")
+    var bytes = try Data(contentsOf: url)
+    bytes[bytes.count / 2] ^= 0xFF
+    try bytes.write(to: url)
+    let verify = try CLIRunner.run(["verify", "j.journal"], in: directory)
+    #expect(verify.status == 1)
+    #expect(verify.stderr.contains("corrupted at byte offset "), "\(verify.stderr)")
+    #expect(verify.stderr.contains("last good: version "), "\(verify.stderr)")
+    #expect(try CLIRunner.run(["show", "j.journal"], in: directory).status == 1)
+
+    let repair = try CLIRunner.run(["verify", "j.journal", "--repair"], in: directory)
+    #expect(repair.status == 0)
+    #expect(repair.stdout.contains("the damaged original is kept at "))
+    #expect(try CLIRunner.run(["verify", "j.journal"], in: directory).status == 0)
+    let show = try CLIRunner.run(["show", "j.journal"], in: directory)
+    #expect(show.status == 0)
+    #expect(show.stdout.hasPrefix("version "))
+    #expect(show.stdout.contains("S0\n"))
+  }
+
+  @Test func compactKeepsEveryVersion() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    _ = try CLIRunner.run(["exec", "j.journal"], stdin: "append-sections S\nappend a b c\nundo\nappend d\n", in: directory)
+    let before = try CLIRunner.run(["log", "j.journal", "--format", "json"], in: directory)
+    let compact = try CLIRunner.run(["compact", "j.journal"], in: directory)
+    #expect(compact.status == 0)
+    #expect(compact.stdout.hasPrefix("compacted: "))
+    #expect(try CLIRunner.run(["log", "j.journal", "--format", "json"], in: directory) == before)
+    #expect(try CLIRunner.run(["show", "j.journal", "--at", "2"], in: directory).stdout == "version 2\nS\n  • a\n  • b\n  • c\n")
+  }
 }

@@ -1,10 +1,5 @@
 import ArgumentParser
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import JournalFormat
 
 /// `listjournal info JOURNAL`.
 struct InfoCommand: ParsableCommand {
@@ -21,16 +16,31 @@ struct InfoCommand: ParsableCommand {
 
   func run() throws {
     try reportingFailures { () throws(ListLanguageError) in
+      let reader: JournalReader
+      do throws(JournalError) {
+        reader = try JournalReader.open(at: journal, tolerateCorruption: true)
+      } catch {
+        throw ListLanguageError(message: _StoreJournalSession.describe(error, path: journal))
+      }
+      let compressed = reader.frames.reduce(Int64(0)) { $0 + $1.byteCount }
+      let uncompressed = reader.frames.reduce(Int64(0)) { $0 + $1.uncompressedBytes }
       let session = try JournalSessions.open(journal, mode: .readOnly)
-      var status = stat()
-      let size = stat(journal, &status) == 0 ? Int(status.st_size) : 0
       let versions = session.versions()
+      let events = versions.reduce(0) { $0 + $1.operationCount }
       let out = OutputStream.standardOutput
-      out.writeLine("format: text stand-in 1")
-      out.writeLine("size: \(size) bytes")
-      out.writeLine("versions: \(versions.count)")
-      out.writeLine("events: \(versions.reduce(0) { $0 + $1.operationCount })")
-      out.writeLine("head: \(session.headVersion)")
+      out.writeLine("format: \(reader.formatMajor).\(reader.formatMinor)")
+      out.writeLine("size: \(reader.recovery.validBytes + reader.recovery.tornTailBytes) bytes")
+      out.writeLine("records: \(reader.recordCount) (\(uncompressed) bytes uncompressed, \(compressed) compressed)")
+      if compressed > 0 {
+        let ratio = Double(uncompressed) / Double(compressed)
+        out.writeLine("compression ratio: \(Double(Int(ratio * 100)) / 100)")
+      }
+      out.writeLine("frames: \(reader.frames.count)")
+      out.writeLine("checkpoints: \(reader.frames.filter(\.startsWithCheckpoint).count)")
+      out.writeLine("versions: \(versions.count) (head \(session.headVersion))")
+      out.writeLine("events: \(events)" + (events > 0 ? " (\(Double(Int(Double(compressed) / Double(events) * 10)) / 10) bytes/event)" : ""))
+      if reader.recovery.tornTailBytes > 0 { out.writeLine("torn tail: \(reader.recovery.tornTailBytes) bytes") }
+      if let corruption = reader.recovery.corruption { out.writeLine("damaged: \(corruption)") }
     }
   }
 }

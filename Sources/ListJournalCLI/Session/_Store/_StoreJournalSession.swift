@@ -55,7 +55,7 @@ final class _StoreJournalSession: JournalSession {
             + (writer.recovery.tornTailReason.map { " (\($0))" } ?? ""))
       }
       let records = try Self.readRecords(path)
-      let sink = _JournalRecordSink(writer: writer)
+      let sink = _JournalRecordSink(writer: writer, countsWrittenAsDurable: durability == .relaxed)
       store = try Self.replay(records, path: path, sink: sink, clock: clock)
       self.sink = sink
       durableVersion = store.latestVersion.rawValue

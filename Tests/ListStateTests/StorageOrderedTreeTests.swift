@@ -160,8 +160,8 @@ import Testing
   }
 }
 
-/// The interpolation search must agree with a linear scan on even, skewed and clustered keys.
-@Suite struct StorageInterpolationSearchTests {
+/// The node search must agree with a linear scan on even, skewed and clustered keys.
+@Suite struct StorageSortedSearchTests {
   @Test func agreesWithLinearScan() {
     var rng = StorageOrderedTreeTests.Rng(state: 5)
     let shapes: [(Int) -> UInt64] = [
@@ -179,9 +179,9 @@ import Testing
         keys.withUnsafeBufferPointer { buffer in
           for probe in probes {
             let expected = keys.firstIndex { $0 >= probe } ?? keys.count
-            #expect(_InterpolationSearch.lowerBound(buffer, probe) == expected)
+            #expect(_SortedSearch.lowerBound(buffer, probe) == expected)
             let last = (keys.lastIndex { $0 <= probe }) ?? 0
-            if !keys.isEmpty { #expect(_InterpolationSearch.lastNotAbove(buffer, probe) == last) }
+            if !keys.isEmpty { #expect(_SortedSearch.lastNotAbove(buffer, probe) == last) }
           }
         }
       }

@@ -22,7 +22,7 @@ struct _HashTree<Key: Hashable & Sendable, Value: Sendable>: Sendable {
   typealias Entry = _HashEntry<Key, Value>
 
   @inlinable
-  static var leafCapacity: Int { 32 }
+  static var leafCapacity: Int { 64 }
   @inlinable
   static var internalCapacity: Int { 64 }
 

@@ -79,13 +79,13 @@ final class _HashTreeNode<Key: Hashable & Sendable, Value: Sendable>: @unchecked
   /// is `<= hash`, or 0.
   @inlinable
   func childIndex(forHash hash: UInt64) -> Int {
-    minHashes.withUnsafeBufferPointer { _InterpolationSearch.lastNotAbove($0, hash) }
+    minHashes.withUnsafeBufferPointer { _SortedSearch.lastNotAbove($0, hash) }
   }
 
   /// The first position whose hash is `>= hash` (leaves only).
   @inlinable
   func entryLowerBound(_ hash: UInt64) -> Int {
-    hashes.withUnsafeBufferPointer { _InterpolationSearch.lowerBound($0, hash) }
+    hashes.withUnsafeBufferPointer { _SortedSearch.lowerBound($0, hash) }
   }
 
   /// The position of `key` (with `hash`) in this leaf, if present.

@@ -180,13 +180,13 @@ final class _OrderedTreeNode<ID: Hashable & Sendable>: @unchecked Sendable {
   /// label is `<= label`, or 0.
   @inlinable
   func childIndex(forLabel label: UInt64) -> Int {
-    labels.withUnsafeBufferPointer { _InterpolationSearch.lastNotAbove($0, label) }
+    labels.withUnsafeBufferPointer { _SortedSearch.lastNotAbove($0, label) }
   }
 
   /// The first position whose label is `>= label` (leaves).
   @inlinable
   func labelLowerBound(_ label: UInt64) -> Int {
-    labels.withUnsafeBufferPointer { _InterpolationSearch.lowerBound($0, label) }
+    labels.withUnsafeBufferPointer { _SortedSearch.lowerBound($0, label) }
   }
 
   /// The first child whose running count exceeds `index` (internal).

@@ -1,0 +1,19 @@
+/// When appended records reach stable storage.
+///
+/// ```swift
+/// var options = JournalOptions()
+/// options.durability = .grouped(maxDelayMilliseconds: 5, maxBytes: 64 * 1024)
+/// ```
+public enum JournalDurability: Sendable, Hashable {
+  /// Every append is its own chunk, written and `fdatasync`ed before `append` returns.
+  case strict
+  /// Appends are buffered and written as one chunk with one shared `fdatasync` when `maxBytes`
+  /// of uncompressed records are pending or `maxDelayMilliseconds` after the first pending one.
+  case grouped(maxDelayMilliseconds: Int, maxBytes: Int)
+  /// Every append is written to the page cache as its own chunk, never synced until `sync()` or
+  /// `close()`: survives a process crash, not a power loss.
+  case relaxed
+
+  /// `grouped` with the defaults: 5 ms or 64 KiB.
+  public static var grouped: JournalDurability { .grouped(maxDelayMilliseconds: 5, maxBytes: 64 * 1024) }
+}

@@ -1,0 +1,25 @@
+/// Options for opening or creating a journal writer or reader.
+///
+/// ```swift
+/// var options = JournalOptions()
+/// options.durability = .strict
+/// options.onDurable = { sequence in acknowledge(upTo: sequence) }
+/// let writer = try JournalWriter.create(at: "/tmp/list.journal", options: options)
+/// ```
+public struct JournalOptions: Sendable {
+  /// When records reach stable storage (default `.grouped`).
+  public var durability: JournalDurability = .grouped
+  /// zstd level for new frames (default 3).
+  public var compressionLevel: Int32 = 3
+  /// A zstd frame ends once it holds this many uncompressed bytes (default 256 KiB), so random
+  /// access never decodes more than about this much.
+  public var frameTargetBytes: Int = 256 * 1024
+  /// Caps applied to everything read from the file.
+  public var limits = JournalLimits()
+  /// The file layer; swap in `FaultInjectingFileSystem` in tests.
+  public var fileSystem: any JournalFileSystem = POSIXFileSystem()
+  /// Called (outside the writer's lock) with the highest durable sequence whenever it advances.
+  public var onDurable: (@Sendable (UInt64) -> Void)?
+
+  public init() {}
+}

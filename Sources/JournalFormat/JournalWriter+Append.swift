@@ -1,0 +1,185 @@
+import Dispatch
+
+extension JournalWriter {
+  /// Appends one record (its `sequence` is assigned here) according to the durability mode.
+  ///
+  /// A checkpoint record always starts a new zstd frame (the current one is ended first), so
+  /// time travel can begin decoding at it.
+  ///
+  /// ```swift
+  /// let receipt = try writer.append(JournalRecord(kind: .commit, version: 7, payload: bytes))
+  /// ```
+  /// - Complexity: O(payload) plus, per durability mode, a write and an `fdatasync`.
+  @discardableResult
+  public func append(_ record: JournalRecord) throws(JournalError) -> AppendReceipt {
+    let (receipt, durable) = try state.withLock { (s) throws(JournalError) -> (AppendReceipt, UInt64?) in
+      try _append(record, &s)
+    }
+    if let durable { options.onDurable?(durable) }
+    return receipt
+  }
+
+  /// Appends a checkpoint record (full state at `version`), starting a new zstd frame.
+  ///
+  /// - Complexity: as `append(_:)`.
+  @discardableResult
+  public func appendCheckpoint(version: UInt64, payload: [UInt8]) throws(JournalError) -> AppendReceipt {
+    try append(JournalRecord(kind: .checkpoint, version: version, payload: payload))
+  }
+
+  /// Writes anything pending and makes everything written durable.
+  ///
+  /// - Complexity: one write and one `fdatasync`.
+  public func sync() throws(JournalError) {
+    let durable = try state.withLock { (s) throws(JournalError) -> UInt64? in
+      try _checkOpen(s)
+      try _emitChunk(&s, forceFrameEnd: false)
+      return try _syncFile(&s)
+    }
+    if let durable { options.onDurable?(durable) }
+  }
+
+  /// Ends the current frame, makes everything durable (`fsync`) and releases the lock.
+  /// Idempotent; throws if the final write or sync fails (the writer is closed regardless).
+  ///
+  /// - Complexity: one write and one `fsync`.
+  public func close() throws(JournalError) {
+    let durable = try state.withLock { (s) throws(JournalError) -> UInt64? in
+      guard s.closedReason == nil, let file = s.file else { return nil }
+      defer {
+        file.close()
+        s.file = nil
+        if s.closedReason == nil { s.closedReason = "closed" }
+      }
+      try _emitChunk(&s, forceFrameEnd: true)
+      do throws(JournalError) { try file.sync(dataOnly: false) } catch {
+        _poison(&s, error)
+        throw error
+      }
+      s.durableSequence = s.writtenSequence
+      return s.durableSequence
+    }
+    if let durable { options.onDurable?(durable) }
+  }
+
+  // MARK: - Under the lock
+
+  private func _checkOpen(_ s: borrowing _WriterState) throws(JournalError) {
+    if let reason = s.closedReason { throw .writerClosed(cause: reason) }
+  }
+
+  private func _append(_ record: JournalRecord, _ s: inout _WriterState) throws(JournalError) -> (AppendReceipt, UInt64?) {
+    try _checkOpen(s)
+    guard record.payload.count <= options.limits.maxRecordPayload else {
+      throw .tooLarge(what: "record payload", size: Int64(record.payload.count), limit: Int64(options.limits.maxRecordPayload), offset: nil)
+    }
+    guard record.kind.rawValue != 0 else { throw .invalidArgument("record kind 0 is reserved") }
+    if let last = s.lastVersion, record.version < last { throw .versionOutOfOrder(version: record.version, previous: last) }
+    if record.kind == .checkpoint && (s.frameOpen || s.pendingCount > 0) {
+      try _emitChunk(&s, forceFrameEnd: true)
+    }
+    if s.pendingCount == 0 {
+      s.pendingFirstSequence = s.nextSequence
+      s.pendingFirstVersion = record.version
+      s.pendingStartsWithCheckpoint = record.kind == .checkpoint && !s.frameOpen
+    }
+    _RecordCodec.append(
+      kind: record.kind.rawValue, versionDelta: s.pendingCount == 0 ? 0 : record.version - s.pendingLastVersion,
+      payload: record.payload, to: &s.pending)
+    s.pendingCount += 1
+    s.pendingLastVersion = record.version
+    let sequence = s.nextSequence
+    s.nextSequence += 1
+    s.lastVersion = record.version
+
+    var durable: UInt64?
+    switch options.durability {
+    case .strict:
+      try _emitChunk(&s, forceFrameEnd: false)
+      durable = try _syncFile(&s)
+    case .relaxed:
+      try _emitChunk(&s, forceFrameEnd: false)
+    case .grouped(let maxDelay, let maxBytes):
+      if s.pending.count >= maxBytes || s.pendingCount >= UInt32.max / 2 {
+        try _emitChunk(&s, forceFrameEnd: false)
+        durable = try _syncFile(&s)
+      } else if !s.timerScheduled {
+        s.timerScheduled = true
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(max(0, maxDelay))) { [weak self] in
+          self?._groupTimerFired()
+        }
+      }
+    }
+    let receipt = AppendReceipt(sequence: sequence, version: record.version, isDurable: s.durableSequence >= sequence)
+    return (receipt, durable)
+  }
+
+  private func _groupTimerFired() {
+    let durable = state.withLock { (s) -> UInt64? in
+      s.timerScheduled = false
+      guard s.closedReason == nil, s.pendingCount > 0 || s.writtenSequence > s.durableSequence else { return nil }
+      // A failure here poisons the writer; the next append or sync reports it.
+      do throws(JournalError) {
+        try _emitChunk(&s, forceFrameEnd: false)
+        return try _syncFile(&s)
+      } catch { return nil }
+    }
+    if let durable { options.onDurable?(durable) }
+  }
+
+  /// Compresses pending records into one chunk and writes it with a single `pwrite`.
+  /// Ends the frame when forced or when the frame reached its target size.
+  private func _emitChunk(_ s: inout _WriterState, forceFrameEnd: Bool) throws(JournalError) {
+    guard let file = s.file else { throw .writerClosed(cause: s.closedReason ?? "closed") }
+    let endFrame = forceFrameEnd || s.frameInputBytes + s.pending.count >= options.frameTargetBytes
+    if s.pendingCount == 0 && !(endFrame && s.frameOpen) { return }
+    do throws(JournalError) {
+      let compressed = try s.compressor.compress(s.pending, endFrame: endFrame)
+      var flags: UInt8 = 0
+      if !s.frameOpen { flags |= _ChunkHeader.frameStartFlag }
+      if endFrame { flags |= _ChunkHeader.frameEndFlag }
+      if s.pendingStartsWithCheckpoint && !s.frameOpen && s.pendingCount > 0 { flags |= _ChunkHeader.checkpointFlag }
+      let empty = s.pendingCount == 0
+      let header = _ChunkHeader(
+        flags: flags, compressedLength: UInt32(compressed.count), uncompressedLength: UInt32(s.pending.count),
+        recordCount: s.pendingCount, firstSequence: empty ? s.nextSequence : s.pendingFirstSequence,
+        firstVersion: empty ? (s.lastVersion ?? 0) : s.pendingFirstVersion,
+        lastVersion: empty ? (s.lastVersion ?? 0) : s.pendingLastVersion)
+      guard compressed.count <= options.limits.maxChunkBytes, s.pending.count <= options.limits.maxChunkBytes else {
+        throw .tooLarge(what: "chunk", size: Int64(max(compressed.count, s.pending.count)), limit: Int64(options.limits.maxChunkBytes), offset: s.endOffset)
+      }
+      let bytes = header.encode(salt: salt, offset: s.endOffset, payload: compressed)
+      try file.write(bytes, at: s.endOffset)
+      s.endOffset += Int64(bytes.count)
+      s.frameInputBytes = endFrame ? 0 : s.frameInputBytes + s.pending.count
+      s.frameOpen = !endFrame
+      s.writtenSequence = s.nextSequence - 1
+      s.pending.removeAll(keepingCapacity: true)
+      s.pendingCount = 0
+      s.pendingStartsWithCheckpoint = false
+    } catch {
+      _poison(&s, error)
+      throw error
+    }
+  }
+
+  /// `fdatasync`, advancing `durableSequence`; returns it if it advanced.
+  private func _syncFile(_ s: inout _WriterState) throws(JournalError) -> UInt64? {
+    guard let file = s.file else { throw .writerClosed(cause: s.closedReason ?? "closed") }
+    guard s.writtenSequence > s.durableSequence else { return nil }
+    do throws(JournalError) { try file.sync(dataOnly: true) } catch {
+      _poison(&s, error)
+      throw error
+    }
+    s.durableSequence = s.writtenSequence
+    return s.durableSequence
+  }
+
+  /// Stops the writer after a failure: never retried, the lock is released so a reopen can
+  /// recover from what reached the disk.
+  private func _poison(_ s: inout _WriterState, _ error: JournalError) {
+    s.closedReason = "stopped after failure: \(error)"
+    s.file?.close()
+    s.file = nil
+  }
+}

@@ -1,0 +1,37 @@
+/// The mutable state of a `JournalWriter`, only touched under its lock.
+struct _WriterState: ~Copyable {
+  var file: (any JournalFileHandle)?
+  let compressor: _ZstdCompressor
+  /// Where the next chunk goes.
+  var endOffset: Int64
+  var nextSequence: UInt64
+  var lastVersion: UInt64?
+  /// Whether the current zstd frame has chunks in the file (so the next chunk continues it).
+  var frameOpen = false
+  var frameInputBytes = 0
+
+  // Records encoded but not yet in a chunk.
+  var pending: [UInt8] = []
+  var pendingCount: UInt32 = 0
+  var pendingFirstSequence: UInt64 = 0
+  var pendingFirstVersion: UInt64 = 0
+  var pendingLastVersion: UInt64 = 0
+  var pendingStartsWithCheckpoint = false
+
+  /// Highest sequence written to the file / known durable.
+  var writtenSequence: UInt64
+  var durableSequence: UInt64
+  /// Set once the writer stops (close or failure); every later call throws.
+  var closedReason: String?
+  var timerScheduled = false
+
+  init(file: any JournalFileHandle, compressor: _ZstdCompressor, endOffset: Int64, nextSequence: UInt64, lastVersion: UInt64?) {
+    self.file = file
+    self.compressor = compressor
+    self.endOffset = endOffset
+    self.nextSequence = nextSequence
+    self.lastVersion = lastVersion
+    writtenSequence = nextSequence &- 1
+    durableSequence = nextSequence &- 1
+  }
+}

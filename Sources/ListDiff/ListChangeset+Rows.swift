@@ -1,0 +1,90 @@
+import ListState
+
+extension ListChangeset {
+  /// The changeset between two visible-row states: identity by identifier, reloads where the
+  /// predicates say so.
+  ///
+  /// `sectionNeedsReload` is asked about sections present in both states; `itemNeedsReload` about
+  /// rows visible in both (nil: no row's content changed — the fast path for identifier-only rows).
+  /// Identifiers must be unique per kind, as in a ``ListSnapshot``; with duplicates the result is
+  /// unspecified (but the call does not trap).
+  ///
+  /// ```swift
+  /// let changeset = ListChangeset(
+  ///     from: ListVisibleRows(sections: [0], rows: [[1, 2, 3]]),
+  ///     to: ListVisibleRows(sections: [0], rows: [[3, 1, 2, 4]]))
+  /// changeset.stages[0].itemMoves    // [0:2 → 0:0]
+  /// changeset.stages[0].itemInserts  // [0:3]
+  /// ```
+  ///
+  /// - Complexity: O(n + k log k) for n visible rows and k rows common to a changed section, plus
+  ///   the predicate calls; O(sections) plus the predicate calls when no section's rows changed.
+  @inlinable
+  public init(
+    from old: Rows, to new: Rows,
+    sectionNeedsReload: (SectionID) -> Bool = { _ in false },
+    itemNeedsReload: ((ItemID) -> Bool)? = nil
+  ) {
+    typealias Differ = _StageDiffer<SectionID, ItemID>
+    let plan = _SectionPlan(from: old.sectionIdentifiers, to: new.sectionIdentifiers, needsReload: sectionNeedsReload)
+    var movedSectionChanged = false
+    for (oldSection, kind) in plan.oldKind.enumerated() where kind == .moved {
+      if old.rows[oldSection] != new.rows[plan.oldToNew[oldSection]] {
+        movedSectionChanged = true
+        break
+      }
+    }
+    var stages: [Stage] = []
+    var trailing: [(ListIndexPath, ItemID)]
+    if !movedSectionChanged {
+      let (stage, reloads) = Differ.stage(from: old, to: new, plan: plan, needsReload: itemNeedsReload)
+      if !stage.isEmpty { stages.append(stage) }
+      trailing = reloads
+    } else {
+      // Rows first, over the old section order; then the sections, with no row listed.
+      let middle = Self.rowsFirstState(from: old, to: new, plan: plan)
+      let suppressed = plan.oldKind.map { !$0.isOpen }
+      let rowsPlan = _SectionPlan(identityOver: old.rows.count, suppressingItemReloadsIn: suppressed)
+      var (rowsStage, reloads) = Differ.stage(from: old, to: middle, plan: rowsPlan, needsReload: itemNeedsReload)
+      let (sectionsStage, _) = Differ.stage(from: middle, to: new, plan: plan, needsReload: nil)
+      rowsStage.after = middle
+      if !rowsStage.isEmpty { stages.append(rowsStage) }
+      if !sectionsStage.isEmpty { stages.append(sectionsStage) }
+      trailing = reloads.map { (ListIndexPath(section: plan.oldToNew[$0.0.section], row: $0.0.row), $0.1) }
+      trailing.sort { $0.0 < $1.0 }
+    }
+    if !trailing.isEmpty {
+      var reloadStage = Stage()
+      reloadStage.itemReloads = trailing.map(\.0)
+      reloadStage.reloadedItems = trailing.map(\.1)
+      stages.append(reloadStage)
+    }
+    self.init(stages: stages)
+  }
+
+  /// The state between the rows stage and the sections stage: the old sections, open ones
+  /// (stationary or moved) already holding their final rows, closed ones (deleted, reloaded,
+  /// replaced) their old rows minus those that went to open sections.
+  @inlinable
+  static func rowsFirstState(from old: Rows, to new: Rows, plan: _SectionPlan) -> Rows {
+    var closedRows = Set<ItemID>()
+    for (section, kind) in plan.oldKind.enumerated() where !kind.isOpen {
+      closedRows.formUnion(old.rows[section])
+    }
+    var leaving = Set<ItemID>()
+    if !closedRows.isEmpty {
+      for (section, kind) in plan.newKind.enumerated() where kind.isOpen {
+        for id in new.rows[section] where closedRows.contains(id) { leaving.insert(id) }
+      }
+    }
+    var rows = old.rows
+    for (section, kind) in plan.oldKind.enumerated() {
+      if kind.isOpen {
+        rows[section] = new.rows[plan.oldToNew[section]]
+      } else if !leaving.isEmpty {
+        rows[section] = old.rows[section].filter { !leaving.contains($0) }
+      }
+    }
+    return Rows(sections: old.sectionIdentifiers, rows: rows)
+  }
+}

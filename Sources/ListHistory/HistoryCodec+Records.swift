@@ -1,0 +1,317 @@
+import ListState
+
+/// Event operation codes.
+enum _EventCode {
+  static let insertSection: UInt8 = 0x01
+  static let deleteSection: UInt8 = 0x02
+  static let moveSection: UInt8 = 0x03
+  static let updateSection: UInt8 = 0x04
+  static let replaceSection: UInt8 = 0x05
+  static let reloadSections: UInt8 = 0x06
+  static let insertItems: UInt8 = 0x10
+  static let deleteItems: UInt8 = 0x11
+  static let moveItem: UInt8 = 0x12
+  static let updateItem: UInt8 = 0x13
+  static let replaceItem: UInt8 = 0x14
+  static let expandCollapsed: UInt8 = 0x15
+  static let expandExpanded: UInt8 = 0x16
+  static let collapseExpanded: UInt8 = 0x17
+  static let collapseCollapsed: UInt8 = 0x18
+  static let reloadItems: UInt8 = 0x19
+  static let reconfigureItems: UInt8 = 0x1A
+  /// One collapsed leaf inserted / deleted: the common case, without the outline framing.
+  static let insertLeaf: UInt8 = 0x1B
+  static let deleteLeaf: UInt8 = 0x1C
+}
+
+extension HistoryCodec {
+  /// Encodes one record. On error the codec's tables are as before the call.
+  ///
+  /// ```swift
+  /// let record = try codec.encode(.commit(commit), sequence: 12)
+  /// ```
+  /// - Complexity: O(size of the record), with O(1) expected intern lookups.
+  public mutating func encode(_ content: HistoryRecordContent<Section, Item>, sequence: UInt64) throws(HistoryCodecError)
+    -> HistoryRecord
+  {
+    let mark = encoderMark
+    var writer = _ByteWriter()
+    do {
+      switch content {
+      case .commit(let commit):
+        try writeCommit(commit, into: &writer)
+        return HistoryRecord(kind: .commit, sequence: sequence, version: UInt64(commit.version.rawValue), payload: writer.bytes)
+      case .headMove(let move):
+        writeHeadMove(move, into: &writer)
+        return HistoryRecord(
+          kind: .headMove, sequence: sequence, version: UInt64(move.latestVersion.rawValue), payload: writer.bytes)
+      case .checkpoint(let checkpoint):
+        reset()
+        try writeCheckpoint(checkpoint, into: &writer)
+        return HistoryRecord(
+          kind: .checkpoint, sequence: sequence, version: UInt64(checkpoint.latestVersion.rawValue), payload: writer.bytes)
+      }
+    } catch {
+      if case .checkpoint = content {} else { rollBackEncoder(to: mark) }
+      throw error
+    }
+  }
+
+  /// Decodes one record (decoding a checkpoint resets the tables first). Total: malformed
+  /// bytes give ``HistoryCodecError/malformed(offset:reason:)``; trailing bytes are an error.
+  ///
+  /// - Complexity: O(size of the payload).
+  public mutating func decode(_ record: HistoryRecord) throws(HistoryCodecError) -> HistoryRecordContent<Section, Item> {
+    var reader = _ByteReader(record.payload)
+    guard record.version <= UInt64(Int32.max) else { throw reader.fail("record version \(record.version) out of range") }
+    let version = Version(Int(record.version))
+    let content: HistoryRecordContent<Section, Item>
+    switch record.kind {
+    case .commit: content = .commit(try readCommit(version: version, &reader))
+    case .headMove: content = .headMove(try readHeadMove(latest: version, &reader))
+    case .checkpoint:
+      reset()
+      content = .checkpoint(try readCheckpoint(latest: version, &reader))
+    }
+    guard reader.isAtEnd else { throw reader.fail("\(reader.remaining) unexpected trailing bytes") }
+    return content
+  }
+
+  /// Encodes events alone (no record framing), continuing the intern tables.
+  public mutating func encode(events: some Sequence<ListEvent<Section, Item>>) throws(HistoryCodecError) -> [UInt8] {
+    var writer = _ByteWriter()
+    for event in events { try writeEvent(event, into: &writer) }
+    return writer.bytes
+  }
+
+  /// Decodes events written by ``encode(events:)``.
+  public mutating func decodeEvents(_ bytes: [UInt8]) throws(HistoryCodecError) -> [ListEvent<Section, Item>] {
+    var reader = _ByteReader(bytes)
+    var events: [ListEvent<Section, Item>] = []
+    while !reader.isAtEnd { events.append(try readEvent(&reader)) }
+    return events
+  }
+
+  static func millis(_ seconds: Double) -> Int64 {
+    let scaled = (seconds * 1000).rounded()
+    return scaled.isFinite ? Int64(clamping: Int64(exactly: scaled) ?? (scaled > 0 ? .max : .min)) : 0
+  }
+
+  // MARK: Records
+
+  mutating func writeCommit(_ commit: HistoryCommit<Section, Item>, into writer: inout _ByteWriter) throws(HistoryCodecError) {
+    let version = commit.version.rawValue
+    guard commit.parent.rawValue >= 0, commit.parent.rawValue < version else {
+      throw .unencodable("commit \(commit.version) has parent \(commit.parent)")
+    }
+    let implicitParent = commit.parent.rawValue == version - 1
+    writer.byte((commit.label != nil ? 1 : 0) | (implicitParent ? 0 : 2))
+    if !implicitParent { writer.varint(version - 1 - commit.parent.rawValue) }
+    let millis = Self.millis(commit.timestamp)
+    writer.zigzag(millis &- encoderTables.lastTimestamp)
+    encoderTables.lastTimestamp = millis
+    if let label = commit.label { writeString(label, into: &writer) }
+    writer.varint(commit.events.count)
+    for event in commit.events { try writeEvent(event, into: &writer) }
+  }
+
+  mutating func readCommit(version: Version, _ reader: inout _ByteReader) throws(HistoryCodecError) -> HistoryCommit<Section, Item> {
+    guard version.rawValue >= 1 else { throw reader.fail("commit record with version \(version)") }
+    let flags = try reader.byte()
+    guard flags & ~3 == 0 else { throw reader.fail("unknown commit flags 0x\(String(flags, radix: 16))", at: 0) }
+    var parent = version.rawValue - 1
+    if flags & 2 != 0 { parent -= try reader.int(max: version.rawValue - 1, "parent distance") }
+    let millis = decoderTables.lastTimestamp &+ (try reader.zigzag())
+    decoderTables.lastTimestamp = millis
+    var label: String?
+    if flags & 1 != 0 {
+      let start = reader.offset
+      guard case .string(let text) = try readValue(&reader, marker: nil) else { throw reader.fail("label is not a string", at: start) }
+      label = text
+    }
+    let count = try reader.count("event")
+    var events: [ListEvent<Section, Item>] = []
+    events.reserveCapacity(count)
+    for _ in 0..<count { events.append(try readEvent(&reader)) }
+    return HistoryCommit(
+      version: version, parent: Version(parent), timestamp: Double(millis) / 1000, label: label, events: events)
+  }
+
+  mutating func writeHeadMove(_ move: HistoryHeadMove, into writer: inout _ByteWriter) {
+    writer.byte(move.kind.rawValue)
+    writer.varint(move.latestVersion.rawValue - move.from.rawValue)
+    writer.varint(move.latestVersion.rawValue - move.to.rawValue)
+    let millis = Self.millis(move.timestamp)
+    writer.zigzag(millis &- encoderTables.lastTimestamp)
+    encoderTables.lastTimestamp = millis
+  }
+
+  mutating func readHeadMove(latest: Version, _ reader: inout _ByteReader) throws(HistoryCodecError) -> HistoryHeadMove {
+    let kindOffset = reader.offset
+    guard let kind = HistoryHeadMove.Kind(rawValue: try reader.byte()) else {
+      throw reader.fail("unknown head-move kind", at: kindOffset)
+    }
+    let from = latest.rawValue - (try reader.int(max: latest.rawValue, "head-move source distance"))
+    let to = latest.rawValue - (try reader.int(max: latest.rawValue, "head-move target distance"))
+    let millis = decoderTables.lastTimestamp &+ (try reader.zigzag())
+    decoderTables.lastTimestamp = millis
+    return HistoryHeadMove(
+      kind: kind, from: Version(from), to: Version(to), latestVersion: latest, timestamp: Double(millis) / 1000)
+  }
+
+  mutating func writeCheckpoint(_ checkpoint: HistoryCheckpoint<Section, Item>, into writer: inout _ByteWriter)
+    throws(HistoryCodecError)
+  {
+    writer.varint(checkpoint.latestVersion.rawValue - checkpoint.head.rawValue)
+    let sections = checkpoint.snapshot.sections
+    writer.varint(sections.count)
+    for section in sections {
+      try writeSection(section, into: &writer)
+      try writeOutline(checkpoint.snapshot.outline(ofSection: section.id) ?? ListOutline(), into: &writer)
+    }
+  }
+
+  mutating func readCheckpoint(latest: Version, _ reader: inout _ByteReader) throws(HistoryCodecError)
+    -> HistoryCheckpoint<Section, Item>
+  {
+    let head = latest.rawValue - (try reader.int(max: latest.rawValue, "checkpoint head distance"))
+    let count = try reader.count("section", minimumBytes: 2)
+    var snapshot = ListSnapshot<Section, Item>()
+    for _ in 0..<count {
+      let start = reader.offset
+      let section = try readSection(&reader)
+      let outline = try readOutline(&reader)
+      do {
+        try snapshot.appendSections([section])
+        if !outline.roots.isEmpty { try snapshot.append(outline, toSection: section.id) }
+      } catch { throw reader.fail("checkpoint section \(section.id): \(error)", at: start) }
+    }
+    return HistoryCheckpoint(head: Version(head), latestVersion: latest, snapshot: snapshot)
+  }
+
+  // MARK: Events
+
+  mutating func writeEvent(_ event: ListEvent<Section, Item>, into writer: inout _ByteWriter) throws(HistoryCodecError) {
+    switch event {
+    case .insertSection(let section, let items, let index), .deleteSection(let section, let items, let index):
+      if case .insertSection = event { writer.byte(_EventCode.insertSection) } else { writer.byte(_EventCode.deleteSection) }
+      try writeSection(section, into: &writer)
+      writer.varint(index)
+      try writeOutline(items, into: &writer)
+    case .moveSection(let id, let from, let to):
+      writer.byte(_EventCode.moveSection)
+      try writeSectionID(id, into: &writer)
+      writer.varint(from)
+      writer.varint(to)
+    case .updateSection(let old, let new):
+      guard old.id == new.id else { throw .unencodable("section update changes identifier \(old.id) to \(new.id)") }
+      writer.byte(_EventCode.updateSection)
+      try writeSectionID(old.id, into: &writer)
+      try writeSectionContent(old, into: &writer)
+      try writeSectionContent(new, into: &writer)
+    case .replaceSection(let old, let new):
+      writer.byte(_EventCode.replaceSection)
+      try writeSection(old, into: &writer)
+      try writeSection(new, into: &writer)
+    case .reloadSections(let ids):
+      writer.byte(_EventCode.reloadSections)
+      writer.varint(ids.count)
+      for id in ids { try writeSectionID(id, into: &writer) }
+    case .insertItems(let outline, let location), .deleteItems(let outline, let location):
+      let isInsert = if case .insertItems = event { true } else { false }
+      if outline.roots.count == 1, let root = outline.roots.first, root.children.isEmpty, !root.isExpanded {
+        writer.byte(isInsert ? _EventCode.insertLeaf : _EventCode.deleteLeaf)
+        try writeLocation(location, into: &writer)
+        try writeItem(root.item, into: &writer)
+      } else {
+        writer.byte(isInsert ? _EventCode.insertItems : _EventCode.deleteItems)
+        try writeLocation(location, into: &writer)
+        try writeOutline(outline, into: &writer)
+      }
+    case .moveItem(let id, let from, let to):
+      writer.byte(_EventCode.moveItem)
+      try writeItemID(id, into: &writer)
+      try writeLocation(from, into: &writer)
+      try writeLocation(to, into: &writer)
+    case .updateItem(let old, let new):
+      guard old.id == new.id else { throw .unencodable("item update changes identifier \(old.id) to \(new.id)") }
+      writer.byte(_EventCode.updateItem)
+      try writeItemID(old.id, into: &writer)
+      try writeItemContent(old, into: &writer)
+      try writeItemContent(new, into: &writer)
+    case .replaceItem(let old, let new):
+      writer.byte(_EventCode.replaceItem)
+      try writeItem(old, into: &writer)
+      try writeItem(new, into: &writer)
+    case .expand(let id, let wasExpanded):
+      writer.byte(wasExpanded ? _EventCode.expandExpanded : _EventCode.expandCollapsed)
+      try writeItemID(id, into: &writer)
+    case .collapse(let id, let wasExpanded):
+      writer.byte(wasExpanded ? _EventCode.collapseExpanded : _EventCode.collapseCollapsed)
+      try writeItemID(id, into: &writer)
+    case .reloadItems(let ids), .reconfigureItems(let ids):
+      if case .reloadItems = event { writer.byte(_EventCode.reloadItems) } else { writer.byte(_EventCode.reconfigureItems) }
+      writer.varint(ids.count)
+      for id in ids { try writeItemID(id, into: &writer) }
+    }
+  }
+
+  mutating func readEvent(_ reader: inout _ByteReader) throws(HistoryCodecError) -> ListEvent<Section, Item> {
+    let start = reader.offset
+    let code = try reader.byte()
+    switch code {
+    case _EventCode.insertSection, _EventCode.deleteSection:
+      let section = try readSection(&reader)
+      let index = try readIndex(&reader)
+      let items = try readOutline(&reader)
+      return code == _EventCode.insertSection
+        ? .insertSection(section, items: items, at: index) : .deleteSection(section, items: items, at: index)
+    case _EventCode.moveSection:
+      let id = try readPlainSectionID(&reader)
+      let from = try readIndex(&reader)
+      return .moveSection(id, from: from, to: try readIndex(&reader))
+    case _EventCode.updateSection:
+      let (old, new) = try readSectionUpdate(&reader)
+      return .updateSection(old: old, new: new)
+    case _EventCode.replaceSection:
+      let old = try readSection(&reader)
+      return .replaceSection(old: old, new: try readSection(&reader))
+    case _EventCode.reloadSections:
+      let count = try reader.count("section")
+      var ids: [Section.ID] = []
+      ids.reserveCapacity(count)
+      for _ in 0..<count { ids.append(try readPlainSectionID(&reader)) }
+      return .reloadSections(ids)
+    case _EventCode.insertItems, _EventCode.deleteItems:
+      let location = try readLocation(&reader)
+      let outline = try readOutline(&reader)
+      return code == _EventCode.insertItems ? .insertItems(outline, at: location) : .deleteItems(outline, from: location)
+    case _EventCode.insertLeaf, _EventCode.deleteLeaf:
+      let location = try readLocation(&reader)
+      let outline = ListOutline([.init(try readItem(&reader))])
+      return code == _EventCode.insertLeaf ? .insertItems(outline, at: location) : .deleteItems(outline, from: location)
+    case _EventCode.moveItem:
+      let id = try readPlainItemID(&reader)
+      let from = try readLocation(&reader)
+      return .moveItem(id, from: from, to: try readLocation(&reader))
+    case _EventCode.updateItem:
+      let (old, new) = try readItemUpdate(&reader)
+      return .updateItem(old: old, new: new)
+    case _EventCode.replaceItem:
+      let old = try readItem(&reader)
+      return .replaceItem(old: old, new: try readItem(&reader))
+    case _EventCode.expandCollapsed: return .expand(try readPlainItemID(&reader), wasExpanded: false)
+    case _EventCode.expandExpanded: return .expand(try readPlainItemID(&reader), wasExpanded: true)
+    case _EventCode.collapseExpanded: return .collapse(try readPlainItemID(&reader), wasExpanded: true)
+    case _EventCode.collapseCollapsed: return .collapse(try readPlainItemID(&reader), wasExpanded: false)
+    case _EventCode.reloadItems, _EventCode.reconfigureItems:
+      let count = try reader.count("item")
+      var ids: [Item.ID] = []
+      ids.reserveCapacity(count)
+      for _ in 0..<count { ids.append(try readPlainItemID(&reader)) }
+      return code == _EventCode.reloadItems ? .reloadItems(ids) : .reconfigureItems(ids)
+    default:
+      throw reader.fail("unknown event code 0x\(String(code, radix: 16))", at: start)
+    }
+  }
+}

@@ -1,0 +1,35 @@
+/// Why a history operation (commit, undo, redo, checkout, replay) was refused.
+///
+/// ```swift
+/// do { try store.undo() }
+/// catch HistoryError.nothingToUndo { /* disable the menu item */ }
+/// ```
+public enum HistoryError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// A commit stated the version it expected to extend, but the head has moved on.
+  case versionConflict(expected: Version, actual: Version)
+  /// Undo at the first version of the history (version 0, or the base of a compacted journal).
+  case nothingToUndo(at: Version)
+  /// Redo from a version that has no child.
+  case nothingToRedo(at: Version)
+  /// The version does not exist in this history.
+  case unknownVersion(Version)
+  /// An event does not fit the state it is applied to (a corrupt or foreign event stream).
+  case inconsistentEvent(reason: String)
+  /// A record of a replayed stream is malformed or out of order.
+  case invalidRecord(sequence: UInt64, reason: String)
+  /// The store has no codec, so it cannot produce or read records.
+  case noCodec
+
+  public var description: String {
+    switch self {
+    case .versionConflict(let expected, let actual):
+      "version conflict: the commit expected head \(expected) but the head is \(actual)"
+    case .nothingToUndo(let version): "nothing to undo at \(version)"
+    case .nothingToRedo(let version): "nothing to redo at \(version)"
+    case .unknownVersion(let version): "unknown version \(version)"
+    case .inconsistentEvent(let reason): "inconsistent event: \(reason)"
+    case .invalidRecord(let sequence, let reason): "invalid record #\(sequence): \(reason)"
+    case .noCodec: "the store has no codec to encode or decode records"
+    }
+  }
+}

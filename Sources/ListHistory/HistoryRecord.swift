@@ -1,0 +1,58 @@
+/// One encoded history record, as the journal file layer stores it (payload-opaque):
+/// a commit, a head move (undo/redo/checkout) or a full-state checkpoint.
+///
+/// `version` is the newest version number in the history when the record was written, so it
+/// never decreases along a journal (a head move back to an older version still carries the
+/// newest number; the payload names the head). `sequence` counts records from 1.
+///
+/// ```swift
+/// let record = HistoryRecord(kind: .commit, sequence: 1, version: 1, payload: bytes)
+/// ```
+public struct HistoryRecord: Hashable, Sendable {
+  /// The record kinds; raw values match `JournalRecord.Kind`.
+  public enum Kind: UInt8, Hashable, Sendable, CustomStringConvertible {
+    case commit = 1
+    case headMove = 2
+    case checkpoint = 3
+    public var description: String {
+      switch self {
+      case .commit: "commit"
+      case .headMove: "headMove"
+      case .checkpoint: "checkpoint"
+      }
+    }
+  }
+
+  public var kind: Kind
+  public var sequence: UInt64
+  public var version: UInt64
+  public var payload: [UInt8]
+
+  public init(kind: Kind, sequence: UInt64, version: UInt64, payload: [UInt8]) {
+    self.kind = kind
+    self.sequence = sequence
+    self.version = version
+    self.payload = payload
+  }
+}
+
+/// Where a store sends every record it produces — the persistence hook the journal writer
+/// implements.
+///
+/// The store calls ``write(_:)`` while holding its lock, after the change is fully prepared and
+/// *before* it becomes visible (head, snapshot, observers). A thrown error fails the commit or
+/// head move: the store's state and its codec are left exactly as before. Checkpoint records
+/// follow a commit when the encoded bytes since the last checkpoint reach the store's budget;
+/// the codec resets its intern tables at each checkpoint, so a reader can start decoding there
+/// (a journal starts a new frame with it). A failed checkpoint write does not fail the commit
+/// that preceded it; the store retries after the next commit.
+///
+/// ```swift
+/// final class Collect: HistoryRecordSink, @unchecked Sendable {
+///     var records: [HistoryRecord] = []
+///     func write(_ record: HistoryRecord) throws { records.append(record) }
+/// }
+/// ```
+public protocol HistoryRecordSink: AnyObject, Sendable {
+  func write(_ record: HistoryRecord) throws
+}

@@ -1,0 +1,118 @@
+import ListState
+
+extension ListEvent {
+  /// Applies the event to `snapshot`.
+  ///
+  /// With `verifying` (the default) the event is first checked against the snapshot — the moved
+  /// item is at `from`, the deleted subtree and the old content are what the event says — so an
+  /// event stream that does not belong to this state (a corrupt or foreign journal) is refused
+  /// with a typed error instead of producing a silently different state or a wrong undo. Folding
+  /// trusted events (already verified when they were recorded or replayed) skips the checks.
+  ///
+  /// ```swift
+  /// try ListEvent<String, String>.insertSection("A", items: .init(), at: 0).apply(to: &snapshot)
+  /// ```
+  /// On error the snapshot is unchanged.
+  ///
+  /// - Complexity: O(log n) per touched item; verification of a deleted subtree adds O(subtree).
+  public func apply(to snapshot: inout ListSnapshot<Section, Item>, verifying: Bool = true) throws(HistoryError) {
+    do {
+      switch self {
+      case .insertSection(let section, let items, let index):
+        if items.roots.isEmpty {
+          try snapshot.insertSections([section], at: index)
+        } else {
+          // Two steps: roll the first back by hand if the second fails, so errors leave no trace.
+          var copy = snapshot
+          try copy.insertSections([section], at: index)
+          try copy.insert(items, at: Location(.section(section.id), index: 0))
+          snapshot = copy
+        }
+      case .deleteSection(let section, let items, let index):
+        if verifying {
+          try expect(snapshot.index(ofSection: section.id) == index, "section \(section.id) is not at index \(index)")
+          try expect(snapshot.section(section.id) == section, "section \(section.id) does not have the recorded content")
+          try expect(snapshot.outline(ofSection: section.id) == items, "section \(section.id) does not hold the recorded items")
+        }
+        try snapshot.deleteSections([section.id])
+      case .moveSection(let id, let from, let to):
+        if verifying {
+          try expect(snapshot.index(ofSection: id) == from, "section \(id) is not at index \(from)")
+        }
+        try snapshot.moveSection(id, toIndex: to)
+      case .updateSection(let old, let new):
+        if verifying {
+          try expect(old.id == new.id, "section update changes the identifier \(old.id) to \(new.id)")
+          try expect(snapshot.section(old.id) == old, "section \(old.id) does not have the recorded old content")
+        }
+        try snapshot.updateSection(new)
+      case .replaceSection(let old, let new):
+        if verifying {
+          try expect(snapshot.section(old.id) == old, "section \(old.id) does not have the recorded old content")
+        }
+        try snapshot.replaceSection(old.id, with: new)
+      case .reloadSections(let ids):
+        try snapshot.reloadSections(ids)
+      case .insertItems(let outline, let location):
+        try snapshot.insert(outline, at: location)
+      case .deleteItems(let outline, let location):
+        if verifying {
+          for (offset, root) in outline.roots.enumerated() {
+            var expected = location
+            expected.index += offset
+            try expect(snapshot.location(ofItem: root.item.id) == expected, "item \(root.item.id) is not at \(expected)")
+            try expect(
+              snapshot.outline(of: root.item.id, includingParent: true) == ListOutline([root]),
+              "item \(root.item.id) does not hold the recorded subtree")
+          }
+        }
+        try snapshot.deleteItems(outline.roots.map(\.item.id))
+      case .moveItem(let id, let from, let to):
+        if verifying {
+          try expect(snapshot.location(ofItem: id) == from, "item \(id) is not at \(from)")
+        }
+        try snapshot.moveItem(id, to: to)
+      case .updateItem(let old, let new):
+        if verifying {
+          try expect(old.id == new.id, "item update changes the identifier \(old.id) to \(new.id)")
+          try expect(snapshot.item(old.id) == old, "item \(old.id) does not have the recorded old content")
+        }
+        try snapshot.updateItem(new)
+      case .replaceItem(let old, let new):
+        if verifying {
+          try expect(snapshot.item(old.id) == old, "item \(old.id) does not have the recorded old content")
+        }
+        try snapshot.replaceItem(old.id, with: new)
+      case .expand(let id, let wasExpanded):
+        if verifying {
+          try expect(snapshot.contains(item: id) && snapshot.isExpanded(id) == wasExpanded, "item \(id) expansion is not as recorded")
+        }
+        try snapshot.expand([id])
+      case .collapse(let id, let wasExpanded):
+        if verifying {
+          try expect(snapshot.contains(item: id) && snapshot.isExpanded(id) == wasExpanded, "item \(id) expansion is not as recorded")
+        }
+        try snapshot.collapse([id])
+      case .reloadItems(let ids):
+        try snapshot.reloadItems(ids)
+      case .reconfigureItems(let ids):
+        try snapshot.reconfigureItems(ids)
+      }
+    } catch let error as HistoryError {
+      throw error
+    } catch {
+      throw HistoryError.inconsistentEvent(reason: "\(kindName): \(error)")
+    }
+  }
+
+  /// Undoes the event on `snapshot` (the state right after it): `apply(inverse)`.
+  ///
+  /// - Complexity: as ``apply(to:verifying:)``.
+  public func revert(from snapshot: inout ListSnapshot<Section, Item>, verifying: Bool = true) throws(HistoryError) {
+    try inverse.apply(to: &snapshot, verifying: verifying)
+  }
+
+  private func expect(_ condition: Bool, _ reason: @autoclosure () -> String) throws(HistoryError) {
+    if !condition { throw HistoryError.inconsistentEvent(reason: "\(kindName): \(reason())") }
+  }
+}

@@ -1,0 +1,156 @@
+import ListState
+
+// Each operation runs the model's own operation (so validation and errors are exactly the
+// model's) and derives exact positions from O(log n) queries before and after it.
+extension ListStore.Transaction {
+  public mutating func appendItems(_ items: [Item], toSection section: Section.ID? = nil) throws(Failure) {
+    try snapshot.appendItems(items, toSection: section)
+    recordInserted(ListOutline(items: items))
+  }
+
+  public mutating func appendItems(_ items: [Item], underParent parent: Item.ID) throws(Failure) {
+    try snapshot.appendItems(items, underParent: parent)
+    recordInserted(ListOutline(items: items))
+  }
+
+  public mutating func insertItems(_ items: [Item], beforeItem anchor: Item.ID) throws(Failure) {
+    try snapshot.insertItems(items, beforeItem: anchor)
+    recordInserted(ListOutline(items: items))
+  }
+
+  public mutating func insertItems(_ items: [Item], afterItem anchor: Item.ID) throws(Failure) {
+    try snapshot.insertItems(items, afterItem: anchor)
+    recordInserted(ListOutline(items: items))
+  }
+
+  mutating func recordInserted(_ outline: Outline) {
+    guard let first = outline.roots.first else { return }
+    record(.insertItems(outline, at: placed(first.item.id)))
+  }
+
+  /// Deletes items with their subtrees; recorded as one event per deleted root, in order.
+  ///
+  /// - Complexity: O(k log n + deleted subtrees).
+  public mutating func deleteItems(_ ids: [Item.ID]) throws(Failure) {
+    var scratch = snapshot
+    var recorded: [Event] = []
+    recorded.reserveCapacity(ids.count)
+    // Duplicates or ids that vanish with an earlier subtree: let the model decide (and name the error).
+    var needsModelValidation = ids.count > 1 && Set(ids).count != ids.count
+    for id in ids {
+      guard let location = scratch.location(ofItem: id), let outline = scratch.outline(of: id, includingParent: true)
+      else {
+        needsModelValidation = true
+        continue
+      }
+      try scratch.deleteItems([id])
+      recorded.append(.deleteItems(outline, from: location))
+    }
+    if needsModelValidation {
+      var check = snapshot
+      try check.deleteItems(ids)
+    }
+    snapshot = scratch
+    events.append(contentsOf: recorded)
+  }
+
+  /// Like ``deleteItems(_:)`` but skips unknown identifiers.
+  public mutating func deleteItemsIfPresent(_ ids: [Item.ID]) {
+    for id in ids {
+      guard let location = snapshot.location(ofItem: id), let outline = snapshot.outline(of: id, includingParent: true)
+      else { continue }
+      snapshot.deleteItemsIfPresent([id])
+      record(.deleteItems(outline, from: location))
+    }
+  }
+
+  /// Deletes every item and section; recorded as one `deleteSection` per section (each at 0).
+  public mutating func deleteAllItems() {
+    for section in snapshot.sections {
+      let outline = snapshot.outline(ofSection: section.id) ?? ListOutline()
+      record(.deleteSection(section, items: outline, at: 0))
+    }
+    snapshot.deleteAllItems()
+  }
+
+  public mutating func moveItem(_ id: Item.ID, beforeItem anchor: Item.ID) throws(Failure) {
+    let from = snapshot.location(ofItem: id)
+    try snapshot.moveItem(id, beforeItem: anchor)
+    recordMove(id, from: from)
+  }
+
+  public mutating func moveItem(_ id: Item.ID, afterItem anchor: Item.ID) throws(Failure) {
+    let from = snapshot.location(ofItem: id)
+    try snapshot.moveItem(id, afterItem: anchor)
+    recordMove(id, from: from)
+  }
+
+  public mutating func moveItem(_ id: Item.ID, toSection section: Section.ID) throws(Failure) {
+    let from = snapshot.location(ofItem: id)
+    try snapshot.moveItem(id, toSection: section)
+    recordMove(id, from: from)
+  }
+
+  public mutating func moveItem(_ id: Item.ID, underParent parent: Item.ID) throws(Failure) {
+    let from = snapshot.location(ofItem: id)
+    try snapshot.moveItem(id, underParent: parent)
+    recordMove(id, from: from)
+  }
+
+  public mutating func moveItem(_ id: Item.ID, to location: Location) throws(Failure) {
+    let from = snapshot.location(ofItem: id)
+    try snapshot.moveItem(id, to: location)
+    recordMove(id, from: from)
+  }
+
+  mutating func recordMove(_ id: Item.ID, from: Location?) {
+    guard let from else { preconditionFailure("ListSnapshot moved unknown item \(id)") }
+    let to = placed(id)
+    if from != to { record(.moveItem(id, from: from, to: to)) }
+  }
+
+  /// What a drag does (see ``ListSnapshot/moveVisibleRow(from:to:)``); recorded as a move.
+  @discardableResult
+  public mutating func moveVisibleRow(from source: ListIndexPath, to destination: ListIndexPath) throws(Failure)
+    -> ListTransaction<Section, Item>
+  {
+    let id = snapshot.visibleItem(at: source)
+    let from = id.flatMap { snapshot.location(ofItem: $0) }
+    let result = try snapshot.moveVisibleRow(from: source, to: destination)
+    if let id { recordMove(id, from: from) }
+    return result
+  }
+
+  public mutating func reloadItems(_ ids: [Item.ID]) throws(Failure) {
+    try snapshot.reloadItems(ids)
+    if !ids.isEmpty { record(.reloadItems(ids)) }
+  }
+
+  public mutating func reconfigureItems(_ ids: [Item.ID]) throws(Failure) {
+    try snapshot.reconfigureItems(ids)
+    if !ids.isEmpty { record(.reconfigureItems(ids)) }
+  }
+
+  public mutating func updateItems(_ items: [Item]) throws(Failure) {
+    let before = snapshot
+    try snapshot.updateItems(items)
+    var latest: [Item.ID: Item] = [:]
+    for item in items {
+      guard let old = latest[item.id] ?? before.item(item.id) else { continue }
+      if items.count > 1 { latest[item.id] = item }
+      record(.updateItem(old: old, new: item))
+    }
+  }
+
+  public mutating func updateItem(_ item: Item) throws(Failure) {
+    let old = snapshot.item(item.id)
+    try snapshot.updateItem(item)
+    if let old { record(.updateItem(old: old, new: item)) }
+  }
+
+  public mutating func replaceItem(_ id: Item.ID, with newItem: Item) throws(Failure) {
+    let old = snapshot.item(id)
+    try snapshot.replaceItem(id, with: newItem)
+    if let old { record(.replaceItem(old: old, new: newItem)) }
+  }
+}

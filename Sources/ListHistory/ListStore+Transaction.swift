@@ -1,0 +1,50 @@
+import ListState
+
+extension ListStore {
+  /// The mutable view a transaction body works on: the same operations as ``ListSnapshot``
+  /// (same arguments, same ``ListError``s), each applied to a private working copy and recorded
+  /// as ``ListEvent``s. Nothing is visible outside until the body returns; if it throws, the
+  /// whole transaction is dropped.
+  ///
+  /// ```swift
+  /// try store.transaction(label: "Add Fruit") { tx in
+  ///     try tx.appendSections(["Fruit"])
+  ///     try tx.appendItems(["Apple", "Pear"])
+  /// }
+  /// ```
+  public struct Transaction: Sendable {
+    public typealias Failure = ListError<Section.ID, Item.ID>
+    public typealias Location = ListItemLocation<Section.ID, Item.ID>
+    public typealias Outline = ListOutline<Item>
+    public typealias Event = ListEvent<Section, Item>
+
+    /// The working state: the head at the start plus every operation so far.
+    public internal(set) var snapshot: ListSnapshot<Section, Item>
+    /// The events recorded so far, in order.
+    public internal(set) var events: [Event] = []
+    /// The label of the version this transaction creates (for an undo menu).
+    public var label: String?
+
+    init(snapshot: ListSnapshot<Section, Item>, label: String?) {
+      self.snapshot = snapshot
+      self.label = label
+    }
+
+    mutating func record(_ event: Event) { events.append(event) }
+
+    /// The location of an item the model has just placed; it exists by the model's contract.
+    func placed(_ id: Item.ID) -> Location {
+      guard let location = snapshot.location(ofItem: id) else {
+        preconditionFailure("ListSnapshot lost item \(id) right after placing it")
+      }
+      return location
+    }
+
+    func placedSection(_ id: Section.ID) -> Int {
+      guard let index = snapshot.index(ofSection: id) else {
+        preconditionFailure("ListSnapshot lost section \(id) right after placing it")
+      }
+      return index
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import ListState
+
+extension ListStore {
+  /// Moves the head to its parent, reverting the head version's events (newest first).
+  ///
+  /// ```swift
+  /// let change = try store.undo()
+  /// change.reverted   // [the version that was undone]
+  /// ```
+  /// - Throws: ``HistoryError/nothingToUndo(at:)`` at version 0; the sink's error.
+  /// - Complexity: O(events of the undone transaction), independent of history length.
+  @discardableResult
+  public func undo() throws -> Change {
+    try moveHead(.undo) { state throws(HistoryError) in
+      guard let parent = state.graph.parent(of: state.head) else { throw .nothingToUndo(at: Version(state.head)) }
+      return parent
+    }
+  }
+
+  /// Moves the head to the child that was most recently the head, re-applying its events.
+  ///
+  /// - Throws: ``HistoryError/nothingToRedo(at:)`` when the head has no child; the sink's error.
+  /// - Complexity: O(events of the redone transaction).
+  @discardableResult
+  public func redo() throws -> Change {
+    try moveHead(.redo) { state throws(HistoryError) in
+      guard let child = state.graph.redoChild(of: state.head) else { throw .nothingToRedo(at: Version(state.head)) }
+      return child
+    }
+  }
+
+  /// Moves the head to any version (any branch). Walks the path through the common ancestor
+  /// when it is short; otherwise jumps through the nearest checkpoint (the change then has no
+  /// event list).
+  ///
+  /// - Throws: ``HistoryError/unknownVersion(_:)``; the sink's error.
+  /// - Complexity: O(min(path events, checkpointInterval + one transaction)).
+  @discardableResult
+  public func checkout(_ version: Version) throws -> Change {
+    try moveHead(.checkout) { state throws(HistoryError) in
+      guard state.graph.contains(version.rawValue) else { throw .unknownVersion(version) }
+      return version.rawValue
+    }
+  }
+
+  func moveHead(_ kind: HistoryHeadMove.Kind, target: (borrowing _StoreState<Section, Item>) throws(HistoryError) -> Int)
+    throws -> Change
+  {
+    let (change, deliver) = try state.withLock { state throws -> (Change, Bool) in
+      let to = try target(state)
+      return try state.moveHead(kind, to: to)
+    }
+    if deliver { deliverPendingChanges() }
+    return change
+  }
+}
+
+extension _StoreState {
+  mutating func moveHead(_ kind: HistoryHeadMove.Kind, to target: Int) throws -> (ListChange<Section, Item>, Bool) {
+    let from = head
+    let path = graph.path(from: from, to: target)
+    let walkLimit = 2 * graph.checkpointInterval
+    let walk = kind != .checkout
+      || graph.eventCount(along: path.revert, limit: walkLimit) + graph.eventCount(along: path.apply, limit: walkLimit)
+        <= walkLimit
+    var final = headSnapshot
+    final.clearMarkers()
+    var events: [ListEvent<Section, Item>]?
+    if walk {
+      let pathEvents = graph.pathEvents(path)
+      for event in pathEvents { try event.apply(to: &final, verifying: false) }
+      events = pathEvents
+    } else {
+      let plan = graph.foldPlan(at: target)
+      final = plan.base
+      for event in plan.events { try event.apply(to: &final, verifying: false) }
+    }
+    let millis = nowMillis()
+    try persist(
+      .headMove(
+        HistoryHeadMove(
+          kind: kind, from: Version(from), to: Version(target), latestVersion: Version(graph.count - 1),
+          timestamp: Double(millis) / 1000)))
+    let initial = headSnapshot
+    head = target
+    headSnapshot = final
+    graph.visit(target)
+    checkpointIfDue()
+    let changeKind = ListChange<Section, Item>.Kind(rawValue: kind.rawValue) ?? .checkout
+    let change = ListChange(
+      kind: changeKind, previousHead: Version(from), head: Version(target),
+      transaction: _EventDifference.transaction(from: initial, to: final, events: events),
+      reverted: path.revert.map { Version($0) }, applied: path.apply.map { Version($0) }, events: events)
+    return (change, enqueue(change))
+  }
+}

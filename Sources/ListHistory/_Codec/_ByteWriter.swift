@@ -1,0 +1,23 @@
+/// Appends bytes, LEB128 varints and zigzag integers.
+struct _ByteWriter {
+  var bytes: [UInt8] = []
+
+  @inline(__always) mutating func byte(_ value: UInt8) { bytes.append(value) }
+
+  @inline(__always) mutating func varint(_ value: UInt64) {
+    var value = value
+    while value >= 0x80 {
+      bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+      value >>= 7
+    }
+    bytes.append(UInt8(value))
+  }
+
+  @inline(__always) mutating func varint(_ value: Int) { varint(UInt64(bitPattern: Int64(value))) }
+
+  @inline(__always) mutating func zigzag(_ value: Int64) {
+    varint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
+  }
+
+  mutating func raw<S: Sequence<UInt8>>(_ values: S) { bytes.append(contentsOf: values) }
+}

@@ -1,0 +1,56 @@
+import ListState
+
+/// How the codec turns one element type into (identifier value, content value) and back.
+///
+/// Built once per codec: the type checks that choose a fast path (String/Int identifiers,
+/// ``JournalValueConvertible`` contents, elements that are their own identifier) run here, not
+/// per element.
+struct _ElementCoding<Element: ListElement>: Sendable {
+  let idValue: @Sendable (Element.ID) throws -> JournalValue
+  let makeID: @Sendable (JournalValue) throws -> Element.ID
+  /// Nil when the element is its own identifier (its content is never stored separately).
+  let contentValue: @Sendable (Element) throws -> JournalValue
+  let make: @Sendable (Element.ID, JournalValue) throws -> Element
+  /// The element *is* its identifier (`String`, `Int`, …): content is implied by the id.
+  let identityElement: (@Sendable (Element.ID) -> Element)?
+
+  /// Identifiers and contents through ``JournalValueConvertible`` when available, otherwise `Codable`.
+  static func codable() -> Self where Element: Codable, Element.ID: Codable {
+    let idValue: @Sendable (Element.ID) throws -> JournalValue
+    let makeID: @Sendable (JournalValue) throws -> Element.ID
+    if Element.ID.self == Int.self {
+      idValue = { .int(Int64($0 as! Int)) }
+      makeID = { try Int(journalValue: $0) as! Element.ID }
+    } else if Element.ID.self == String.self {
+      idValue = { .string($0 as! String) }
+      makeID = { try String(journalValue: $0) as! Element.ID }
+    } else if Element.ID.self is JournalValueConvertible.Type {
+      idValue = { ($0 as! JournalValueConvertible).journalValue }
+      makeID = { try (Element.ID.self as! JournalValueConvertible.Type).init(journalValue: $0) as! Element.ID }
+    } else {
+      idValue = { try JournalValue(encoding: $0) }
+      makeID = { try $0.decode(as: Element.ID.self) }
+    }
+    let contentValue: @Sendable (Element) throws -> JournalValue
+    let make: @Sendable (Element.ID, JournalValue) throws -> Element
+    if Element.self is JournalValueConvertible.Type {
+      contentValue = { ($0 as! JournalValueConvertible).journalValue }
+      make = { _, value in try (Element.self as! JournalValueConvertible.Type).init(journalValue: value) as! Element }
+    } else {
+      contentValue = { try JournalValue(encoding: $0) }
+      make = { _, value in try value.decode(as: Element.self) }
+    }
+    var identityElement: (@Sendable (Element.ID) -> Element)?
+    if Element.ID.self == Element.self { identityElement = { $0 as! Element } }
+    return Self(idValue: idValue, makeID: makeID, contentValue: contentValue, make: make, identityElement: identityElement)
+  }
+}
+
+extension _ElementCoding where Element == JournalValueElement {
+  /// The identity coding of the generic element model.
+  static var generic: Self {
+    Self(
+      idValue: { $0 }, makeID: { $0 }, contentValue: { $0.content },
+      make: { id, content in JournalValueElement(id: id, content: content) }, identityElement: nil)
+  }
+}

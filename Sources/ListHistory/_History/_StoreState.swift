@@ -1,0 +1,59 @@
+import ListState
+
+/// Everything a ``ListStore`` guards with its lock.
+struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
+  var graph: _HistoryGraph<Section, Item>
+  var head = 0
+  var headSnapshot = ListSnapshot<Section, Item>()
+  let clock: @Sendable () -> Double
+
+  var codec: HistoryCodec<Section, Item>?
+  var sink: (any HistoryRecordSink)?
+  var recordSequence: UInt64 = 0
+  var journalCheckpointBytes = 256 * 1024
+  var bytesSinceCheckpoint = 0
+
+  var observers: [UInt64: @Sendable (ListChange<Section, Item>) -> Void] = [:]
+  var nextObserverID: UInt64 = 0
+  var pending: [ListChange<Section, Item>] = []
+  var isDelivering = false
+
+  init(graph: _HistoryGraph<Section, Item>, clock: @escaping @Sendable () -> Double) {
+    self.graph = graph
+    self.clock = clock
+  }
+
+  /// Now in milliseconds (timestamps are kept at the precision the codec stores).
+  func nowMillis() -> Int64 { HistoryCodec<Section, Item>.millis(clock()) }
+
+  /// Encodes a record and hands it to the sink; on failure the codec is as before.
+  mutating func persist(_ content: HistoryRecordContent<Section, Item>) throws {
+    guard sink != nil, var codec else { return }
+    let mark = codec.encoderMark
+    let record = try codec.encode(content, sequence: recordSequence + 1)
+    do {
+      try sink?.write(record)
+    } catch {
+      codec.rollBackEncoder(to: mark)
+      self.codec = codec
+      throw error
+    }
+    self.codec = codec
+    recordSequence += 1
+    bytesSinceCheckpoint += record.payload.count
+  }
+
+  /// Writes a checkpoint record after a change when the byte budget is used up. A failure
+  /// leaves the codec as it was (the next change retries); it never fails the change itself.
+  mutating func checkpointIfDue() {
+    guard sink != nil, let saved = codec, bytesSinceCheckpoint >= journalCheckpointBytes else { return }
+    let checkpoint = HistoryCheckpoint(
+      head: Version(head), latestVersion: Version(graph.count - 1), snapshot: headSnapshot)
+    do {
+      try persist(.checkpoint(checkpoint))
+      bytesSinceCheckpoint = 0
+    } catch {
+      codec = saved
+    }
+  }
+}

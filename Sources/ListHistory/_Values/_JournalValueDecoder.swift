@@ -1,0 +1,171 @@
+/// `Decoder` that reads any `Decodable` value from a ``JournalValue`` tree.
+struct _JournalValueDecoder: Decoder {
+  let value: JournalValue
+  let codingPath: [any CodingKey]
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  static func decode<T: Decodable>(_ type: T.Type, from value: JournalValue) throws -> T {
+    try _JournalValueDecoder(value: value, codingPath: []).decodeValue(type, codingPath: [])
+  }
+
+  func mismatch(_ type: Any.Type, _ value: JournalValue, _ path: [any CodingKey]) -> DecodingError {
+    .typeMismatch(type, .init(codingPath: path, debugDescription: "expected \(type), found \(value)"))
+  }
+
+  func decodeValue<T: Decodable>(_ type: T.Type, codingPath path: [any CodingKey]) throws -> T {
+    if let convertible = type as? JournalValueConvertible.Type {
+      do { return try convertible.init(journalValue: value) as! T } catch { throw mismatch(type, value, path) }
+    }
+    if let integer = type as? any FixedWidthInteger.Type {
+      guard case .int(let number) = value, let result = integer.init(exactly: number) else {
+        if case .string(let text) = value, let big = UInt64(text), let result = integer.init(exactly: big) {
+          return result as! T
+        }
+        throw mismatch(type, value, path)
+      }
+      return result as! T
+    }
+    if type == Float.self {
+      switch value {
+      case .double(let number): return Float(number) as! T
+      case .int(let number): return Float(number) as! T
+      default: throw mismatch(type, value, path)
+      }
+    }
+    return try T(from: _JournalValueDecoder(value: value, codingPath: path))
+  }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+    guard case .object(let members) = value else { throw mismatch([String: Any].self, value, codingPath) }
+    return KeyedDecodingContainer(KeyedContainer<Key>(members: members, codingPath: codingPath))
+  }
+
+  func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+    guard case .array(let values) = value else { throw mismatch([Any].self, value, codingPath) }
+    return UnkeyedContainer(values: values, codingPath: codingPath)
+  }
+
+  func singleValueContainer() throws -> any SingleValueDecodingContainer {
+    SingleContainer(decoder: self)
+  }
+
+  struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let members: [JournalValue.Member]
+    let codingPath: [any CodingKey]
+    var allKeys: [Key] { members.compactMap { Key(stringValue: $0.key) } }
+
+    func contains(_ key: Key) -> Bool { members.contains { $0.key == key.stringValue } }
+
+    func lookup(_ key: Key) throws -> JournalValue {
+      guard let member = members.first(where: { $0.key == key.stringValue }) else {
+        throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no value for \(key.stringValue)"))
+      }
+      return member.value
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool { try lookup(key) == .null }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+      try _JournalValueDecoder(value: lookup(key), codingPath: codingPath + [key]).decodeValue(type, codingPath: codingPath + [key])
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+      -> KeyedDecodingContainer<NestedKey>
+    {
+      try _JournalValueDecoder(value: lookup(key), codingPath: codingPath + [key]).container(keyedBy: type)
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+      try _JournalValueDecoder(value: lookup(key), codingPath: codingPath + [key]).unkeyedContainer()
+    }
+
+    func superDecoder() throws -> any Decoder {
+      _JournalValueDecoder(value: members.first { $0.key == "super" }?.value ?? .null, codingPath: codingPath)
+    }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+      _JournalValueDecoder(value: try lookup(key), codingPath: codingPath + [key])
+    }
+  }
+
+  struct IndexKey: CodingKey {
+    var stringValue: String { "\(intValue ?? 0)" }
+    var intValue: Int?
+    init(_ index: Int) { intValue = index }
+    init?(stringValue: String) { nil }
+    init?(intValue: Int) { self.intValue = intValue }
+  }
+
+  struct UnkeyedContainer: UnkeyedDecodingContainer {
+    let values: [JournalValue]
+    let codingPath: [any CodingKey]
+    var currentIndex = 0
+    var count: Int? { values.count }
+    var isAtEnd: Bool { currentIndex >= values.count }
+
+    init(values: [JournalValue], codingPath: [any CodingKey]) {
+      self.values = values
+      self.codingPath = codingPath
+    }
+
+    mutating func next() throws -> (JournalValue, [any CodingKey]) {
+      guard !isAtEnd else {
+        throw DecodingError.valueNotFound(
+          JournalValue.self, .init(codingPath: codingPath, debugDescription: "unkeyed container is at its end"))
+      }
+      defer { currentIndex += 1 }
+      return (values[currentIndex], codingPath + [IndexKey(currentIndex)])
+    }
+
+    mutating func decodeNil() throws -> Bool {
+      guard !isAtEnd, values[currentIndex] == .null else { return false }
+      currentIndex += 1
+      return true
+    }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+      let (value, path) = try next()
+      return try _JournalValueDecoder(value: value, codingPath: path).decodeValue(type, codingPath: path)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+      let (value, path) = try next()
+      return try _JournalValueDecoder(value: value, codingPath: path).container(keyedBy: type)
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+      let (value, path) = try next()
+      return try _JournalValueDecoder(value: value, codingPath: path).unkeyedContainer()
+    }
+
+    mutating func superDecoder() throws -> any Decoder {
+      let (value, path) = try next()
+      return _JournalValueDecoder(value: value, codingPath: path)
+    }
+  }
+
+  struct SingleContainer: SingleValueDecodingContainer {
+    let decoder: _JournalValueDecoder
+    var codingPath: [any CodingKey] { decoder.codingPath }
+    func decodeNil() -> Bool { decoder.value == .null }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+      try decoder.decodeValue(type, codingPath: codingPath)
+    }
+  }
+}
+
+extension JournalValue {
+  /// Encodes any `Encodable` value into its self-describing form.
+  ///
+  /// - Complexity: O(size of the value).
+  public init<T: Encodable>(encoding value: T) throws {
+    self = try _JournalValueEncoder.encode(value)
+  }
+
+  /// Decodes a `Decodable` value from this self-describing form.
+  ///
+  /// - Complexity: O(size of the value).
+  public func decode<T: Decodable>(as type: T.Type) throws -> T {
+    try _JournalValueDecoder.decode(type, from: self)
+  }
+}

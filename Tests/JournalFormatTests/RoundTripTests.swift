@@ -1,0 +1,92 @@
+import Testing
+@testable import JournalFormat
+
+@Suite struct RoundTripTests {
+  @Test(arguments: [JournalDurability.strict, .grouped, .relaxed])
+  func appendedRecordsReadBack(durability: JournalDurability) throws {
+    let fs = FaultInjectingFileSystem()
+    let writer = try JournalWriter.create(at: "/j", options: memoryOptions(fs, durability))
+    var expected: [JournalRecord] = []
+    for n in 0..<300 {
+      var record = syntheticRecord(n, checkpointEvery: 100)
+      let receipt = try writer.append(record)
+      #expect(receipt.sequence == UInt64(n + 1))
+      if durability == .strict { #expect(receipt.isDurable) }
+      record.sequence = receipt.sequence
+      expected.append(record)
+    }
+    try writer.close()
+    #expect(writer.durableSequence == 300)
+    let reader = try JournalReader.open(at: "/j", fileSystem: fs)
+    #expect(try reader.readAll() == expected)
+    #expect(reader.recovery.tornTailBytes == 0)
+    #expect(reader.nextSequence == 301)
+    #expect(reader.lastVersion == 300)
+    #expect(reader.frames.count >= 3)
+    #expect(reader.frames.allSatisfy { $0.isTerminated })
+  }
+
+  @Test func reopenContinuesInNewFrameAndKeepsNumbering() throws {
+    let fs = FaultInjectingFileSystem()
+    var writer = try JournalWriter.create(at: "/j", options: memoryOptions(fs))
+    for n in 0..<10 { try writer.append(syntheticRecord(n)) }
+    try writer.close()
+    writer = try JournalWriter.open(at: "/j", options: memoryOptions(fs))
+    #expect(writer.nextSequence == 11)
+    #expect(writer.lastVersion == 10)
+    #expect(throws: JournalError.versionOutOfOrder(version: 3, previous: 10)) {
+      try writer.append(JournalRecord(kind: .commit, version: 3, payload: []))
+    }
+    for n in 10..<20 { try writer.append(syntheticRecord(n)) }
+    try writer.close()
+    let records = try JournalReader.open(at: "/j", fileSystem: fs).readAll()
+    #expect(records.map(\.sequence) == Array(1...20))
+    #expect(records.map(\.payload) == (0..<20).map(syntheticPayload))
+  }
+
+  @Test func emptyAndLargeRecordsRoundTrip() throws {
+    let fs = FaultInjectingFileSystem()
+    let writer = try JournalWriter.create(at: "/j", options: memoryOptions(fs, .grouped))
+    let big = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
+    try writer.append(JournalRecord(kind: .metadata, version: 0, payload: []))
+    try writer.append(JournalRecord(kind: .commit, version: 1, payload: big))
+    try writer.append(JournalRecord(kind: .init(rawValue: 200), version: 1, payload: [9]))
+    try writer.close()
+    let records = try JournalReader.open(at: "/j", fileSystem: fs).readAll()
+    #expect(records.map(\.payload) == [[], big, [9]])
+    #expect(records[2].kind.rawValue == 200)
+  }
+
+  @Test func oversizedAppendIsRefused() throws {
+    let fs = FaultInjectingFileSystem()
+    var options = memoryOptions(fs)
+    options.limits.maxRecordPayload = 100
+    let writer = try JournalWriter.create(at: "/j", options: options)
+    #expect(throws: JournalError.self) { try writer.append(JournalRecord(kind: .commit, version: 1, payload: .init(repeating: 0, count: 101))) }
+    try writer.append(JournalRecord(kind: .commit, version: 1, payload: [1]))
+    try writer.close()
+  }
+
+  @Test func groupedModeBecomesDurableBySyncOrTimer() async throws {
+    let fs = FaultInjectingFileSystem()
+    let writer = try JournalWriter.create(at: "/j", options: memoryOptions(fs, .grouped(maxDelayMilliseconds: 2, maxBytes: 1 << 20)))
+    let receipt = try writer.append(syntheticRecord(0))
+    #expect(!receipt.isDurable)
+    for _ in 0..<200 where writer.durableSequence < 1 { try await Task.sleep(nanoseconds: 5_000_000) }
+    #expect(writer.durableSequence == 1)
+    try writer.append(syntheticRecord(1))
+    try writer.sync()
+    #expect(writer.durableSequence == 2)
+    try writer.close()
+  }
+
+  @Test func crc32cMatchesKnownVector() {
+    let value = Array("123456789".utf8).withUnsafeBytes { _CRC32C.checksum($0) }
+    #expect(value == 0xE306_9283)
+    let long = (0..<1000).map { UInt8(truncatingIfNeeded: $0 * 7) }
+    var split = _CRC32C()
+    long[0..<333].withUnsafeBytes { split.update($0) }
+    long[333...].withUnsafeBytes { split.update($0) }
+    #expect(split.value == long.withUnsafeBytes { _CRC32C.checksum($0) })
+  }
+}

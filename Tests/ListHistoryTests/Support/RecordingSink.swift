@@ -1,0 +1,23 @@
+import ListHistory
+import Synchronization
+
+/// A sink that keeps every record and can be told to fail.
+final class RecordingSink: HistoryRecordSink {
+  struct Failure: Error, Equatable {}
+  private let storage = Mutex<(records: [HistoryRecord], failNext: Int)>(([], 0))
+
+  var records: [HistoryRecord] { storage.withLock { $0.records } }
+
+  /// Makes the next `count` writes throw.
+  func failNext(_ count: Int = 1) { storage.withLock { $0.failNext = count } }
+
+  func write(_ record: HistoryRecord) throws {
+    try storage.withLock { state in
+      if state.failNext > 0 {
+        state.failNext -= 1
+        throw Failure()
+      }
+      state.records.append(record)
+    }
+  }
+}

@@ -1,0 +1,159 @@
+import ListJournal
+
+// Workloads of issue 5 (fixed seeds): 100,000 Int identifiers.
+//   flat:       one section; 10% deleted, 10% inserted, 2% moved, 1% updated
+//   sectioned:  100 sections of 1,000; the same edits across sections (moves may cross sections)
+//   unchanged:  equal states (distinct arrays, so no buffer-identity shortcut)
+// Each is timed over several runs with ContinuousClock; the median and the best are printed.
+
+struct SplitMix: RandomNumberGenerator {
+  var state: UInt64
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+typealias Rows = ListVisibleRows<Int, Int>
+
+/// Applies the standard edit mix to sectioned rows; returns the new rows and the updated ids.
+func edit(_ rows: [[Int]], seed: UInt64) -> (rows: [[Int]], updated: Set<Int>) {
+  var generator = SplitMix(state: seed)
+  let total = rows.reduce(0) { $0 + $1.count }
+  var rows = rows
+  var nextID = total * 10
+  // 10% deleted
+  for _ in 0..<(total / 10) {
+    let section = Int.random(in: rows.indices, using: &generator)
+    guard !rows[section].isEmpty else { continue }
+    rows[section].remove(at: Int.random(in: rows[section].indices, using: &generator))
+  }
+  // 10% inserted
+  for _ in 0..<(total / 10) {
+    let section = Int.random(in: rows.indices, using: &generator)
+    rows[section].insert(nextID, at: Int.random(in: 0...rows[section].count, using: &generator))
+    nextID += 1
+  }
+  // 2% moved
+  for _ in 0..<(total / 50) {
+    let from = Int.random(in: rows.indices, using: &generator)
+    guard !rows[from].isEmpty else { continue }
+    let id = rows[from].remove(at: Int.random(in: rows[from].indices, using: &generator))
+    let to = Int.random(in: rows.indices, using: &generator)
+    rows[to].insert(id, at: Int.random(in: 0...rows[to].count, using: &generator))
+  }
+  // 1% updated
+  var updated = Set<Int>()
+  let all = rows.flatMap { $0 }
+  for _ in 0..<(total / 100) { updated.insert(all.randomElement(using: &generator)!) }
+  return (rows, updated)
+}
+
+func measure(_ name: String, runs: Int = 15, _ body: () -> Int) {
+  let clock = ContinuousClock()
+  var times: [Duration] = []
+  var result = 0
+  for _ in 0..<runs {
+    let start = clock.now
+    result &+= body()
+    times.append(clock.now - start)
+  }
+  times.sort()
+  func ms(_ duration: Duration) -> String {
+    let micro = duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
+    let fraction = String(micro % 1000)
+    return "\(micro / 1000).\(String(repeating: "0", count: 3 - fraction.count) + fraction) ms"
+  }
+  print("\(name + String(repeating: " ", count: max(0, 46 - name.count))) median \(ms(times[times.count / 2]))  best \(ms(times[0]))  [\(result / runs)]")
+}
+
+let filter = CommandLine.arguments.dropFirst().first
+func wants(_ name: String) -> Bool { filter.map { name.contains($0) } ?? true }
+
+// Flat.
+let flatOld = [Array(0..<100_000)]
+let (flatNew, flatUpdated) = edit(flatOld, seed: 1)
+if wants("rows") {
+  let old = Rows(sections: [0], rows: flatOld), new = Rows(sections: [0], rows: flatNew)
+  measure("rows flat 10/10/2/1%") {
+    ListChangeset(from: old, to: new, itemNeedsReload: { flatUpdated.contains($0) }).numberOfItemMoves
+  }
+  let sectionedOld = (0..<100).map { section in Array((section * 1000)..<(section * 1000 + 1000)) }
+  let (sectionedNew, sectionedUpdated) = edit(sectionedOld, seed: 2)
+  let oldS = Rows(sections: Array(0..<100), rows: sectionedOld), newS = Rows(sections: Array(0..<100), rows: sectionedNew)
+  measure("rows 100 sections 10/10/2/1%") {
+    ListChangeset(from: oldS, to: newS, itemNeedsReload: { sectionedUpdated.contains($0) }).numberOfItemMoves
+  }
+  var movedSections = Array(0..<100)
+  movedSections.swapAt(3, 77)
+  var movedRows = sectionedNew
+  movedRows.swapAt(3, 77)
+  let newM = Rows(sections: movedSections, rows: movedRows)
+  measure("rows 100 sections + 2 section moves (split)") {
+    ListChangeset(from: oldS, to: newM, itemNeedsReload: { sectionedUpdated.contains($0) }).count
+  }
+  let copy = Rows(sections: [0], rows: [flatOld[0].map { $0 }])
+  measure("rows flat unchanged") { ListChangeset(from: old, to: copy).count }
+}
+
+// The floor the issue quotes: two identifier → index dictionaries over 100,000 Int identifiers.
+if wants("floor") {
+  let old = flatOld[0], new = flatNew[0]
+  measure("floor: two id→index dictionaries") {
+    var a = [Int: Int](minimumCapacity: old.count)
+    for (index, id) in old.enumerated() { a[id] = index }
+    var b = [Int: Int](minimumCapacity: new.count)
+    for (index, id) in new.enumerated() { b[id] = index }
+    return a.count &+ b.count
+  }
+}
+
+// The same workloads through ListSnapshot (the public full diff): includes reading the visible rows.
+func snapshot(_ rows: [[Int]], reloaded: Set<Int> = []) -> ListSnapshot<Int, Int> {
+  var snapshot = ListSnapshot<Int, Int>()
+  try! snapshot.appendSections(Array(rows.indices))
+  for (section, items) in rows.enumerated() { try! snapshot.appendItems(items, toSection: section) }
+  if !reloaded.isEmpty { try! snapshot.reloadItems(Array(reloaded)) }
+  return snapshot
+}
+if wants("snapshot") {
+  let old = snapshot(flatOld), new = snapshot(flatNew, reloaded: flatUpdated)
+  measure("snapshot flat 10/10/2/1%") { ListChangeset(from: old, to: new).numberOfItemMoves }
+  let sectionedOld = (0..<100).map { section in Array((section * 1000)..<(section * 1000 + 1000)) }
+  let (sectionedNew, sectionedUpdated) = edit(sectionedOld, seed: 2)
+  let oldS = snapshot(sectionedOld), newS = snapshot(sectionedNew, reloaded: sectionedUpdated)
+  measure("snapshot 100 sections 10/10/2/1%") { ListChangeset(from: oldS, to: newS).numberOfItemMoves }
+  measure("snapshot flat unchanged (same value)") { ListChangeset(from: old, to: old).count }
+  let rebuilt = snapshot(flatOld)
+  measure("snapshot flat unchanged (rebuilt equal)") { ListChangeset(from: old, to: rebuilt).count }
+  measure("  (of which: reading visible rows once)") { ListVisibleRows(old).numberOfRows }
+}
+
+// Applying a whole rebuilt snapshot as minimal operations (what the store records).
+if wants("apply") {
+  let old = snapshot(flatOld), new = snapshot(flatNew)
+  measure("apply whole snapshot flat 10/10/2%", runs: 3) { (try! old.operations(toReach: new)).count }
+  measure("apply whole snapshot flat unchanged", runs: 3) { (try! old.operations(toReach: snapshot(flatOld))).count }
+}
+
+// Items with content (not their own identifier): every common row is compared by ==.
+struct Cell: ListElement {
+  var id: Int
+  var value: Int
+}
+if wants("content") {
+  func cells(_ rows: [[Int]], updated: Set<Int> = []) -> ListSnapshot<Int, Cell> {
+    var snapshot = ListSnapshot<Int, Cell>()
+    try! snapshot.appendSections(Array(rows.indices))
+    for (section, items) in rows.enumerated() {
+      try! snapshot.appendItems(items.map { Cell(id: $0, value: updated.contains($0) ? 1 : 0) }, toSection: section)
+    }
+    snapshot.clearMarkers()
+    return snapshot
+  }
+  let old = cells(flatOld), new = cells(flatNew, updated: flatUpdated)
+  measure("content cells flat 10/10/2/1% (== per row)") { ListChangeset(from: old, to: new).numberOfItemMoves }
+}

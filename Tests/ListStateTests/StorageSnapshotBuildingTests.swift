@@ -61,4 +61,15 @@ import Testing
     #expect(snapshot == unchanged)
     #expect(snapshot.reloadedItemIdentifiers == unchanged.reloadedItemIdentifiers)
   }
+
+  @Test func identityIsCheapAndImpliesEquality() throws {
+    var snapshot = try Snapshot(section: "A", items: Array(0..<100))
+    let copy = snapshot
+    #expect(copy.isIdentical(to: snapshot))
+    try snapshot.moveItem(5, beforeItem: 0)
+    #expect(!copy.isIdentical(to: snapshot))
+    try snapshot.moveItem(5, afterItem: 4)
+    #expect(copy == snapshot)
+    #expect(!copy.isIdentical(to: snapshot))
+  }
 }

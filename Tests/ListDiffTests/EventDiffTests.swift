@@ -98,4 +98,19 @@ struct EventDiffTests {
     let back = try store.changeset(from: store.head, to: start)
     #expect(back.numberOfItemMoves == 2)
   }
+
+  @Test func aRowDeletedAndInsertedAgainWithNewContentIsReloaded() throws {
+    let store = ListStore<Header, Row>()
+    try store.transaction { tx in
+      try tx.appendSections([Header(id: 0)])
+      try tx.appendItems((0..<10).map { Row(id: $0) })
+    }
+    let start = store.head
+    try store.transaction { tx in try tx.deleteItems([4]) }
+    try store.transaction { tx in try tx.insertItems([Row(id: 4, content: 9)], beforeItem: 5) }
+    let old = try store.state(at: start), new = store.snapshot
+    let changeset = try #require(_EventDiffer.changeset(from: old, to: new, events: try store.events(from: start, to: store.head)))
+    #expect(changeset.lines == ["~ reloaded 4"])
+    try validator.validate(changeset, from: ListVisibleRows(old), to: ListVisibleRows(new), reloadedItems: [4])
+  }
 }

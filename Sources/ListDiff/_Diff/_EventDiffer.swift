@@ -122,6 +122,8 @@ enum _EventDiffer<Section: ListElement, Item: ListElement> {
     var reloads: [(ListIndexPath, Item.ID)] = []
     var trailing: [(ListIndexPath, Item.ID)] = []
     let movedIDs = Set(moves.map(\.1))
+    // A row deleted and inserted again (say, across branches) may come back with other content.
+    for row in common { reloadCandidates.insert(row.id) }
     for id in reloadCandidates.union(marked) {
       guard marked.contains(id) || old.item(id) != new.item(id),
         let before = old.visibleIndexPath(ofItem: id), let after = new.visibleIndexPath(ofItem: id)

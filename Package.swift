@@ -62,6 +62,9 @@ let package = Package(
     .testTarget(name: "JournalFormatTests", dependencies: ["JournalFormat", "TestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ListDiffTests", dependencies: ["ListDiff", "TestSupport"], swiftSettings: strictSettings),
     .testTarget(
+      name: "ListJournalTests", dependencies: ["ListJournal", "TestSupport"],
+      exclude: ["Fixtures"], swiftSettings: strictSettings),
+    .testTarget(
       name: "ListJournalCLITests", dependencies: ["ListJournal", "TestSupport"],
       swiftSettings: strictSettings),
   ],

@@ -14,15 +14,21 @@ import ListState
 ///
 /// Returns nil — the caller then runs the full diff — when the events change sections
 /// (their staging rules need the whole rows) or touch so many rows that the full diff is cheaper.
+@usableFromInline
 enum _EventDiffer<Section: ListElement, Item: ListElement> {
+  @usableFromInline
   typealias Snapshot = ListSnapshot<Section, Item>
+  @usableFromInline
   typealias Event = ListEvent<Section, Item>
+  @usableFromInline
   typealias Changeset = ListChangeset<Section.ID, Item.ID>
 
   /// Above this fraction of the visible rows, the full diff is cheaper.
+  @inlinable
   static var touchedRowLimitDivisor: Int { 16 }
 
   /// The reload markers the events carry (snapshots read back from a history have none).
+  @inlinable
   static func markers(in events: [Event]) -> (sections: Set<Section.ID>, items: Set<Item.ID>) {
     var sections = Set<Section.ID>()
     var items = Set<Item.ID>()
@@ -36,11 +42,13 @@ enum _EventDiffer<Section: ListElement, Item: ListElement> {
     return (sections, items)
   }
 
+  @inlinable
   static func changeset(from old: Snapshot, to new: Snapshot, events: [Event]) -> Changeset? {
     if events.isEmpty { return Changeset() }
     var touched = Set<Item.ID>()
     var reloadCandidates = Set<Item.ID>()
     var marked = Set<Item.ID>()
+    var reinserted = Set<Item.ID>()  // in an inserted or deleted outline: content may differ
     var visibleRows: Int?
     func limit() -> Int {
       if let visibleRows { return visibleRows / touchedRowLimitDivisor + 64 }
@@ -53,7 +61,9 @@ enum _EventDiffer<Section: ListElement, Item: ListElement> {
       case .insertSection, .deleteSection, .moveSection, .updateSection, .replaceSection, .reloadSections:
         return nil
       case .insertItems(let outline, _), .deleteItems(let outline, _):
-        touched.formUnion(outline.itemIdentifiers)
+        let ids = outline.itemIdentifiers
+        touched.formUnion(ids)
+        reinserted.formUnion(ids)
       case .moveItem(let id, _, _), .expand(let id, _), .collapse(let id, _):
         touched.insert(id)
         collectVisibleDescendants(of: id, in: old, into: &touched)
@@ -124,7 +134,7 @@ enum _EventDiffer<Section: ListElement, Item: ListElement> {
     var trailing: [(ListIndexPath, Item.ID)] = []
     let movedIDs = Set(moves.map(\.1))
     // A row deleted and inserted again (say, across branches) may come back with other content.
-    for row in common { reloadCandidates.insert(row.id) }
+    for row in common where reinserted.contains(row.id) { reloadCandidates.insert(row.id) }
     for id in reloadCandidates.union(marked) {
       guard marked.contains(id) || old.item(id) != new.item(id),
         let before = old.visibleIndexPath(ofItem: id), let after = new.visibleIndexPath(ofItem: id)
@@ -158,27 +168,42 @@ enum _EventDiffer<Section: ListElement, Item: ListElement> {
 
   /// A position in a section's old order: untouched rows by rank (`rank`, 1, 0); a touched row
   /// (which sits after `gap` untouched rows) as (`gap`, 0, old row).
+  @usableFromInline
   struct OldKey: Comparable {
-    var rank: Int
-    var kind: Int
-    var row: Int
-    static func < (a: OldKey, b: OldKey) -> Bool { (a.rank, a.kind, a.row) < (b.rank, b.kind, b.row) }
+    @usableFromInline var rank: Int
+    @usableFromInline var kind: Int
+    @usableFromInline var row: Int
+    @inlinable init(rank: Int, kind: Int, row: Int) {
+      self.rank = rank
+      self.kind = kind
+      self.row = row
+    }
+    @inlinable static func < (a: OldKey, b: OldKey) -> Bool { (a.rank, a.kind, a.row) < (b.rank, b.kind, b.row) }
   }
 
   /// A unit of the same-section sequence in new order: one touched row, or a segment of untouched
   /// rows (ranks `ranks`) with no touched row's old position inside it — such a segment is kept
   /// or moved as a whole by some minimal solution.
+  @usableFromInline
   struct Unit {
-    var low: OldKey
-    var high: OldKey
-    var weight: Int
-    var touched: Int  // index into the rows, or -1
-    var ranks: Range<Int>
+    @usableFromInline var low: OldKey
+    @usableFromInline var high: OldKey
+    @usableFromInline var weight: Int
+    @usableFromInline var touched: Int  // index into the rows, or -1
+    @usableFromInline var ranks: Range<Int>
+    @inlinable init(low: OldKey, high: OldKey, weight: Int, touched: Int, ranks: Range<Int>) {
+      self.low = low
+      self.high = high
+      self.weight = weight
+      self.touched = touched
+      self.ranks = ranks
+    }
   }
 
   /// Appends the minimal moves of one section: the complement of a heaviest increasing run of
   /// units (O(u log u) for u units, u = O(touched rows)); untouched rows that must move are read
   /// back by position (there are never more of them than touched rows).
+  @inlinable
   static func minimalMoves(
     in section: Int, _ rows: [(id: Item.ID, old: ListIndexPath, new: ListIndexPath)],
     touchedOld: [Int], touchedNew: [Int], untouchedCount: Int, old: Snapshot,
@@ -265,6 +290,7 @@ enum _EventDiffer<Section: ListElement, Item: ListElement> {
 
   /// The row of the untouched row of rank `rank`, given the sorted rows of the touched ones: the
   /// least fixed point of p = rank + #(touched ≤ p).
+  @inlinable
   static func position(ofUntouchedRank rank: Int, touched: [Int]) -> Int {
     var position = rank
     while true {
@@ -276,6 +302,7 @@ enum _EventDiffer<Section: ListElement, Item: ListElement> {
 
   /// Adds the rows shown under `id` (its descendants whose ancestors are all expanded), if `id`
   /// is itself shown and expanded.
+  @inlinable
   static func collectVisibleDescendants(of id: Item.ID, in snapshot: Snapshot, into result: inout Set<Item.ID>) {
     guard snapshot.isExpanded(id), snapshot.isVisible(id) else { return }
     var stack = snapshot.children(of: id)
@@ -286,6 +313,7 @@ enum _EventDiffer<Section: ListElement, Item: ListElement> {
   }
 
   /// The number of values in the sorted `values` that are smaller than `value`.
+  @inlinable
   static func lowerBound(of value: Int, in values: [Int]) -> Int {
     var low = 0
     var high = values.count

@@ -18,6 +18,7 @@ extension ListChangeset {
   /// ```
   ///
   /// - Complexity: O(r · depth · log n) for r touched rows; the full diff's when it falls back.
+  @inlinable
   public init<Section: ListElement, Item: ListElement>(
     from old: ListSnapshot<Section, Item>, to new: ListSnapshot<Section, Item>, events: [ListEvent<Section, Item>]
   ) where Section.ID == SectionID, Item.ID == ItemID {

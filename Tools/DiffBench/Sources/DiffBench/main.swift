@@ -189,8 +189,16 @@ if wants("events") {
   }
   let old = try! store.state(at: start), new = store.snapshot
   let events = try! store.events(from: start, to: store.head)
-  measure("events: 10 events apart, 1M items (\(events.count) events)", runs: 50) {
+  measure("events: 10 events apart, 1M items (\(events.count) events)", runs: 2000) {
     ListChangeset(from: old, to: new, events: events).numberOfItemMoves
   }
   measure("  full diff of the same pair", runs: 3) { ListChangeset(from: old, to: new).numberOfItemMoves }
+}
+if wants("lookups") {
+  var big = ListSnapshot<Int, Cell>()
+  try! big.appendSections([0])
+  try! big.appendItems((0..<1_000_000).map { Cell(id: $0, value: 0) })
+  let probes = (0..<30).map { $0 * 33_331 }
+  measure("30 visibleIndexPath lookups on 1M items", runs: 2000) { probes.reduce(0) { $0 &+ (big.visibleIndexPath(ofItem: $1)?.row ?? 0) } }
+  measure("30 item(_:) lookups on 1M items", runs: 2000) { probes.reduce(0) { $0 &+ (big.item($1)?.value ?? 0) } }
 }

@@ -281,7 +281,7 @@ var longEvents = 0
 let (_, buildSeconds) = measure {
   while longEvents < historyTarget { longEvents += longWorkload.step(long) }
 }
-report("build \(historyTarget / 1_000_000)M-event history (checkpoint every \(travelInterval))", "\(format(buildSeconds, 1)) s, RSS \(residentMegabytes()) MiB")
+report("build \(historyTarget / 1_000)K-event history (checkpoint every \(travelInterval))", "\(format(buildSeconds, 1)) s, RSS \(residentMegabytes()) MiB")
 var travelRandom = SplitMix(state: 7)
 var worst = 0.0
 var total = 0.0

@@ -46,8 +46,9 @@ let package = Package(
       providers: [.apt(["libedit-dev"]), .brew(["libedit"])]),
     .executableTarget(
       name: "ListJournalCLI",
+      // The modules it imports directly too, so a layout change in one of them rebuilds the CLI.
       dependencies: [
-        "ListJournal", "CEdit",
+        "ListJournal", "ListState", "ListHistory", "JournalFormat", "ListDiff", "CEdit",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSettings),

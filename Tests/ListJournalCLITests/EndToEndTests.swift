@@ -187,4 +187,25 @@ struct EndToEndTests {
     #expect(try CLIRunner.run(["log", "j.journal", "--format", "json"], in: directory) == before)
     #expect(try CLIRunner.run(["show", "j.journal", "--at", "2"], in: directory).stdout == "version 2\nS\n  • a\n  • b\n  • c\n")
   }
+
+  /// The bundled demo journal (the README's walkthrough) still opens with today's reader and
+  /// replays to its recorded state; its script regenerates the same history.
+  @Test func theBundledGoldenJournalReplaysToItsExpectedState() throws {
+    let golden = CLIRunner.packageRoot.appendingPathComponent("Journal/Golden")
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try FileManager.default.copyItem(
+      at: golden.appendingPathComponent("demo.journal"), to: directory.appendingPathComponent("golden.journal"))
+    let expected = try String(contentsOf: golden.appendingPathComponent("demo.expected.json"), encoding: .utf8)
+    let replayed = try CLIRunner.run(["show", "golden.journal", "--format", "json"], in: directory)
+    #expect(replayed == .init(stdout: expected, stderr: "", status: 0))
+    #expect(try CLIRunner.run(["verify", "golden.journal"], in: directory).status == 0)
+
+    let script = golden.appendingPathComponent("demo.list").path
+    #expect(try CLIRunner.run(["exec", "fresh.journal", script], in: directory).status == 0)
+    #expect(try CLIRunner.run(["show", "fresh.journal", "--format", "json"], in: directory).stdout == expected)
+    #expect(
+      try CLIRunner.run(["log", "fresh.journal", "--format", "json"], in: directory)
+        == CLIRunner.run(["log", "golden.journal", "--format", "json"], in: directory))
+  }
 }

@@ -44,11 +44,11 @@ struct ReplTerminalTests {
 
     tmux.type("undo 2")
     tmux.keys("Enter")
-    try tmux.waitFor("undid 4 Expand Item\nundid 3 Expand Item\nhead is version 2")
+    try tmux.waitFor("undid 4 Expand Item: expand apple\nundid 3 Expand Item: expand apple\nhead is version 2")
     try tmux.waitFor("v2> ")
     tmux.type("redo")
     tmux.keys("Enter")
-    try tmux.waitFor("redid 3 Expand Item\nhead is version 3")
+    try tmux.waitFor("redid 3 Expand Item: expand apple\nhead is version 3")
     try tmux.waitFor("v3> ")
 
     tmux.type("move pear before apple")

@@ -21,7 +21,7 @@ struct ReplCommand: ParsableCommand {
         v0> append-sections Fruit
         v1> append apple pear
         v2> undo
-        undid 2 Append 2 Items
+        undid 2 Append 2 Items: insert apple pear
       """)
 
   @Argument(help: "The journal file (created if missing).")

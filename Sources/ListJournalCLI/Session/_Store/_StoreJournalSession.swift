@@ -161,7 +161,10 @@ final class _StoreJournalSession: JournalSession {
   private func steps(_ versions: [Version]) -> [HistoryStep] {
     versions.map { version in
       let info = store.info(for: version)
-      return HistoryStep(version: version.rawValue, label: info?.label ?? "", operations: [])
+      let events = (try? store.events(of: version)) ?? []
+      var operations = events.prefix(4).map(\.summary)
+      if events.count > 4 { operations.append("… \(events.count - 4) more") }
+      return HistoryStep(version: version.rawValue, label: info?.label ?? "", operations: operations)
     }
   }
 

@@ -208,4 +208,16 @@ struct EndToEndTests {
       try CLIRunner.run(["log", "fresh.journal", "--format", "json"], in: directory)
         == CLIRunner.run(["log", "golden.journal", "--format", "json"], in: directory))
   }
+
+  @Test func theReplReadsPlainLinesFromAPipe() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let result = try CLIRunner.run(
+      ["repl", "r.journal"], stdin: "append-sections S\nappend a\nundo\nshow\nbogus\nredo\n", in: directory)
+    #expect(
+      result
+        == .init(
+          stdout: "undid 2 Append Item: insert a\nhead is version 1\nversion 1\nS\nredid 2 Append Item: insert a\nhead is version 2\n",
+          stderr: "error: line 5, column 1: unknown command 'bogus' (type `help` for the list)\n", status: 0))
+  }
 }

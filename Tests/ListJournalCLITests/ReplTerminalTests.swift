@@ -111,8 +111,20 @@ final class TmuxSession {
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     let argv = (["tmux", "-L", socket] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
+    // The test runner's threads block most signals and a spawned process inherits that mask:
+    // without resetting it, tmux and the REPL under it would ignore SIGHUP from kill-server.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var emptySet = sigset_t()
+    sigemptyset(&emptySet)
+    var allSignals = sigset_t()
+    sigfillset(&allSignals)
+    posix_spawnattr_setsigmask(&attributes, &emptySet)
+    posix_spawnattr_setsigdefault(&attributes, &allSignals)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     var pid = pid_t()
-    guard posix_spawnp(&pid, "tmux", &actions, nil, argv, environ) == 0 else { return -1 }
+    guard posix_spawnp(&pid, "tmux", &actions, &attributes, argv, environ) == 0 else { return -1 }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     if capture { capturedText = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }

@@ -20,6 +20,11 @@ public struct JournalOptions: Sendable {
   public var fileSystem: any JournalFileSystem = POSIXFileSystem()
   /// Called (outside the writer's lock) with the highest durable sequence whenever it advances.
   public var onDurable: (@Sendable (UInt64) -> Void)?
+  /// A fixed salt for a new journal instead of a random one (nil: random). Only for reproducible
+  /// files such as golden journals: two journals with the same salt accept each other's chunks.
+  public var fixedSalt: UInt64?
+  /// A fixed creation time (nanoseconds since 1970) for a new journal's header (nil: now).
+  public var fixedCreationTimeNanoseconds: Int64?
 
   public init() {}
 }

@@ -62,7 +62,9 @@ public final class JournalWriter: Sendable {
     let file = try fs.open(temporary, mode: .createNew)
     do throws(JournalError) {
       guard try file.tryLockExclusive() else { throw .locked(path: temporary) }
-      let header = _FileHeader(salt: UInt64.random(in: 1...UInt64.max), createdAtNanoseconds: _nowNanoseconds())
+      let header = _FileHeader(
+        salt: options.fixedSalt.map { max(1, $0) } ?? UInt64.random(in: 1...UInt64.max),
+        createdAtNanoseconds: options.fixedCreationTimeNanoseconds ?? _nowNanoseconds())
       try file.write(header.encode(), at: 0)
       try file.sync(dataOnly: false)
       try fs.rename(temporary, to: path)

@@ -1,4 +1,5 @@
 import ListDiff
+import ListHistory
 import ListState
 import Testing
 
@@ -95,5 +96,30 @@ struct SnapshotReachTests {
       moves += children.filter { current.contains(item: $0) && !before.contains($0) }.count
     }
     return moves
+  }
+
+  /// The store records a rebuilt snapshot as the few events that differ, keeping expansion.
+  @Test func storeRecordsOnlyTheMinimalEvents() throws {
+    let store = ListStore<String, String>()
+    try store.transaction { tx in
+      try tx.appendSections(["topics"])
+      try tx.appendItems(["shellies", "zigbee"])
+      try tx.appendItems(["relay", "temperature"], underParent: "shellies")
+      try tx.expand(["shellies"])
+    }
+    var rebuilt = ListSnapshot<String, String>()
+    try rebuilt.appendSections(["topics"])
+    try rebuilt.appendItems(["zigbee", "shellies"])
+    try rebuilt.appendItems(["relay", "temperature"], underParent: "shellies")
+    let before = store.head
+    try store.apply(rebuilt, label: "Refresh")
+    let events = try store.events(of: store.head)
+    #expect(events.count == 1)
+    #expect(events.first?.kindName == "moveItem")
+    #expect(store.snapshot.isExpanded("shellies"))
+    #expect(try store.apply(rebuilt).isEmpty)
+    #expect(store.head != before)
+    let changeset = try store.changeset(from: before, to: store.head)
+    #expect(changeset.numberOfItemMoves == 1)
   }
 }

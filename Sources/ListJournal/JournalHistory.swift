@@ -1,0 +1,150 @@
+/// A read-only view of a journal: the whole history replayed in memory, for tools (the
+/// `listjournal` CLI's `show`, `log`, `diff`, `info`) — every version, its state, the events
+/// between versions, and facts about the file.
+///
+/// Opening takes no lock, so it works while a writer appends (it sees a consistent prefix).
+/// Use the generic element types (``open(at:tolerateCorruption:)`` on
+/// `JournalHistory<JournalValueElement, JournalValueElement>`) to read any app's journal without
+/// its types; use an app's own types with a matching ``HistoryCodec``.
+///
+/// ```swift
+/// let history = try JournalHistory.open(at: "/tmp/list.journal")      // generic values
+/// for entry in history.versions { print(entry.version, entry.label ?? "") }
+/// let old = try history.state(at: 3)
+/// let events = try history.events(from: 3, to: history.head)           // for an event-derived diff
+/// ```
+/// - Complexity: opening is O(file size) verification plus O(events · log n) replay; then
+///   `state(at:)` is O(checkpointInterval + one transaction), `events(from:to:)` O(path events).
+public final class JournalHistory<Section: ListElement, Item: ListElement>: Sendable {
+  public typealias Snapshot = ListSnapshot<Section, Item>
+  public typealias Event = ListEvent<Section, Item>
+
+  /// The journal's path.
+  public let path: String
+  /// The file's index and recovery report.
+  public let reader: JournalReader
+  /// The replayed history (in memory only: changes made through it are *not* written to the file).
+  public let store: ListStore<Section, Item>
+  /// Facts about the file.
+  public let info: JournalInfo
+
+  init(path: String, reader: JournalReader, store: ListStore<Section, Item>, info: JournalInfo) {
+    self.path = path
+    self.reader = reader
+    self.store = store
+    self.info = info
+  }
+
+  /// Opens and replays the journal at `path` with `codec`.
+  ///
+  /// - Parameter tolerateCorruption: read the valid prefix of a journal with mid-file damage
+  ///   (reported in `reader.recovery.corruption`) instead of throwing.
+  /// - Throws: ``JournalStoreError``: `.journal` (not a journal, newer format, corruption with its
+  ///   offset) or `.invalidRecord` (offset, sequence, version).
+  public static func open(
+    at path: String, codec: HistoryCodec<Section, Item>, tolerateCorruption: Bool = false,
+    limits: JournalLimits = JournalLimits(), checkpointInterval: Int = 1_024
+  ) throws(JournalStoreError) -> JournalHistory {
+    let reader: JournalReader
+    do { reader = try JournalReader.open(at: path, limits: limits, tolerateCorruption: tolerateCorruption) } catch {
+      throw .journal(error)
+    }
+    let counter = _KindCounter()
+    let store = try _JournalReplay.replay(
+      reader, codec: codec, sink: nil, checkpointInterval: checkpointInterval, journalCheckpointBytes: .max,
+      clock: _systemClock, counter: counter)
+    return JournalHistory(path: path, reader: reader, store: store, info: makeInfo(reader: reader, store: store, counter: counter))
+  }
+
+  static func makeInfo(reader: JournalReader, store: ListStore<Section, Item>, counter: _KindCounter) -> JournalInfo {
+    let compressed = reader.frames.reduce(Int64(0)) { $0 + $1.byteCount }
+    let uncompressed = reader.frames.reduce(Int64(0)) { $0 + $1.uncompressedBytes }
+    return JournalInfo(
+      formatVersion: "\(reader.formatMajor).\(reader.formatMinor)",
+      fileBytes: reader.recovery.validBytes + reader.recovery.tornTailBytes, validBytes: reader.recovery.validBytes,
+      tornTailBytes: reader.recovery.tornTailBytes, compressedBytes: compressed, uncompressedBytes: uncompressed,
+      compressionRatio: compressed == 0 ? 0 : Double(uncompressed) / Double(compressed), frameCount: reader.frames.count,
+      checkpointCount: reader.frames.filter(\.startsWithCheckpoint).count, recordCount: reader.recordCount,
+      commitCount: counter.commits, headMoveCount: counter.headMoves, versionCount: store.latestVersion.rawValue + 1,
+      eventCount: store.eventCount, head: store.head, createdAt: Double(reader.createdAtNanoseconds) / 1e9)
+  }
+
+  // MARK: Reading
+
+  /// The current version (where the journal's head was when it was last written).
+  public var head: Version { store.head }
+  /// The newest version on any branch.
+  public var latestVersion: Version { store.latestVersion }
+  /// The list at the head.
+  public var snapshot: Snapshot { store.snapshot }
+
+  /// Every version, in creation order, with parent, time, label, operation count, children and
+  /// whether it is the head.
+  ///
+  /// - Complexity: O(versions).
+  public var versions: [JournalVersionEntry] {
+    let head = store.head
+    return (0...store.latestVersion.rawValue).map { number in
+      let version = Version(number)
+      let info = store.info(for: version)!
+      return JournalVersionEntry(
+        version: version, parent: info.parent, timestamp: info.timestamp, label: info.label,
+        operationCount: info.operationCount, isHead: version == head, children: store.children(of: version))
+    }
+  }
+
+  /// Parent, time, label and size of one version.
+  public func entry(for version: Version) throws(JournalStoreError) -> JournalVersionEntry {
+    guard let info = store.info(for: version) else { throw .history(.unknownVersion(version)) }
+    return JournalVersionEntry(
+      version: version, parent: info.parent, timestamp: info.timestamp, label: info.label,
+      operationCount: info.operationCount, isHead: version == store.head, children: store.children(of: version))
+  }
+
+  /// The list at any version, on any branch (markers cleared).
+  public func state(at version: Version) throws(JournalStoreError) -> Snapshot {
+    do { return try store.state(at: version) } catch { throw .history(error) }
+  }
+
+  /// The events of the transaction that created `version`.
+  public func events(of version: Version) throws(JournalStoreError) -> [Event] {
+    do { return try store.events(of: version) } catch { throw .history(error) }
+  }
+
+  /// The events that turn the state at `from` into the state at `to`, across branches (the
+  /// inverses back to the common ancestor, then forward): what an event-derived diff folds.
+  /// Fold them over `state(at: from)` to get `state(at: to)`.
+  public func events(from: Version, to: Version) throws(JournalStoreError) -> [Event] {
+    do { return try store.events(from: from, to: to) } catch { throw .history(error) }
+  }
+}
+
+extension JournalHistory where Section == JournalValueElement, Item == JournalValueElement {
+  /// Opens any app's journal with generic element values (no app types needed).
+  ///
+  /// ```swift
+  /// let history = try JournalHistory.open(at: path)
+  /// history.snapshot.itemIdentifiers   // [JournalValue]
+  /// ```
+  public static func open(
+    at path: String, tolerateCorruption: Bool = false, limits: JournalLimits = JournalLimits()
+  ) throws(JournalStoreError) -> JournalHistory {
+    try open(at: path, codec: .generic(), tolerateCorruption: tolerateCorruption, limits: limits)
+  }
+}
+
+extension JournalHistory where Section: Codable, Section.ID: Codable, Item: Codable, Item.ID: Codable {
+  /// Opens a journal with an app's own `Codable` element types.
+  public static func open(
+    at path: String, tolerateCorruption: Bool = false, limits: JournalLimits = JournalLimits()
+  ) throws(JournalStoreError) -> JournalHistory {
+    try open(at: path, codec: HistoryCodec(), tolerateCorruption: tolerateCorruption, limits: limits)
+  }
+}
+
+/// Counts record kinds during a replay.
+final class _KindCounter {
+  var commits = 0
+  var headMoves = 0
+  var checkpoints = 0
+}

@@ -1,0 +1,44 @@
+/// Facts about a journal file (`listjournal info`): format, sizes, compression, frames,
+/// checkpoints, records, versions and events.
+///
+/// ```swift
+/// let info = try JournalHistory.open(at: path).info
+/// print("\(info.eventCount) events in \(info.fileBytes) bytes (\(info.bytesPerEvent) B/event)")
+/// ```
+public struct JournalInfo: Hashable, Sendable {
+  /// The file's format version, `major.minor`.
+  public var formatVersion: String
+  /// Size of the file.
+  public var fileBytes: Int64
+  /// Bytes up to the end of the last complete chunk.
+  public var validBytes: Int64
+  /// Bytes after `validBytes` ignored as a torn tail.
+  public var tornTailBytes: Int64
+  /// Compressed bytes of all frames (chunk headers included).
+  public var compressedBytes: Int64
+  /// Uncompressed bytes of all records.
+  public var uncompressedBytes: Int64
+  /// `uncompressedBytes / compressedBytes`.
+  public var compressionRatio: Double
+  /// zstd frames (units of random access).
+  public var frameCount: Int
+  /// Frames that start with a checkpoint record.
+  public var checkpointCount: Int
+  /// Records of every kind.
+  public var recordCount: UInt64
+  /// Commit records (one per version after 0).
+  public var commitCount: Int
+  /// Undo/redo/checkout records.
+  public var headMoveCount: Int
+  /// Versions including version 0.
+  public var versionCount: Int
+  /// Recorded events of all versions.
+  public var eventCount: Int
+  /// The head version.
+  public var head: Version
+  /// Creation time of the file, seconds since 1970.
+  public var createdAt: Double
+
+  /// File bytes per event (0 without events).
+  public var bytesPerEvent: Double { eventCount == 0 ? 0 : Double(fileBytes) / Double(eventCount) }
+}

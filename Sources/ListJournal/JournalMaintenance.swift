@@ -1,0 +1,102 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Tool operations on journal files: verify, repair, compact, and export to / import from JSON
+/// Lines. (`listjournal verify|repair|compact|export|import`.)
+///
+/// ```swift
+/// let report = JournalMaintenance.verify(at: path)
+/// if !report.isValid { _ = try JournalMaintenance.repair(at: path) }
+/// try JournalMaintenance.export(at: path, toJSONLines: path + ".jsonl")
+/// ```
+public enum JournalMaintenance {
+  /// Checks a journal completely: every chunk checksum, every zstd frame, every record's
+  /// decoding, a full replay verifying each event against the state it applies to, every
+  /// checkpoint record against the replayed state at its head, and the model's invariants
+  /// (`_checkInvariants`, real in debug builds) on the head state and each checkpointed state.
+  /// Never throws: the first problem is in the report, with its byte offset and version.
+  ///
+  /// - Complexity: O(file size + events · log n).
+  public static func verify<Section, Item>(at path: String, codec: HistoryCodec<Section, Item>) -> JournalVerification {
+    var report = JournalVerification()
+    let reader: JournalReader
+    do { reader = try JournalReader.open(at: path, tolerateCorruption: true) } catch {
+      report.problem = .journal(error)
+      return report
+    }
+    report.tornTailBytes = reader.recovery.corruption == nil ? reader.recovery.tornTailBytes : 0
+    let counter = _KindCounter()
+    // Checkpoints are decoded with their own codec (a checkpoint resets the tables, so it decodes alone).
+    var checkpoints: [(sequence: UInt64, offset: Int64, checkpoint: HistoryCheckpoint<Section, Item>)] = []
+    var checkpointCodec = codec
+    let store: ListStore<Section, Item>
+    do throws(JournalStoreError) {
+      let progress = _JournalReplay.Progress()
+      var records = _JournalReplay.Records(reader: reader, progress: progress, fromFrame: 0, counter: counter)
+      records.onCheckpoint = { record in
+        if case .checkpoint(let value)? = try? checkpointCodec.decode(record) {
+          checkpoints.append((record.sequence, _JournalReplay.offset(ofSequence: record.sequence, in: reader), value))
+        }
+      }
+      do {
+        store = try ListStore(replaying: records, codec: codec, sink: nil, checkpointInterval: 256, journalCheckpointBytes: .max)
+      } catch {
+        if let failure = progress.error { throw .journal(failure) }
+        throw _JournalReplay.invalidRecord(error, reader: reader, progress: progress)
+      }
+      if let failure = progress.error { throw .journal(failure) }
+      report.recordCount = UInt64(counter.commits + counter.headMoves + counter.checkpoints)
+    } catch {
+      report.problem = error
+      return report
+    }
+    report.versionCount = store.latestVersion.rawValue + 1
+    report.eventCount = store.eventCount
+    if let corruption = reader.recovery.corruption { report.problem = .journal(corruption) }
+    store.snapshot._checkInvariants()
+    report.statesChecked = 1
+    for entry in checkpoints {
+      guard let state = try? store.state(at: entry.checkpoint.head) else {
+        report.problem = report.problem ?? .invalidRecord(
+          offset: entry.offset, sequence: entry.sequence, version: UInt64(entry.checkpoint.latestVersion.rawValue),
+          reason: "checkpoint of unknown head \(entry.checkpoint.head)")
+        break
+      }
+      state._checkInvariants()
+      report.statesChecked += 1
+      var stored = entry.checkpoint.snapshot
+      stored.clearMarkers()
+      guard state == stored else {
+        report.problem = report.problem ?? .invalidRecord(
+          offset: entry.offset, sequence: entry.sequence, version: UInt64(entry.checkpoint.latestVersion.rawValue),
+          reason: "checkpoint state of \(entry.checkpoint.head) differs from the replayed state")
+        break
+      }
+      report.checkpointsChecked += 1
+    }
+    return report
+  }
+
+  /// `verify` with generic element values (any app's journal).
+  public static func verify(at path: String) -> JournalVerification {
+    verify(at: path, codec: HistoryCodec<JournalValueElement, JournalValueElement>.generic())
+  }
+
+  /// Repairs mid-file damage: keeps the valid prefix, saves the damaged original aside as
+  /// `<path>.damaged-<time>` (never deleted) and replaces `path` atomically. Refused while a
+  /// writer holds the journal. Byte-level damage only (checksums, zstd, record framing); a record
+  /// that is intact but does not replay is reported by ``verify(at:codec:)``.
+  public static func repair(at path: String) throws(JournalStoreError) -> JournalRepair.Report {
+    do { return try JournalRepair.repair(at: path) } catch { throw .journal(error) }
+  }
+
+  /// Recompresses every frame at `level` (atomically: temp file, fsync, rename). History is kept
+  /// whole: dropping the history before a version is not supported yet, because the history
+  /// layer numbers versions from 0 and cannot start from a checkpoint of a later version.
+  public static func compact(at path: String, level: Int32 = 19) throws(JournalStoreError) -> JournalCompactor.Report {
+    do { return try JournalCompactor.compact(at: path, level: level) } catch { throw .journal(error) }
+  }
+}

@@ -1,0 +1,176 @@
+import Synchronization
+
+/// A ``ListStore`` backed by a zstd journal file: every commit, undo, redo and checkout is
+/// appended to the journal before it becomes visible, and reopening the file restores the whole
+/// history — every version and branch, the head and the redo memory.
+///
+/// Work with the list through ``store`` (transactions, undo/redo, time travel, observers). The
+/// journal adds durability: a commit is *durable* once its record has reached stable storage,
+/// which depends on the durability mode (`.strict`: before the commit returns; `.grouped`: within
+/// a few milliseconds; `.relaxed`: at ``sync()`` or ``close()``). Acknowledge a commit to a user
+/// only once ``durableVersion`` has reached it — or call ``makeDurable(through:)``.
+///
+/// ```swift
+/// let journal = try JournalStore<TestSection, TestItem>.open(at: "/tmp/list.journal", durability: .grouped)
+/// if journal.recovery.tornTailBytes > 0 { print("dropped a torn tail") }
+/// try journal.store.transaction(label: "Add Fruit") { tx in
+///     try tx.appendSections([TestSection("Fruit")])
+///     try tx.appendItems([TestItem("Apple")])
+/// }
+/// let version = journal.store.head
+/// try journal.makeDurable(through: version)      // now print "committed \(version)"
+/// try journal.close()
+/// ```
+///
+/// Failure model: a failed append (a write or `fdatasync` error) fails the commit that caused it
+/// and leaves the store unchanged; the writer then stops for good (it never retries a failed
+/// sync), so every later change fails too — reopen the journal to continue from what is on
+/// disk. With `.grouped`/`.relaxed`, commits already visible but not yet durable when the
+/// writer fails are never reported durable.
+///
+/// - Complexity: opening replays the whole journal (O(events)); each change costs its encoding
+///   plus the durability mode's I/O.
+public final class JournalStore<Section: ListElement, Item: ListElement>: Sendable {
+  public typealias Store = ListStore<Section, Item>
+
+  /// The list and its history. Every change made through it is journaled.
+  public let store: Store
+  /// The journal's path.
+  public let path: String
+  /// What opening found at the end of the file: a torn tail (cut-off or garbage bytes after the
+  /// last complete commit) is dropped and reported here.
+  public let recovery: JournalRecoveryReport
+  /// The durability mode the journal was opened with.
+  public let durability: JournalDurability
+  let writer: JournalWriter
+  let tracker: _DurabilityTracker
+
+  init(store: Store, path: String, writer: JournalWriter, tracker: _DurabilityTracker, durability: JournalDurability) {
+    self.store = store
+    self.path = path
+    self.writer = writer
+    self.tracker = tracker
+    self.recovery = writer.recovery
+    self.durability = durability
+  }
+
+  /// Creates the journal at `path` (when missing and `createIfMissing`) or opens it, recovering a
+  /// torn tail, replays it into a store and attaches the journal so new changes are appended.
+  ///
+  /// - Parameters:
+  ///   - durability: when commits reach stable storage (see ``JournalDurability``).
+  ///   - codec: the encoding of the app's elements; ``HistoryCodec/init()`` for `Codable` ones.
+  ///   - options: file-layer options (compression level, frame size, limits, file system for
+  ///     fault injection); its `durability` and `onDurable` are replaced by the arguments.
+  ///   - checkpointInterval: events between in-memory checkpoints (time-travel cost).
+  ///   - journalCheckpointBytes: encoded bytes between checkpoint records in the file (each
+  ///     starts a zstd frame, so time travel in the file decodes at most about this much).
+  ///   - clock: seconds since 1970 for version timestamps (fix it for reproducible files).
+  ///   - onDurable: called (on an arbitrary thread, without locks held) with the newest durable
+  ///     version whenever it advances.
+  /// - Throws: ``JournalStoreError/journal(_:)`` (locked, corrupted mid-file, I/O) or
+  ///   ``JournalStoreError/invalidRecord(offset:sequence:version:reason:)``.
+  /// - Complexity: O(file size) verification plus O(events · log n) replay.
+  public static func open(
+    at path: String, durability: JournalDurability = .grouped, createIfMissing: Bool = true,
+    codec: HistoryCodec<Section, Item>, options: JournalOptions = JournalOptions(),
+    checkpointInterval: Int = 1_024, journalCheckpointBytes: Int = 256 * 1024,
+    clock: @escaping @Sendable () -> Double = _systemClock,
+    onDurable: (@Sendable (Version) -> Void)? = nil
+  ) throws(JournalStoreError) -> JournalStore {
+    let tracker = _DurabilityTracker(onDurable: onDurable)
+    var options = options
+    options.durability = durability
+    options.onDurable = { [weak tracker] sequence in tracker?.advance(toSequence: sequence) }
+    let writer: JournalWriter
+    do { writer = try JournalWriter.open(at: path, options: options, createIfMissing: createIfMissing) } catch {
+      throw .journal(error)
+    }
+    do throws(JournalStoreError) {
+      let reader: JournalReader
+      do { reader = try JournalReader.open(at: path, limits: options.limits, fileSystem: options.fileSystem) } catch {
+        throw JournalStoreError.journal(error)
+      }
+      let sink = _JournalWriterSink(writer: writer, tracker: tracker)
+      let store = try _JournalReplay.replay(
+        reader, codec: codec, sink: sink, checkpointInterval: checkpointInterval,
+        journalCheckpointBytes: journalCheckpointBytes, clock: clock)
+      tracker.start(durableVersion: store.latestVersion, durableSequence: writer.durableSequence)
+      return JournalStore(store: store, path: path, writer: writer, tracker: tracker, durability: durability)
+    } catch {
+      try? writer.close()
+      throw error
+    }
+  }
+
+  /// `open` with the codec for `Codable` elements.
+  public static func open(
+    at path: String, durability: JournalDurability = .grouped, createIfMissing: Bool = true,
+    options: JournalOptions = JournalOptions(), checkpointInterval: Int = 1_024,
+    journalCheckpointBytes: Int = 256 * 1024, clock: @escaping @Sendable () -> Double = _systemClock,
+    onDurable: (@Sendable (Version) -> Void)? = nil
+  ) throws(JournalStoreError) -> JournalStore
+  where Section: Codable, Section.ID: Codable, Item: Codable, Item.ID: Codable {
+    try open(
+      at: path, durability: durability, createIfMissing: createIfMissing, codec: HistoryCodec(), options: options,
+      checkpointInterval: checkpointInterval, journalCheckpointBytes: journalCheckpointBytes, clock: clock,
+      onDurable: onDurable)
+  }
+
+  // MARK: Durability
+
+  /// The newest version whose commit record is known to be on stable storage (versions are
+  /// durable in creation order). Versions that were already in the file when it was opened
+  /// count as durable.
+  public var durableVersion: Version { tracker.durableVersion }
+
+  /// Whether the commit that created `version` is on stable storage.
+  public func isDurable(_ version: Version) -> Bool { version <= tracker.durableVersion }
+
+  /// Returns once the commit of `version` (and everything before it) is on stable storage,
+  /// syncing the file if needed: free in `.strict`, at most one `fdatasync` otherwise.
+  ///
+  /// ```swift
+  /// try journal.store.appendItems([TestItem("Pear")])
+  /// try journal.makeDurable(through: journal.store.head)
+  /// print("committed \(journal.store.head.rawValue)")
+  /// ```
+  /// - Throws: ``JournalStoreError/journal(_:)`` when the sync fails (the writer is then closed).
+  public func makeDurable(through version: Version) throws(JournalStoreError) {
+    if isDurable(version) { return }
+    do { try writer.sync() } catch { throw .journal(error) }
+  }
+
+  /// Writes anything buffered and makes every change so far durable.
+  public func sync() throws(JournalStoreError) {
+    do { try writer.sync() } catch { throw .journal(error) }
+  }
+
+  /// Makes everything durable, ends the zstd frame and releases the writer lock. Later changes
+  /// through ``store`` fail with ``JournalError/writerClosed(cause:)``. Idempotent.
+  public func close() throws(JournalStoreError) {
+    do { try writer.close() } catch { throw .journal(error) }
+  }
+
+  /// Whether the writer has stopped (closed, or after a failed write or sync).
+  public var isClosed: Bool { writer.isClosed }
+}
+
+extension ListStore {
+  /// Opens (or creates) a journal-backed store: see ``JournalStore/open(at:durability:createIfMissing:options:checkpointInterval:journalCheckpointBytes:clock:onDurable:)``.
+  ///
+  /// ```swift
+  /// let journal = try ListStore<TestSection, TestItem>.open(journalAt: path, durability: .strict)
+  /// try journal.store.appendSections([TestSection("Inbox")])
+  /// ```
+  public static func open(
+    journalAt path: String, durability: JournalDurability = .grouped, createIfMissing: Bool = true,
+    options: JournalOptions = JournalOptions(), clock: @escaping @Sendable () -> Double = _systemClock,
+    onDurable: (@Sendable (Version) -> Void)? = nil
+  ) throws(JournalStoreError) -> JournalStore<Section, Item>
+  where Section: Codable, Section.ID: Codable, Item: Codable, Item.ID: Codable {
+    try JournalStore.open(
+      at: path, durability: durability, createIfMissing: createIfMissing, options: options, clock: clock,
+      onDurable: onDurable)
+  }
+}

@@ -1,0 +1,37 @@
+/// Why opening, reading or writing a journal-backed list failed.
+///
+/// Every case names where the damage is: the byte offset in the file, the record's sequence
+/// number and the version it carries, so a developer can go straight to it (`listjournal info`,
+/// `listjournal verify`).
+///
+/// ```swift
+/// do { _ = try JournalStore<TestSection, TestItem>.open(at: path) }
+/// catch .invalidRecord(let offset, let sequence, let version, let reason) {
+///     print("record #\(sequence) (v\(version)) in the chunk at byte \(offset): \(reason)")
+/// }
+/// catch { print(error) }
+/// ```
+public enum JournalStoreError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The file layer failed or found damage (its message names the byte offset and last good
+  /// version where there is one).
+  case journal(JournalError)
+  /// A record passed its checksum but the history layer could not decode or apply it (a foreign
+  /// journal, a codec mismatch or a writer bug). `offset` is the byte offset of the zstd frame
+  /// holding the record; everything before the record is intact.
+  case invalidRecord(offset: Int64, sequence: UInt64, version: UInt64, reason: String)
+  /// The history refused an operation (unknown version, nothing to undo, …).
+  case history(HistoryError)
+  /// The journal cannot be used this way (for example a read-only view asked to write, or an
+  /// import file with a malformed line).
+  case unsupported(String)
+
+  public var description: String {
+    switch self {
+    case .journal(let error): return error.description
+    case .invalidRecord(let offset, let sequence, let version, let reason):
+      return "invalid record #\(sequence) (version \(version)) in the frame at byte offset \(offset): \(reason)"
+    case .history(let error): return error.description
+    case .unsupported(let message): return message
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import Synchronization
+
+/// Maps journal sequence numbers to versions: which versions are durable.
+///
+/// The writer reports the highest durable *sequence* (possibly before the sink has even learnt
+/// the sequence of the record it just appended — `.strict` reports inside `append`), so both
+/// orders are handled: a commit registered at or below the durable sequence is durable at once.
+final class _DurabilityTracker: Sendable {
+  struct State {
+    /// (sequence, version) of commit records not yet durable, oldest first.
+    var pending: [(sequence: UInt64, version: Int)] = []
+    var pendingStart = 0
+    var durableSequence: UInt64 = 0
+    var durableVersion = 0
+  }
+
+  let state = Mutex(State())
+  let onDurable: (@Sendable (Version) -> Void)?
+
+  init(onDurable: (@Sendable (Version) -> Void)?) {
+    self.onDurable = onDurable
+  }
+
+  var durableVersion: Version { Version(state.withLock { $0.durableVersion }) }
+
+  func start(durableVersion: Version, durableSequence: UInt64) {
+    state.withLock {
+      $0.durableVersion = max($0.durableVersion, durableVersion.rawValue)
+      $0.durableSequence = max($0.durableSequence, durableSequence)
+    }
+  }
+
+  /// A commit record for `version` was appended as `sequence`.
+  func register(sequence: UInt64, version: Int) {
+    let advanced = state.withLock { state -> Int? in
+      if sequence <= state.durableSequence {
+        guard version > state.durableVersion else { return nil }
+        state.durableVersion = version
+        return version
+      }
+      state.pending.append((sequence, version))
+      return nil
+    }
+    if let advanced { onDurable?(Version(advanced)) }
+  }
+
+  /// The writer made every record up to `sequence` durable.
+  func advance(toSequence sequence: UInt64) {
+    let advanced = state.withLock { state -> Int? in
+      guard sequence > state.durableSequence else { return nil }
+      state.durableSequence = sequence
+      var newest: Int?
+      while state.pendingStart < state.pending.count, state.pending[state.pendingStart].sequence <= sequence {
+        newest = state.pending[state.pendingStart].version
+        state.pendingStart += 1
+      }
+      if state.pendingStart > 1024, state.pendingStart * 2 > state.pending.count {
+        state.pending.removeFirst(state.pendingStart)
+        state.pendingStart = 0
+      }
+      guard let newest, newest > state.durableVersion else { return nil }
+      state.durableVersion = newest
+      return newest
+    }
+    if let advanced { onDurable?(Version(advanced)) }
+  }
+}

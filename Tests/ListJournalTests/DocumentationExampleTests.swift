@@ -20,7 +20,7 @@ struct JournalDocumentationExampleTests {
     let journal = try JournalStore<String, Row>.open(at: path, durability: .strict)
     try journal.store.appendSections(["Inbox"])
     try journal.store.appendItems([Row(id: "milk", title: "Milk")])
-    try journal.store.moveItem("milk", toSection: "Inbox")
+    try journal.store.appendItems([Row(id: "eggs", title: "Eggs")])
     try journal.store.undo()
     #expect(journal.durableVersion == 3)  // strict: durable before each commit returned
     try journal.close()
@@ -198,7 +198,7 @@ struct JournalDocumentationExampleTests {
     #expect(store.snapshot.itemIdentifiers == ["b", "a"])
 
     let changeset = try store.changeset(from: shown, to: store.head)
-    #expect(changeset.textDescription == "→ moved b")
+    #expect(changeset.textDescription == "→ moved a")
     try journal.close()
 
     let reopened = try JournalStore<String, Row>.open(at: path)

@@ -179,13 +179,13 @@ struct SnapshotsDocumentationExampleTests {
     typealias Failure = ListError<String, String>
     var snapshot = try inbox()
     let before = snapshot
-    func expectError(_ expected: Failure, _ operation: (inout ListSnapshot<String, Row>) throws(Failure) -> Void) {
+    func expectError(_ expected: Failure, _ operation: (inout ListSnapshot<String, Row>) throws -> Void) {
       var copy = snapshot
-      do throws(Failure) {
+      do {
         try operation(&copy)
         Issue.record("expected \(expected)")
       } catch {
-        #expect(error == expected)
+        #expect(error as? Failure == expected)
       }
       #expect(copy == snapshot)
     }
@@ -203,8 +203,10 @@ struct SnapshotsDocumentationExampleTests {
     expectError(.itemUnderOwnDescendant(item: "groceries", destination: "eggs")) {
       try $0.moveItem("groceries", beforeItem: "eggs")
     }
-    expectError(.anchorAmongInsertedItems("a")) { try $0.append(ListOutline(items: [a]), underParent: "a") }
-    expectError(.anchorAmongInsertedSections("X")) { try $0.insertSections(["X"], afterSection: "X") }
+    expectError(.anchorAmongInsertedItems("milk")) {
+      try $0.appendItems([Row(id: "milk", title: "Milk")], underParent: "milk")
+    }
+    expectError(.anchorAmongInsertedSections("Done")) { try $0.insertSections(["Done"], afterSection: "Done") }
     expectError(.indexOutOfRange(index: 5, count: 2)) { try $0.insertSections(["X"], at: 5) }
     expectError(.indexPathOutOfRange(section: 0, row: 9)) {
       try $0.moveVisibleRow(from: ListIndexPath(section: 0, row: 9), to: ListIndexPath(section: 0, row: 0))

@@ -1,6 +1,7 @@
 import ListDiff
 import ListHistory
 import ListState
+import Synchronization
 import TestSupport
 import Testing
 
@@ -96,6 +97,25 @@ struct DiffsDocumentationExampleTests {
 
     let back = try store.changeset(from: store.head, to: shown)  // backwards works too
     #expect(back.numberOfItemMoves == 2)
+  }
+
+  @Test func changesetsInAnObserver() throws {
+    let store = ListStore<String, String>()
+    try store.transaction { tx in
+      try tx.appendSections(["Fruit"])
+      try tx.appendItems(["Apple", "Pear"])
+    }
+    let lines = Mutex<[String]>([])
+    let token = store.observe { change in
+      let old = change.transaction.initialSnapshot, new = change.transaction.finalSnapshot
+      let changeset = change.events.map { ListChangeset(from: old, to: new, events: $0) }
+        ?? ListChangeset(from: old, to: new)
+      lines.withLock { $0.append(changeset.textDescription) }
+    }
+    try store.appendItems(["Fig"])
+    try store.undo()
+    #expect(lines.withLock { $0 } == ["+ inserted Fig", "- deleted Fig"])
+    token.cancel()
   }
 
   @Test func applyingARebuiltSnapshotKeepsExpansion() throws {

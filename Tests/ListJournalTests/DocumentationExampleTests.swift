@@ -196,9 +196,14 @@ struct JournalDocumentationExampleTests {
     try store.updateItem(Row(id: "a", title: "Groceries!"))
     try store.undo()
     #expect(store.snapshot.itemIdentifiers == ["b", "a"])
+    #expect(store.snapshot.item("a")?.title == "Groceries")
+    #expect(try store.state(at: shown).itemIdentifiers == ["a", "b"])
+    #expect(store.head == 2)
 
     let changeset = try store.changeset(from: shown, to: store.head)
     #expect(changeset.textDescription == "→ moved a")
+    try journal.makeDurable(through: store.head)
+    #expect(journal.isDurable(store.head))
     try journal.close()
 
     let reopened = try JournalStore<String, Row>.open(at: path)

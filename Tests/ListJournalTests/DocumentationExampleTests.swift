@@ -167,12 +167,13 @@ struct JournalDocumentationExampleTests {
     let verification = JournalMaintenance.verify(at: path)
     #expect(verification.isValid && verification.versionCount == 52)
 
-    let exported = directory.file("todo.jsonl")
-    let lines = try JournalMaintenance.export(at: path, toJSONLines: exported)
-    #expect(lines == 52)
-    let copy = directory.file("copy.journal")
-    try JournalMaintenance.importJSONLines(from: exported, toJournalAt: copy)
-    let history = try JournalHistory<String, Row>.open(at: copy)
+    let records = try JournalMaintenance.export(at: path, toJSONLines: path + ".jsonl")
+    #expect(records == 52)
+    try JournalMaintenance.importJSONLines(from: path + ".jsonl", toJournalAt: path + ".copy")
+    #expect(throws: JournalStoreError.self) {
+      try JournalMaintenance.importJSONLines(from: path + ".jsonl", toJournalAt: path + ".copy")
+    }
+    let history = try JournalHistory<String, Row>.open(at: path + ".copy")
     #expect(history.head == 50 && history.latestVersion == 51)
 
     var limits = JournalLimits()

@@ -46,8 +46,9 @@ let package = Package(
       providers: [.apt(["libedit-dev"]), .brew(["libedit"])]),
     .executableTarget(
       name: "ListJournalCLI",
+      // The modules it imports directly too, so a layout change in one of them rebuilds the CLI.
       dependencies: [
-        "ListJournal", "CEdit",
+        "ListJournal", "ListState", "ListHistory", "JournalFormat", "ListDiff", "CEdit",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSettings),
@@ -65,7 +66,8 @@ let package = Package(
       name: "ListJournalTests", dependencies: ["ListJournal", "TestSupport"],
       exclude: ["Fixtures"], swiftSettings: strictSettings),
     .testTarget(
-      name: "ListJournalCLITests", dependencies: ["ListJournal", "TestSupport"],
+      name: "ListJournalCLITests", dependencies: ["ListJournalCLI", "ListJournal", "TestSupport"],
+      exclude: ["Golden"],
       swiftSettings: strictSettings),
   ],
   swiftLanguageModes: [.v6]

@@ -96,6 +96,19 @@ extension ListEvent {
     }
   }
 
+  /// The cost of applying the event, in units of one simple event: 1, plus the number of items
+  /// an insert or delete carries (what checkpoint spacing counts).
+  ///
+  /// - Complexity: O(1) for simple events, O(k) for k carried items.
+  public var replayWeight: Int {
+    switch self {
+    case .insertItems(let outline, _), .deleteItems(let outline, _),
+      .insertSection(_, let outline, _), .deleteSection(_, let outline, _):
+      outline.roots.count == 1 && outline.roots[0].children.isEmpty ? 1 : 1 + outline.count
+    default: 1
+    }
+  }
+
   /// A short name of the event kind, for logs and the CLI (`"moveItem"`).
   public var kindName: String {
     switch self {

@@ -74,14 +74,19 @@ extension _StoreState {
         guard graph.redoChild(of: head) == target else { throw HistoryError.inconsistentEvent(reason: "redo to \(move.to) is not the redo child") }
       case .checkout: break
       }
-      var final = headSnapshot
-      final.clearMarkers()
-      if graph.path(from: head, to: target).apply.count + graph.path(from: head, to: target).revert.count <= 64 {
-        for event in graph.pathEvents(graph.path(from: head, to: target)) { try event.apply(to: &final, verifying: false) }
+      // Walk short paths (undo/redo: one transaction); jump through a checkpoint otherwise.
+      let path = graph.path(from: head, to: target)
+      let limit = 2 * graph.checkpointInterval
+      var final: ListSnapshot<Section, Item>
+      if graph.eventCount(along: path.revert, limit: limit) + graph.eventCount(along: path.apply, limit: limit) <= limit {
+        final = headSnapshot
+        final.clearMarkers()
+        for event in graph.pathEvents(path) { try event.apply(to: &final, verifying: false) }
       } else {
         let plan = graph.foldPlan(at: target)
         final = plan.base
         for event in plan.events { try event.apply(to: &final, verifying: false) }
+        final.clearMarkers()
       }
       head = target
       headSnapshot = final

@@ -10,7 +10,8 @@ struct _VersionNode: Sendable {
   var depth: Int32
   var eventCount: Int32
   var firstEvent: Int
-  /// Events between the nearest checkpointed ancestor-or-self and this version (0 on a checkpoint).
+  /// Replay work (event weights) between the nearest checkpointed ancestor-or-self and this
+  /// version (0 on a checkpoint).
   var eventsSinceCheckpoint: Int
   var timestampMillis: Int64
 }
@@ -23,7 +24,9 @@ struct _VersionNode: Sendable {
 /// one snapshot every `checkpointInterval` events *along each branch* bounds both memory
 /// (events / interval snapshots) and time travel (at most one checkpoint plus `interval` events
 /// plus one transaction), and works for versions on any branch because the checkpoint used is
-/// always an ancestor of the target.
+/// always an ancestor of the target. The interval counts replay *work* (``ListEvent/replayWeight``:
+/// one per event plus one per item an insert or delete carries), so a version that inserts a
+/// whole list is checkpointed at once instead of being re-inserted by every later time travel.
 struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   typealias Event = ListEvent<Section, Item>
   typealias Snapshot = ListSnapshot<Section, Item>
@@ -93,7 +96,7 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   ) -> Int {
     let version = nodes.count
     let parentNode = nodes[parent]
-    let since = parentNode.eventsSinceCheckpoint + newEvents.count
+    let since = parentNode.eventsSinceCheckpoint + newEvents.reduce(0) { $0 + $1.replayWeight }
     let isCheckpoint = since >= checkpointInterval
     nodes.append(
       _VersionNode(

@@ -28,17 +28,17 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
 
   /// Encodes a record and hands it to the sink; on failure the codec is as before.
   mutating func persist(_ content: HistoryRecordContent<Section, Item>) throws {
-    guard sink != nil, var codec else { return }
+    guard sink != nil, var codec = codec.take() else { return }
+    // `take()` leaves the stored codec nil, so the copy is unique and its tables mutate in place.
+    defer { self.codec = codec }
     let mark = codec.encoderMark
     let record = try codec.encode(content, sequence: recordSequence + 1)
     do {
       try sink?.write(record)
     } catch {
       codec.rollBackEncoder(to: mark)
-      self.codec = codec
       throw error
     }
-    self.codec = codec
     recordSequence += 1
     bytesSinceCheckpoint += record.payload.count
   }
@@ -46,7 +46,9 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
   /// Writes a checkpoint record after a change when the byte budget is used up. A failure
   /// leaves the codec as it was (the next change retries); it never fails the change itself.
   mutating func checkpointIfDue() {
-    guard sink != nil, let saved = codec, bytesSinceCheckpoint >= journalCheckpointBytes else { return }
+    guard sink != nil, codec != nil, bytesSinceCheckpoint >= journalCheckpointBytes else { return }
+    // Keep the pre-checkpoint tables in case the write fails (the checkpoint resets them).
+    let saved = codec
     let checkpoint = HistoryCheckpoint(
       head: Version(head), latestVersion: Version(graph.count - 1), snapshot: headSnapshot)
     do {

@@ -1,0 +1,106 @@
+/// The help text of every list-language command: synopsis, what it does, an example.
+///
+/// `help` prints the overview, `help COMMAND` one entry; the REPL completes command names from
+/// ``names``.
+///
+/// ```swift
+/// ListCommandHelp.entry(named: "move")?.synopsis   // "move I before|after J | move I to S | move I under P"
+/// ```
+enum ListCommandHelp {
+  struct Entry: Sendable {
+    var name: String
+    var synopsis: String
+    var summary: String
+    var example: String
+  }
+
+  static let entries: [Entry] = [
+    Entry(name: "append-sections", synopsis: "append-sections S...", summary: "Appends sections at the end.",
+          example: "append-sections Fruit Vegetables"),
+    Entry(name: "insert-sections", synopsis: "insert-sections S... before|after S2",
+          summary: "Inserts sections next to section S2.", example: "insert-sections Dairy before Fruit"),
+    Entry(name: "delete-sections", synopsis: "delete-sections S...",
+          summary: "Deletes sections with every item in them.", example: "delete-sections Dairy"),
+    Entry(name: "move-section", synopsis: "move-section S before|after S2",
+          summary: "Moves section S next to section S2.", example: "move-section Vegetables before Fruit"),
+    Entry(name: "set-section", synopsis: "set-section S \"content\"",
+          summary: "Sets a section's content (its header); the section is reloaded.",
+          example: "set-section Fruit \"Fresh fruit\""),
+    Entry(name: "reload-sections", synopsis: "reload-sections S...", summary: "Marks sections reloaded.",
+          example: "reload-sections Fruit"),
+    Entry(name: "replace-section", synopsis: "replace-section S with T [\"content\"]",
+          summary: "Section T takes S's place and items, with the given content (S's content when none is given).",
+          example: "replace-section Fruit with Fruits \"All fruit\""),
+    Entry(name: "append", synopsis: "append I... [to S] [under P]",
+          summary: "Appends items as root items of S (default: the last section), or as P's last children.",
+          example: "append apple pear to Fruit\nappend granny under apple"),
+    Entry(name: "insert", synopsis: "insert I... before|after J", summary: "Inserts items as J's siblings.",
+          example: "insert kiwi before pear"),
+    Entry(name: "delete", synopsis: "delete I...", summary: "Deletes items with their subtrees.",
+          example: "delete pear"),
+    Entry(name: "delete-all", synopsis: "delete-all",
+          summary: "Deletes every item and every section, like UIKit's deleteAllItems.", example: "delete-all"),
+    Entry(name: "move", synopsis: "move I before|after J | move I to S | move I under P",
+          summary: "Moves an item with its subtree: as J's sibling, as the last root item of S, or as P's last child.",
+          example: "move kiwi after pear\nmove kiwi to Vegetables\nmove granny under pear"),
+    Entry(name: "set", synopsis: "set I \"content\"",
+          summary: "Sets an item's content; it keeps its place, children and expansion and is reloaded.",
+          example: "set apple \"Apple, red\""),
+    Entry(name: "reload", synopsis: "reload I...", summary: "Marks items reloaded.", example: "reload apple"),
+    Entry(name: "reconfigure", synopsis: "reconfigure I...", summary: "Marks items reconfigured.",
+          example: "reconfigure apple"),
+    Entry(name: "expand", synopsis: "expand I...",
+          summary: "Expands items (a leaf keeps the flag for when it gets children).", example: "expand apple"),
+    Entry(name: "collapse", synopsis: "collapse I...", summary: "Collapses items.", example: "collapse apple"),
+    Entry(name: "replace", synopsis: "replace X with Y [\"content\"]",
+          summary: "Item Y takes X's place, children and expansion, with the given content (X's content when none is given).",
+          example: "replace apple with apples \"Apples\""),
+    Entry(name: "reorder", synopsis: "reorder S:ROW to S:ROW",
+          summary: "A drag between visible rows (S = section index, ROW = visible row index, both 0-based): the row lands at ROW of the final layout, before the row now there (as its sibling), or as the last root item.",
+          example: "reorder 0:3 to 0:0"),
+    Entry(name: "begin", synopsis: "begin", summary: "Starts a transaction: the commands up to `commit` make one version.",
+          example: "begin\nappend a b\ncommit"),
+    Entry(name: "commit", synopsis: "commit", summary: "Commits the open transaction as one version.",
+          example: "commit"),
+    Entry(name: "rollback", synopsis: "rollback", summary: "Drops the open transaction.", example: "rollback"),
+    Entry(name: "undo", synopsis: "undo [N]", summary: "Moves the head N versions back (default 1); creates no version.",
+          example: "undo 2"),
+    Entry(name: "redo", synopsis: "redo [N]",
+          summary: "Moves the head to the most recently visited child, N times (default 1); creates no version.",
+          example: "redo"),
+    Entry(name: "checkout", synopsis: "checkout V", summary: "Moves the head to version V (N, head or head~N).",
+          example: "checkout 3"),
+    Entry(name: "show", synopsis: "show [json]", summary: "Prints the list at the head.", example: "show json"),
+    Entry(name: "log", synopsis: "log", summary: "Prints one line per version.", example: "log"),
+    Entry(name: "diff", synopsis: "diff V1 V2 [json]", summary: "Prints the changeset from V1 to V2.",
+          example: "diff 1 head"),
+    Entry(name: "help", synopsis: "help [COMMAND]", summary: "Lists the commands, or explains one.",
+          example: "help move"),
+  ]
+
+  static var names: [String] { entries.map(\.name) }
+
+  static func entry(named name: String) -> Entry? { entries.first { $0.name == name } }
+
+  /// The text `help` prints.
+  static var overview: String {
+    let width = entries.map(\.synopsis.count).filter { $0 < 40 }.max() ?? 30
+    var text = "Commands (one per line; # starts a comment; quote tokens with spaces: \"a b\"):\n"
+    for entry in entries {
+      let padding = String(repeating: " ", count: max(1, width - entry.synopsis.count + 2))
+      if entry.synopsis.count < 40 {
+        text += "  \(entry.synopsis)\(padding)\(entry.summary.prefix { $0 != "." })\n"
+      } else {
+        text += "  \(entry.synopsis)\n  \(String(repeating: " ", count: width + 2))\(entry.summary.prefix { $0 != "." })\n"
+      }
+    }
+    text += "Type `help COMMAND` for details and an example."
+    return text
+  }
+
+  /// The text `help COMMAND` prints.
+  static func text(for entry: Entry) -> String {
+    let example = entry.example.split(separator: "\n").map { "  \($0)" }.joined(separator: "\n")
+    return "usage: \(entry.synopsis)\n\(entry.summary)\nexample:\n\(example)"
+  }
+}

@@ -1,0 +1,125 @@
+/// Splits one line of the list language into tokens.
+///
+/// Tokens are separated by spaces (or tabs); `#` outside quotes starts a comment that runs to
+/// the end of the line; a token written in double quotes may hold spaces and `#`, with `\"` and
+/// `\\` as the only escapes. A quote inside an unquoted word, text glued to a closing quote, an
+/// unknown escape and a missing closing quote are errors naming the column.
+///
+/// It works on UTF-8 bytes, never on `Character`s, because `exec` tokenizes millions of lines.
+///
+/// ```swift
+/// try ListTokenizer.tokenize(#"set a "hello \"world\"" # greet"#)
+/// // [set, a, hello "world"]
+/// ```
+///
+/// - Complexity: O(n) in the line's length.
+enum ListTokenizer {
+  private static let space: UInt8 = 0x20
+  private static let tab: UInt8 = 0x09
+  private static let carriageReturn: UInt8 = 0x0D
+  private static let quote: UInt8 = 0x22
+  private static let backslash: UInt8 = 0x5C
+  private static let hash: UInt8 = 0x23
+
+  /// Tokenizes a line given as a `String`.
+  static func tokenize(_ line: String) throws(ListLanguageError) -> [ListToken] {
+    var copy = line
+    let result: Result<[ListToken], ListLanguageError> = copy.withUTF8 { bytes in
+      do throws(ListLanguageError) { return .success(try tokenize(bytes)) } catch { return .failure(error) }
+    }
+    return try result.get()
+  }
+
+  /// Tokenizes a line given as UTF-8 bytes (without its line terminator).
+  static func tokenize(_ bytes: UnsafeBufferPointer<UInt8>) throws(ListLanguageError) -> [ListToken] {
+    var tokens: [ListToken] = []
+    var index = 0
+    let count = bytes.count
+    while index < count {
+      let byte = bytes[index]
+      if byte == space || byte == tab || byte == carriageReturn {
+        index += 1
+        continue
+      }
+      if byte == hash { break }
+      if byte == quote {
+        let start = index
+        index += 1
+        var text: [UInt8] = []
+        var closed = false
+        while index < count {
+          let b = bytes[index]
+          if b == quote {
+            closed = true
+            index += 1
+            break
+          }
+          if b == backslash {
+            guard index + 1 < count else { break }
+            let escaped = bytes[index + 1]
+            guard escaped == quote || escaped == backslash else {
+              throw ListLanguageError(
+                column: index + 1,
+                message: "unknown escape '\\\(String(decoding: [escaped], as: UTF8.self))' (only \\\" and \\\\ are allowed)")
+            }
+            text.append(escaped)
+            index += 2
+            continue
+          }
+          text.append(b)
+          index += 1
+        }
+        guard closed else {
+          throw ListLanguageError(column: start + 1, message: "unterminated quoted token")
+        }
+        if index < count, !isSeparator(bytes[index]) {
+          throw ListLanguageError(
+            column: index + 1, message: "a closing quote must be followed by a space")
+        }
+        tokens.append(ListToken(text: String(decoding: text, as: UTF8.self), isQuoted: true, column: start + 1))
+        continue
+      }
+      let start = index
+      while index < count {
+        let b = bytes[index]
+        if b == space || b == tab || b == carriageReturn || b == hash { break }
+        if b == quote {
+          throw ListLanguageError(
+            column: index + 1, message: "a quote inside a word; quote the whole token instead")
+        }
+        index += 1
+      }
+      let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+      tokens.append(ListToken(text: text, isQuoted: false, column: start + 1))
+    }
+    return tokens
+  }
+
+  @inline(__always)
+  private static func isSeparator(_ byte: UInt8) -> Bool {
+    byte == space || byte == tab || byte == carriageReturn || byte == hash
+  }
+
+  /// Writes `text` as one token: bare when that reads back identically, quoted otherwise.
+  ///
+  /// ```swift
+  /// ListTokenizer.quoted("a b")   // "\"a b\""
+  /// ListTokenizer.quoted("ab")    // "ab"
+  /// ```
+  static func quoted(_ text: String, force: Bool = false) -> String {
+    let needsQuotes =
+      force || text.isEmpty
+      || text.utf8.contains { $0 == space || $0 == tab || $0 == carriageReturn || $0 == hash || $0 == quote || $0 == backslash || $0 == 0x0A }
+    guard needsQuotes else { return text }
+    var result = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": result += "\\\""
+      case "\\": result += "\\\\"
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    result += "\""
+    return result
+  }
+}

@@ -1,0 +1,15 @@
+/// One entry of `log`: a version with its parent, time, label and operation count.
+///
+/// ```swift
+/// LogEntry(version: 2, parent: 1, time: 1_700_000_000, label: "Append 2 Items", operationCount: 1, isHead: true)
+/// ```
+struct LogEntry: Equatable, Sendable {
+  var version: Int
+  /// nil for version 0.
+  var parent: Int?
+  /// Seconds since 1970.
+  var time: Double
+  var label: String
+  var operationCount: Int
+  var isHead: Bool
+}

@@ -1,0 +1,93 @@
+import ArgumentParser
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `listjournal exec JOURNAL [SCRIPT]`: runs list-language commands non-interactively,
+/// streaming line by line from the script or stdin.
+struct ExecCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "exec",
+    abstract: "Run list-language commands from a file or stdin (the journal is created if missing).",
+    discussion: """
+      Each command outside begin…commit is its own transaction (its own version). At the first \
+      failing command: `error: line N: …`, nothing of it (or of its transaction) is recorded, \
+      everything before it is kept, exit 1 — unless --keep-going. Input is read, applied and \
+      committed line by line as it arrives, so a pipe gets `committed V` (with --ack) per commit.
+
+      Example:
+        printf 'append-sections Fruit\\nappend apple pear\\n' | listjournal exec todo.journal --ack
+        listjournal exec todo.journal script.list --durability strict
+      """)
+
+  @Argument(help: "The journal file (created if missing).")
+  var journal: String
+
+  @Argument(help: "A script in the list language; stdin when omitted or '-'.")
+  var script: String?
+
+  @Flag(help: "Report failing commands and continue (exit 1 at the end).")
+  var keepGoing = false
+
+  @Option(help: "When a commit is durable: strict (sync per commit), grouped (shared syncs), relaxed (page cache).")
+  var durability: CLIDurability = .grouped
+
+  @Flag(help: "Print `committed V` on stdout once version V is durable.")
+  var ack = false
+
+  func run() throws {
+    var failed = false
+    try reportingFailures { () throws(ListLanguageError) in
+      let input: Int32
+      if let script, script != "-" {
+        input = open(script, O_RDONLY)
+        guard input >= 0 else { throw ListLanguageError(message: "cannot open script '\(script)': \(errorMessage())") }
+      } else {
+        input = STDIN_FILENO
+      }
+      defer { if input != STDIN_FILENO { closeDescriptor(input) } }
+
+      let session = try JournalSessions.open(journal, mode: .readWrite(durability: durability, createIfMissing: true))
+      let interpreter = ListInterpreter(
+        session: session, output: .standardOutput, style: .forStandardOutput(), interactive: false)
+      interpreter.acknowledgesCommits = ack
+      var lastLine = 0
+      var idleFailure: ListLanguageError?
+      do {
+        try LineReader(descriptor: input).forEachLine(
+          beforeBlocking: {
+            do throws(ListLanguageError) { try interpreter.idle() } catch { idleFailure = error }
+          },
+          { line, number in
+            if idleFailure != nil { return false }
+            lastLine = number
+            do throws(ListLanguageError) {
+              try interpreter.run(bytes: line, number: number)
+            } catch {
+              printError(error.description)
+              failed = true
+              return keepGoing
+            }
+            return true
+          })
+      } catch {
+        throw ListLanguageError(message: "\(error)")
+      }
+      if let idleFailure { throw idleFailure }
+      if !failed || keepGoing {
+        do throws(ListLanguageError) {
+          try interpreter.finish(lastLine: lastLine)
+        } catch {
+          printError(error.description)
+          failed = true
+        }
+      }
+      try session.close()
+      interpreter.acknowledgeDurable()
+    }
+    if failed { throw ExitCode(1) }
+  }
+}

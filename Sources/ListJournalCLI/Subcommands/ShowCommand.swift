@@ -1,0 +1,38 @@
+import ArgumentParser
+
+/// `listjournal show JOURNAL [--at V] [--format text|json]`.
+struct ShowCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "show",
+    abstract: "Print the list at the head or at version V.",
+    discussion: """
+      Text draws the outline (▸ collapsed, ▾ expanded, • leaf, two spaces per level); JSON is
+      {"version": V, "sections": [{"id": S, "content": C, "items": [ITEM...]}]} with
+      ITEM = {"id": I, "content": C, "expanded": true|false, "children": [ITEM...]}.
+
+      Example:
+        listjournal show todo.journal --at head~1 --format json
+      """)
+
+  @Argument(help: "The journal file.")
+  var journal: String
+
+  @Option(help: "The version to show: N, head or head~N (default: head).")
+  var at: String?
+
+  @Option(help: "text or json.")
+  var format: OutputFormat = .text
+
+  func run() throws {
+    try reportingFailures { () throws(ListLanguageError) in
+      let session = try JournalSessions.open(journal, mode: .readOnly)
+      let version = try session.resolve(try at.map { s throws(ListLanguageError) in try versionReference(s) } ?? .head(back: 0))
+      let snapshot = try session.snapshot(at: version)
+      let out = OutputStream.standardOutput
+      switch format {
+      case .text: out.writeLine(SnapshotRenderer.text(snapshot, version: version, style: .forStandardOutput()))
+      case .json: out.writeLine(SnapshotRenderer.json(snapshot, version: version))
+      }
+    }
+  }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Drives `listjournal repl` through a real pseudo-terminal (tmux): typing, tab completion of
+/// commands and identifiers, arrow-up history, undo/redo messages, Ctrl-D.
+@Suite("REPL in a terminal", .enabled(if: TmuxSession.isAvailable, "tmux is not installed: the REPL terminal test is skipped"))
+struct ReplTerminalTests {
+  @Test func editingCompletionHistoryAndUndo() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let binary = try #require(CLIRunner.binary)
+    let tmux = try TmuxSession(command: "cd '\(directory.path)' && NO_COLOR=1 '\(binary.path)' repl j.journal")
+    defer { tmux.kill() }
+
+    try tmux.waitFor("v0> ")
+    tmux.type("append-sections Fruit")
+    tmux.keys("Enter")
+    try tmux.waitFor("v1> ")
+    tmux.type("append apple pear")
+    tmux.keys("Enter")
+    try tmux.waitFor("v2> ")
+
+    // Tab completes a command name, then an identifier from the current state.
+    tmux.type("exp")
+    tmux.keys("Tab")
+    try tmux.waitFor("v2> expand")
+    tmux.type("app")  // completion already added the space
+    tmux.keys("Tab")
+    try tmux.waitFor("v2> expand apple")
+    tmux.keys("Enter")
+    try tmux.waitFor("v3> ")
+
+    // Arrow-up recalls the last line; running it again makes a new version.
+    tmux.keys("Up")
+    try tmux.waitFor("v3> expand apple")
+    tmux.keys("Enter")
+    try tmux.waitFor("v4> ")
+
+    tmux.type("undo 2")
+    tmux.keys("Enter")
+    try tmux.waitFor("undid 4 Expand Item: expand apple\nundid 3 Expand Item: expand apple\nhead is version 2")
+    try tmux.waitFor("v2> ")
+    tmux.type("redo")
+    tmux.keys("Enter")
+    try tmux.waitFor("redid 3 Expand Item: expand apple\nhead is version 3")
+    try tmux.waitFor("v3> ")
+
+    tmux.type("move pear before apple")
+    tmux.keys("Enter")
+    try tmux.waitFor("v5> ")
+    tmux.type("show")
+    tmux.keys("Enter")
+    try tmux.waitFor("  • pear\n  • apple")
+
+    tmux.type("move ghost before apple")
+    tmux.keys("Enter")
+    try tmux.waitFor("error: unknown items: 'ghost'")
+    try tmux.waitFor("v5> ")
+
+    tmux.keys("C-d")
+    try tmux.waitForExit()
+
+    let log = try CLIRunner.run(["log", "j.journal", "--format", "json"], in: directory)
+    #expect(log.stdout.contains(#"{"version": 5, "parent": 3, "head": true, "label": "Move Item", "ops": 1}"#))
+  }
+}
+
+/// A detached tmux session on a private server socket, for driving a terminal program.
+final class TmuxSession {
+  static let isAvailable: Bool = {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["tmux", "-V"]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return false }
+    process.waitUntilExit()
+    return process.terminationStatus == 0
+  }()
+
+  let socket = "listjournal-test-\(UUID().uuidString.prefix(8))"
+  let name = "repl"
+
+  init(command: String) throws {
+    let status = tmux(["new-session", "-d", "-x", "120", "-y", "40", "-s", name, command])
+    guard status == 0 else { throw TmuxError(message: "tmux new-session failed with status \(status)") }
+  }
+
+  struct TmuxError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+  }
+
+  /// Runs `tmux -L SOCKET ARGUMENTS` and waits for it with posix_spawn + waitpid: Foundation's
+  /// `Process` waits for a pipe that tmux's daemonized server inherits, so it would never return.
+  @discardableResult
+  private func tmux(_ arguments: [String], capture: Bool = false) -> Int32 {
+    let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)").path
+    defer { unlink(outputPath) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, capture ? outputPath : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let argv = (["tmux", "-L", socket] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    // The test runner's threads block most signals and a spawned process inherits that mask:
+    // without resetting it, tmux and the REPL under it would ignore SIGHUP from kill-server.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var emptySet = sigset_t()
+    sigemptyset(&emptySet)
+    var allSignals = sigset_t()
+    sigfillset(&allSignals)
+    posix_spawnattr_setsigmask(&attributes, &emptySet)
+    posix_spawnattr_setsigdefault(&attributes, &allSignals)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    var pid = pid_t()
+    guard posix_spawnp(&pid, "tmux", &actions, &attributes, argv, environ) == 0 else { return -1 }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    if capture { capturedText = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
+    return (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1
+  }
+
+  private var capturedText = ""
+
+  /// Types literal text (no key names interpreted).
+  func type(_ text: String) { tmux(["send-keys", "-t", name, "-l", text]) }
+
+  /// Sends key names: Enter, Tab, Up, C-d.
+  func keys(_ names: String...) { tmux(["send-keys", "-t", name] + names) }
+
+  /// The visible screen, trailing blanks trimmed per line.
+  func screen() -> String {
+    tmux(["capture-pane", "-p", "-t", name], capture: true)
+    return capturedText.split(separator: "\n", omittingEmptySubsequences: false)
+      .map { String($0.reversed().drop { $0 == " " }.reversed()) }.joined(separator: "\n")
+  }
+
+  /// Waits until the screen's last non-empty lines contain `text` (up to 10 s).
+  func waitFor(_ text: String, timeout: Double = 10) throws {
+    // The captured screen has no trailing blanks, so neither may the text looked for.
+    let text = String(text.reversed().drop { $0 == " " }.reversed())
+    let deadline = Date().addingTimeInterval(timeout)
+    var last = ""
+    while Date() < deadline {
+      last = screen()
+      if last.contains(text) { return }
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    Issue.record("timed out waiting for \(text.debugDescription); the screen shows:\n\(last)")
+    throw TmuxError(message: "timed out waiting for \(text.debugDescription)")
+  }
+
+  /// Waits until the program exits and tmux closes the session.
+  func waitForExit(timeout: Double = 10) throws {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+      if tmux(["has-session", "-t", name]) != 0 { return }
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    throw TmuxError(message: "the REPL did not exit")
+  }
+
+  func kill() { tmux(["kill-server"]) }
+}

@@ -1,0 +1,328 @@
+// History engine benchmarks: encoded size, decode and fold throughput on the mixed workload,
+// undo/redo cost against history length, and time travel in a long history.
+//
+//   Tools/bench-history                       # defaults: 1M mixed events, 10M-event history
+//   EVENTS=200000 HISTORY=1000000 Tools/bench-history
+import ListJournal
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// MARK: - Workload
+
+/// A row with identity apart from content, with the codec's fast path.
+struct Row: ListElement, Codable, JournalValueConvertible {
+  var id: Int
+  var value: Int
+
+  var journalValue: JournalValue { .object([.init("id", .int(Int64(id))), .init("value", .int(Int64(value)))]) }
+  init(id: Int, value: Int) {
+    self.id = id
+    self.value = value
+  }
+  init(journalValue: JournalValue) throws(JournalValueError) {
+    guard case .int(let id)? = journalValue["id"], case .int(let value)? = journalValue["value"] else {
+      throw JournalValueError("not a row: \(journalValue)")
+    }
+    self.id = Int(id)
+    self.value = Int(value)
+  }
+}
+
+struct SplitMix: RandomNumberGenerator {
+  var state: UInt64
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+typealias Store = ListStore<String, Row>
+
+/// Drives a store with the mixed workload: 30% content updates, 20% moves, 15% appends, 10%
+/// deletes, 10% inserts, 10% expand/collapse, 5% undo/redo — one operation per transaction.
+struct MixedWorkload {
+  var random = SplitMix(state: 42)
+  var ids: [Int] = []
+  var nextID = 0
+  let sections = (0..<10).map { "S\($0)" }
+  let targetSize: Int
+
+  init(targetSize: Int) { self.targetSize = targetSize }
+
+  mutating func populate(_ store: Store) throws {
+    try store.transaction(label: "Populate") { tx in
+      try tx.appendSections(sections)
+      for section in sections {
+        let rows = (0..<(targetSize / sections.count)).map { _ in newRow() }
+        try tx.appendItems(rows, toSection: section)
+      }
+    }
+  }
+
+  mutating func newRow() -> Row {
+    defer { nextID += 1 }
+    ids.append(nextID)
+    return Row(id: nextID, value: 0)
+  }
+
+  /// A random live item (drops stale picks: deleted with a parent, or undone).
+  mutating func pick(_ snapshot: Store.Snapshot) -> Int {
+    while true {
+      let index = Int.random(in: 0..<ids.count, using: &random)
+      let id = ids[index]
+      if snapshot.contains(item: id) { return id }
+      ids.swapAt(index, ids.count - 1)
+      ids.removeLast()
+    }
+  }
+
+  /// Performs one step; returns the number of events it recorded (0 when refused).
+  mutating func step(_ store: Store) -> Int {
+    let roll = Int.random(in: 0..<100, using: &random)
+    do {
+      if roll >= 95 {
+        if Bool.random(using: &random), store.redoTarget != nil { try store.redo() } else if store.canUndo { try store.undo() }
+        return 1
+      }
+      return try store.transaction { tx -> Int in
+        let snapshot = tx.snapshot
+        switch roll {
+        case 0..<30:
+          let id = pick(snapshot)
+          try tx.updateItem(Row(id: id, value: Int.random(in: 0..<1000, using: &random)))
+        case 30..<50:
+          let id = pick(snapshot)
+          let anchor = pick(snapshot)
+          if id != anchor { try tx.moveItem(id, beforeItem: anchor) }
+        case 50..<65:
+          if Int.random(in: 0..<3, using: &random) == 0 {
+            try tx.appendItems([newRow()], underParent: pick(snapshot))
+          } else {
+            try tx.appendItems([newRow()], toSection: sections[Int.random(in: 0..<sections.count, using: &random)])
+          }
+        case 65..<75:
+          try tx.deleteItems([pick(snapshot)])
+        case 75..<85:
+          try tx.insertItems([newRow()], afterItem: pick(snapshot))
+        default:
+          let id = pick(snapshot)
+          if snapshot.isExpanded(id) { try tx.collapse([id]) } else { try tx.expand([id]) }
+        }
+        return tx.events.count
+      }
+    } catch {
+      return 0
+    }
+  }
+}
+
+final class MemorySink: HistoryRecordSink, @unchecked Sendable {
+  var records: [HistoryRecord] = []
+  func write(_ record: HistoryRecord) throws { records.append(record) }
+}
+
+// MARK: - Helpers
+
+func environment(_ name: String, _ defaultValue: Int) -> Int {
+  guard let raw = getenv(name), let value = Int(String(cString: raw)) else { return defaultValue }
+  return value
+}
+
+func seconds(_ duration: Duration) -> Double {
+  Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+func measure<T>(_ body: () throws -> T) rethrows -> (T, Double) {
+  let clock = ContinuousClock()
+  let start = clock.now
+  let result = try body()
+  return (result, seconds(clock.now - start))
+}
+
+func residentMegabytes() -> Int {
+  #if canImport(Glibc)
+  guard let file = fopen("/proc/self/statm", "r") else { return -1 }
+  defer { fclose(file) }
+  var buffer = [CChar](repeating: 0, count: 128)
+  guard fgets(&buffer, 128, file) != nil else { return -1 }
+  let fields = String(cString: buffer).split(separator: " ")
+  guard fields.count > 1, let resident = Int(fields[1]) else { return -1 }
+  return resident * Int(sysconf(Int32(_SC_PAGESIZE))) / (1 << 20)
+  #else
+  return -1
+  #endif
+}
+
+func report(_ name: String, _ value: String, target: String = "") {
+  let padded = name + String(repeating: " ", count: max(1, 58 - name.count))
+  print("\(padded) \(value)\(target.isEmpty ? "" : "   (target \(target))")")
+}
+
+func format(_ value: Double, _ digits: Int = 2) -> String {
+  var factor = 1.0
+  for _ in 0..<digits { factor *= 10 }
+  return String((value * factor).rounded() / factor)
+}
+
+// MARK: - 1. Mixed workload: size, decode, fold
+
+let eventTarget = environment("EVENTS", 1_000_000)
+let historyTarget = environment("HISTORY", 10_000_000)
+let listSize = environment("LIST_SIZE", 100_000)
+let travelInterval = environment("CHECKPOINT_INTERVAL", 16_384)
+print("HistoryBench: \(eventTarget) mixed events on a \(listSize)-item list; time travel in a \(historyTarget)-event history")
+
+let sink = MemorySink()
+let store = Store(codec: HistoryCodec(), sink: sink, checkpointInterval: 65_536, journalCheckpointBytes: Int.max)
+var workload = MixedWorkload(targetSize: listSize)
+try workload.populate(store)
+let setupRecords = sink.records.count
+var produced = 0
+let (_, liveSeconds) = measure {
+  while produced < eventTarget { produced += workload.step(store) }
+}
+let workloadRecords = Array(sink.records[setupRecords...])
+let workloadBytes = workloadRecords.reduce(0) { $0 + $1.payload.count }
+report("live: commits/undo/redo through the store", "\(format(Double(produced) / liveSeconds / 1e6)) M events/s")
+report("encoded size, mixed workload (payload bytes/event)", format(Double(workloadBytes) / Double(produced)), target: "<= 16")
+
+// A checkpoint of the whole list, for scale.
+var checkpointCodec = HistoryCodec<String, Row>()
+let checkpoint = try checkpointCodec.encode(
+  .checkpoint(HistoryCheckpoint(head: store.head, latestVersion: store.latestVersion, snapshot: store.snapshot)), sequence: 0)
+report("checkpoint record of the \(store.snapshot.numberOfItems)-item list", "\(checkpoint.payload.count / 1024) KiB")
+
+// Decode every record with a fresh codec.
+var decoder = HistoryCodec<String, Row>()
+let (decoded, decodeSeconds) = try measure { try sink.records.map { try decoder.decode($0) } }
+report("decode (typed, fast path)", "\(format(Double(produced) / decodeSeconds / 1e6)) M events/s")
+
+var genericDecoder = HistoryCodec<JournalValueElement, JournalValueElement>.generic()
+let (_, genericSeconds) = try measure { try workloadRecords.count > 0 ? sink.records.map { try genericDecoder.decode($0) }.count : 0 }
+report("decode (generic JournalValue, no app types)", "\(format(Double(produced) / genericSeconds / 1e6)) M events/s")
+
+// Fold the decoded events from the empty list: commits apply, undo reverts the head's events,
+// redo re-applies the child's — what replay does, without the store's bookkeeping.
+func fold(_ records: [HistoryRecordContent<String, Row>]) throws -> (Store.Snapshot, Int) {
+  var snapshot = Store.Snapshot()
+  var versionEvents: [[ListEvent<String, Row>]] = [[]]
+  var parents = [0]
+  var head = 0
+  var count = 0
+  for content in records {
+    switch content {
+    case .commit(let commit):
+      for event in commit.events { try event.apply(to: &snapshot, verifying: false) }
+      versionEvents.append(commit.events)
+      parents.append(head)
+      head = versionEvents.count - 1
+      count += commit.events.count
+    case .headMove(let move):
+      let target = move.to.rawValue
+      if parents[head] == target {
+        for event in versionEvents[head].reversed() { try event.revert(from: &snapshot, verifying: false) }
+      } else {
+        for event in versionEvents[target] { try event.apply(to: &snapshot, verifying: false) }
+      }
+      head = target
+      count += 1
+    case .checkpoint:
+      break
+    }
+  }
+  return (snapshot, count)
+}
+let setupDecoded = Array(decoded[..<setupRecords])
+let (prefix, _) = try fold(setupDecoded)
+_ = prefix
+let ((folded, foldedCount), foldSeconds) = try measure { try fold(decoded) }
+let (_, setupSeconds) = try measure { try fold(setupDecoded) }
+let foldRate = Double(foldedCount - (setupDecoded.reduce(0) { if case .commit(let c) = $1 { $0 + c.events.count } else { $0 } })) / (foldSeconds - setupSeconds)
+report("fold decoded events (mixed workload)", "\(format(foldRate / 1e6)) M events/s", target: ">= 2 M/s")
+report("fold result equals the live head state", "\(folded == store.snapshot)")
+
+let (replayed, replaySeconds) = try measure { try Store(replaying: sink.records, codec: HistoryCodec(), checkpointInterval: 65_536) }
+report("replay records into a store (decode+verify+fold+tree)", "\(format(Double(produced) / replaySeconds / 1e6)) M events/s")
+report("replayed store equals the live one", "\(replayed.head == store.head && replayed.snapshot == store.snapshot)")
+
+// MARK: - 2. Undo/redo against history length
+
+func undoRedoMicroseconds(_ store: Store, rounds: Int) throws -> Double {
+  let (_, time) = try measure {
+    for _ in 0..<rounds {
+      try store.undo()
+      try store.redo()
+    }
+  }
+  return time / Double(rounds * 2) * 1e6
+}
+let small = Store()
+var smallWorkload = MixedWorkload(targetSize: listSize)
+try smallWorkload.populate(small)
+for _ in 0..<1_000 { _ = smallWorkload.step(small) }
+try small.updateItem(Row(id: 1, value: 7))
+try store.updateItem(Row(id: workload.pick(store.snapshot), value: 7))
+report("undo+redo of a 1-event transaction, 1K-event history", "\(format(try undoRedoMicroseconds(small, rounds: 20_000))) µs")
+report("undo+redo of a 1-event transaction, \(produced / 1000)K-event history", "\(format(try undoRedoMicroseconds(store, rounds: 20_000))) µs")
+
+// MARK: - 3. Time travel in a long history
+
+let long = Store(checkpointInterval: travelInterval)
+var longWorkload = MixedWorkload(targetSize: listSize)
+try longWorkload.populate(long)
+var longEvents = 0
+let (_, buildSeconds) = measure {
+  while longEvents < historyTarget { longEvents += longWorkload.step(long) }
+}
+report("build \(historyTarget / 1_000)K-event history (checkpoint every \(travelInterval))", "\(format(buildSeconds, 1)) s, RSS \(residentMegabytes()) MiB")
+var travelRandom = SplitMix(state: 7)
+var worst = 0.0
+var total = 0.0
+let samples = 200
+for _ in 0..<samples {
+  let version = Version(Int.random(in: 0...long.latestVersion.rawValue, using: &travelRandom))
+  let (_, time) = try measure { try long.state(at: version) }
+  worst = max(worst, time)
+  total += time
+}
+report("state(at: random version), mean of \(samples)", "\(format(total / Double(samples) * 1000)) ms", target: "< 20 ms")
+report("state(at: random version), worst of \(samples)", "\(format(worst * 1000)) ms")
+
+// MARK: - 4. Model primitives alone (what the fold is made of)
+
+func primitiveRates(size: Int) throws {
+  var snapshot = Store.Snapshot()
+  try snapshot.appendSections(["A"])
+  try snapshot.appendItems((0..<size).map { Row(id: $0, value: 0) })
+  var random = SplitMix(state: 3)
+  let rounds = 20_000
+  let (_, update) = try measure {
+    for round in 0..<rounds { try snapshot.updateItem(Row(id: Int.random(in: 0..<size, using: &random), value: round)) }
+  }
+  snapshot.clearMarkers()
+  let (_, move) = try measure {
+    for _ in 0..<rounds {
+      let id = Int.random(in: 0..<size, using: &random)
+      try snapshot.moveItem(id, to: ListItemLocation(.section("A"), index: Int.random(in: 0..<size, using: &random)))
+    }
+  }
+  let (_, locate) = measure {
+    var sum = 0
+    for _ in 0..<rounds { sum &+= snapshot.location(ofItem: Int.random(in: 0..<size, using: &random))?.index ?? 0 }
+    return sum
+  }
+  let (_, expand) = try measure {
+    for _ in 0..<rounds { try snapshot.expand([Int.random(in: 0..<size, using: &random)]) }
+  }
+  report("model primitives on \(size) items: updateItem / moveItem(to:) / location / expand",
+    "\(format(update / Double(rounds) * 1e6)) / \(format(move / Double(rounds) * 1e6)) / \(format(locate / Double(rounds) * 1e6)) / \(format(expand / Double(rounds) * 1e6)) µs")
+}
+try primitiveRates(size: 1_000)
+try primitiveRates(size: listSize)

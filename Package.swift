@@ -53,7 +53,9 @@ let package = Package(
       swiftSettings: strictSettings),
 
     .target(
-      name: "TestSupport", dependencies: ["ListJournal"], path: "Tests/TestSupport",
+      // ListState directly too: the incremental build then tracks its module (through the
+      // umbrella's re-export alone, a ListState layout change left TestSupport stale).
+      name: "TestSupport", dependencies: ["ListJournal", "ListState"], path: "Tests/TestSupport",
       swiftSettings: strictSettings),
     .testTarget(name: "ListStateTests", dependencies: ["ListState", "TestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ListHistoryTests", dependencies: ["ListHistory", "TestSupport"], swiftSettings: strictSettings),

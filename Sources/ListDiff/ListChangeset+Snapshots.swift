@@ -20,12 +20,22 @@ extension ListChangeset {
   public init<Section: ListElement, Item: ListElement>(
     from old: ListSnapshot<Section, Item>, to new: ListSnapshot<Section, Item>
   ) where Section.ID == SectionID, Item.ID == ItemID {
-    let markedSections = new.reloadedSectionIdentifiers
+    self.init(from: old, to: new, alsoMarkedSections: [], alsoMarkedItems: [])
+  }
+
+  /// The full diff, with extra reload markers (those of events, whose snapshots no longer carry them).
+  @inlinable
+  init<Section: ListElement, Item: ListElement>(
+    from old: ListSnapshot<Section, Item>, to new: ListSnapshot<Section, Item>,
+    alsoMarkedSections: Set<SectionID>, alsoMarkedItems: Set<ItemID>
+  ) where Section.ID == SectionID, Item.ID == ItemID {
+    let markedSections = new.reloadedSectionIdentifiers.union(alsoMarkedSections)
     let sectionNeedsReload: (SectionID) -> Bool = { id in
       markedSections.contains(id) || old.section(id) != new.section(id)
     }
     var marked = new.reloadedItemIdentifiers
     marked.formUnion(new.reconfiguredItemIdentifiers)
+    marked.formUnion(alsoMarkedItems)
     let itemNeedsReload: ((ItemID) -> Bool)?
     if Item.self == Item.ID.self {
       // The content is the identifier: only markers can ask for a reload.

@@ -21,9 +21,13 @@ extension ListSnapshot {
     let duplicateItems = Self._duplicates(in: sections.lazy.flatMap(\.1.itemIdentifiers))
     if !duplicateItems.isEmpty { throw .duplicateItems(duplicateItems) }
     _placeNewSections(sections.map(\.0), at: 0)
+    // Records of every section are added in one bulk build of the hash map.
+    var newRecords: [(Item.ID, ItemRecord)] = []
+    newRecords.reserveCapacity(sections.reduce(0) { $0 + $1.1.roots.count })
     for (section, outline) in sections {
-      _insertNewOutline(outline.roots, in: .section(section.id), at: 0)
+      _insertNewOutline(outline.roots, in: .section(section.id), at: 0, deferringRecordsInto: &newRecords)
     }
+    _insertNewRecords(newRecords)
     _checkInvariants()
   }
 

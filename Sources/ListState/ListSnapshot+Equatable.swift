@@ -42,3 +42,20 @@ extension ListSnapshot: Equatable {
     return true
   }
 }
+
+extension ListSnapshot {
+  /// True when both values share all their storage — one is an unmodified copy of the other —
+  /// which implies `==` (and equal markers). A false result says nothing: equal snapshots built
+  /// separately are not identical.
+  ///
+  /// ```swift
+  /// let copy = snapshot
+  /// copy.isIdentical(to: snapshot)   // true, in O(1)
+  /// ```
+  /// - Complexity: O(1).
+  @inlinable
+  public func isIdentical(to other: ListSnapshot) -> Bool {
+    // Every stored property is a reference or a trivial value, so equal bytes mean shared nodes.
+    withUnsafeBytes(of: self) { lhs in withUnsafeBytes(of: other) { rhs in lhs.elementsEqual(rhs) } }
+  }
+}

@@ -159,3 +159,32 @@ import Testing
     #expect(tree.remove(label: 5) == nil)
   }
 }
+
+/// The node search must agree with a linear scan on even, skewed and clustered keys.
+@Suite struct StorageSortedSearchTests {
+  @Test func agreesWithLinearScan() {
+    var rng = StorageOrderedTreeTests.Rng(state: 5)
+    let shapes: [(Int) -> UInt64] = [
+      { UInt64($0) * 1000 },
+      { UInt64(1) << UInt64(min($0, 63)) },
+      { $0 < 40 ? UInt64($0) : UInt64.max - UInt64(200 - $0) },
+      { _ in 0 },
+    ]
+    for shape in shapes {
+      for count in [0, 1, 2, 7, 9, 33, 64, 200] {
+        let keys = (0..<count).map(shape).sorted()
+        var probes: [UInt64] = [0, 1, UInt64.max, UInt64.max - 1]
+        for key in keys { probes += [key, key &- 1, key &+ 1] }
+        for _ in 0..<50 { probes.append(rng.next()) }
+        keys.withUnsafeBufferPointer { buffer in
+          for probe in probes {
+            let expected = keys.firstIndex { $0 >= probe } ?? keys.count
+            #expect(_SortedSearch.lowerBound(buffer, probe) == expected)
+            let last = (keys.lastIndex { $0 <= probe }) ?? 0
+            if !keys.isEmpty { #expect(_SortedSearch.lastNotAbove(buffer, probe) == last) }
+          }
+        }
+      }
+    }
+  }
+}

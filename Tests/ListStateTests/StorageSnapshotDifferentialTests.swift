@@ -117,7 +117,7 @@ import Testing
     var model = Model()
     var nextItem = 0
     var nextSection = 0
-    let steps = 600
+    let steps = 400
     for step in 0..<steps {
       let items = model.allItems
       let before = snapshot

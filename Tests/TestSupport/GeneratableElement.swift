@@ -1,4 +1,4 @@
-import ListJournal
+import ListState
 
 /// An element the random operation generator can make: the `index`-th identifier of a small pool,
 /// with content `variant` (so that content updates can be generated and observed).

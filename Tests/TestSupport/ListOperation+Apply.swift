@@ -1,4 +1,4 @@
-import ListJournal
+import ListState
 
 extension ListOperation {
   /// Performs the operation on a snapshot by calling the matching `ListSnapshot` method.

@@ -1,4 +1,4 @@
-import ListJournal
+import ListState
 
 /// One mutating operation of ``ListSnapshot``, as a value: every public mutating method has a
 /// case, with the same arguments.

@@ -1,4 +1,4 @@
-import ListJournal
+import ListState
 
 // One builder per operation kind: a valid operation from the current state, or (when `invalid`)
 // one broken in a way typical for that kind.

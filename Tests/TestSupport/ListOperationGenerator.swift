@@ -1,4 +1,4 @@
-import ListJournal
+import ListState
 
 /// Makes random ``ListOperation``s from a list's current state: mostly valid ones, and with
 /// probability ``invalidProbability`` deliberately invalid ones (unknown identifiers, duplicates

@@ -1,4 +1,4 @@
-import ListJournal
+import ListState
 
 /// Model-based checking of ``ListSnapshot`` against ``ReferenceList``: apply the same operation
 /// to both and compare everything observable.

@@ -1,4 +1,4 @@
-import ListJournal
+import ListState
 
 extension ReferenceList {
   /// Compares `snapshot` with this model on every query of `ListSnapshot` and describes the

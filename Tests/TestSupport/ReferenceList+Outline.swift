@@ -1,4 +1,4 @@
-import ListJournal
+import ListState
 
 // Outline operations and reordering by visible index path, in the reference model.
 

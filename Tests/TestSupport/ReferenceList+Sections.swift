@@ -1,4 +1,4 @@
-import ListJournal
+import ListState
 
 // Section operations of the reference model: same names, arguments and meaning as ListSnapshot.
 

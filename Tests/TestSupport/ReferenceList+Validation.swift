@@ -1,4 +1,4 @@
-import ListJournal
+import ListState
 
 // Validation helpers shared by the reference operations. Each operation first computes every
 // problem it can see (`…Problems`), throws the first one if any, and only then mutates: a

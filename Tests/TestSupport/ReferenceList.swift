@@ -1,4 +1,4 @@
-import ListJournal
+import ListState
 
 /// A naive, obviously-correct model of a ``ListSnapshot``: an array of sections, each holding a
 /// recursive array-of-nodes forest, with linear scans everywhere.

@@ -1,4 +1,4 @@
-import ListJournal
+import ListState
 
 /// A section value for tests: a small string identity plus a content string, so that content
 /// updates (`updateSection`, `replaceSection` with the same id) are observable through `==`.

@@ -228,8 +228,19 @@ extension ListSnapshot {
   /// - Complexity: O(k log n) for k nodes.
   @inlinable
   mutating func _insertNewOutline(_ nodes: [Outline.Node], in container: Container, at index: Int) {
-    guard !nodes.isEmpty else { return }
     var newRecords: [(Item.ID, ItemRecord)] = []
+    _insertNewOutline(nodes, in: container, at: index, deferringRecordsInto: &newRecords)
+    _insertNewRecords(newRecords)
+  }
+
+  /// Like ``_insertNewOutline(_:in:at:)`` but leaves the new records in `newRecords` for the
+  /// caller to add in one bulk insertion (see `init(_:)`).
+  @inlinable
+  mutating func _insertNewOutline(
+    _ nodes: [Outline.Node], in container: Container, at index: Int,
+    deferringRecordsInto newRecords: inout [(Item.ID, ItemRecord)]
+  ) {
+    guard !nodes.isEmpty else { return }
     var childTrees: [ItemTree] = []
     childTrees.reserveCapacity(nodes.count)
     var entries: [ItemEntry] = []
@@ -248,7 +259,6 @@ extension ListSnapshot {
           value: nodes[i].item, label: labels[i], children: childTrees[i], container: container,
           isExpanded: nodes[i].isExpanded)))
     }
-    _insertNewRecords(newRecords)
   }
 
   /// Adds records for new items (distinct and absent identifiers), in bulk.

@@ -16,3 +16,18 @@ struct _HashEntry<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     self.value = value
   }
 }
+
+/// A key and its value as a ``_HashTree`` leaf stores them (the hash lives in a separate array).
+@usableFromInline
+struct _HashItem<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+  @usableFromInline
+  var key: Key
+  @usableFromInline
+  var value: Value
+
+  @inlinable
+  init(key: Key, value: Value) {
+    self.key = key
+    self.value = value
+  }
+}

@@ -22,7 +22,7 @@ struct _HashTree<Key: Hashable & Sendable, Value: Sendable>: Sendable {
   typealias Entry = _HashEntry<Key, Value>
 
   @inlinable
-  static var leafCapacity: Int { 32 }
+  static var leafCapacity: Int { 64 }
   @inlinable
   static var internalCapacity: Int { 64 }
 
@@ -56,7 +56,7 @@ extension _HashTree {
     let hash = Self.hash(key)
     while !node.isLeaf { node = node.children[node.childIndex(forHash: hash)] }
     guard let position = node.entryIndex(of: key, hash: hash) else { return nil }
-    return node.entries[position].value
+    return node.items[position].value
   }
 
   /// Whether `key` is present.
@@ -75,7 +75,7 @@ extension _HashTree {
   @inlinable
   static func forEach(_ node: Node, _ body: (Key, Value) throws -> Void) rethrows {
     if node.isLeaf {
-      for entry in node.entries { try body(entry.key, entry.value) }
+      for item in node.items { try body(item.key, item.value) }
     } else {
       for child in node.children { try forEach(child, body) }
     }
@@ -94,7 +94,7 @@ extension _HashTree {
   @inlinable
   static func collect(_ node: Node, into result: inout [Entry]) {
     if node.isLeaf {
-      result.append(contentsOf: node.entries)
+      for i in 0..<node.hashes.count { result.append(node.entry(at: i)) }
     } else {
       for child in node.children { collect(child, into: &result) }
     }
@@ -127,15 +127,16 @@ extension _HashTree {
     if !isKnownUniquelyReferenced(&node) { node = Node(copying: node) }
     if node.isLeaf {
       if let position = node.entryIndex(of: entry.key, hash: entry.hash) {
-        old = node.entries[position].value
-        node.entries[position].value = entry.value
+        old = node.items[position].value
+        node.items[position].value = entry.value
         return nil
       }
       var position = node.entryLowerBound(entry.hash)
-      while position < node.entries.count, node.entries[position].hash == entry.hash { position += 1 }
-      node.entries.insert(entry, at: position)
+      while position < node.hashes.count, node.hashes[position] == entry.hash { position += 1 }
+      node.hashes.insert(entry.hash, at: position)
+      node.items.insert(_HashItem(key: entry.key, value: entry.value), at: position)
       node.count += 1
-      return node.entries.count > leafCapacity ? node.splitOffUpperHalf() : nil
+      return node.hashes.count > leafCapacity ? node.splitOffUpperHalf() : nil
     }
     let child = node.childIndex(forHash: entry.hash)
     let upper = insert(entry, into: &node.children[child], old: &old)
@@ -167,7 +168,7 @@ extension _HashTree {
       guard let position = node.entryIndex(of: key, hash: hash) else {
         preconditionFailure("_HashTree.modify: unknown key \(key)")
       }
-      return try body(&node.entries[position].value)
+      return try body(&node.items[position].value)
     }
     return try modify(key, hash, in: &node.children[node.childIndex(forHash: hash)], body)
   }
@@ -193,7 +194,9 @@ extension _HashTree {
     if !isKnownUniquelyReferenced(&node) { node = Node(copying: node) }
     node.count -= 1
     if node.isLeaf {
-      return node.entries.remove(at: node.entryIndex(of: key, hash: hash)!).value
+      let position = node.entryIndex(of: key, hash: hash)!
+      node.hashes.remove(at: position)
+      return node.items.remove(at: position).value
     }
     let child = node.childIndex(forHash: hash)
     let removed = remove(key, hash, from: &node.children[child])
@@ -223,19 +226,22 @@ extension _HashTree {
     let b = parent.children[right]
     let capacity = a.isLeaf ? leafCapacity : internalCapacity
     if a.isLeaf {
-      var all = a.entries
-      all.append(contentsOf: b.entries)
-      if all.count > capacity, let split = Node.splitPoint(count: all.count, hash: { all[$0].hash }) {
-        a.entries = Array(all[..<split])
-        b.entries = Array(all[split...])
-        a.count = a.entries.count
-        b.count = b.entries.count
+      let hashes = a.hashes + b.hashes
+      let items = a.items + b.items
+      if hashes.count > capacity, let split = Node.splitPoint(count: hashes.count, hash: { hashes[$0] }) {
+        a.hashes = Array(hashes[..<split])
+        a.items = Array(items[..<split])
+        b.hashes = Array(hashes[split...])
+        b.items = Array(items[split...])
+        a.count = a.hashes.count
+        b.count = b.hashes.count
         parent.minHashes[left] = a.minHash
         parent.minHashes[right] = b.minHash
         return
       }
-      a.entries = all
-      a.count = all.count
+      a.hashes = hashes
+      a.items = items
+      a.count = hashes.count
     } else {
       var allChildren = a.children
       allChildren.append(contentsOf: b.children)
@@ -362,19 +368,24 @@ extension _HashTree {
   @inlinable
   static func build<S: Sequence<Entry>>(_ sorted: S) -> Node? {
     var level: [Node] = []
-    var current: [Entry] = []
-    current.reserveCapacity(leafCapacity)
+    var hashes: [UInt64] = []
+    var items: [_HashItem<Key, Value>] = []
+    hashes.reserveCapacity(leafCapacity)
+    items.reserveCapacity(leafCapacity)
     for entry in sorted {
       // A full leaf is closed, unless that would separate equal hashes.
-      if current.count >= leafCapacity, current[current.count - 1].hash != entry.hash {
-        level.append(Node(entries: current))
-        current = []
-        current.reserveCapacity(leafCapacity)
+      if hashes.count >= leafCapacity, hashes[hashes.count - 1] != entry.hash {
+        level.append(Node(hashes: hashes, items: items))
+        hashes = []
+        items = []
+        hashes.reserveCapacity(leafCapacity)
+        items.reserveCapacity(leafCapacity)
       }
-      current.append(entry)
+      hashes.append(entry.hash)
+      items.append(_HashItem(key: entry.key, value: entry.value))
     }
-    guard !current.isEmpty else { return nil }
-    level.append(Node(entries: current))
+    guard !hashes.isEmpty else { return nil }
+    level.append(Node(hashes: hashes, items: items))
     while level.count > 1 {
       let groupCount = (level.count + internalCapacity - 1) / internalCapacity
       var next: [Node] = []
@@ -404,15 +415,15 @@ extension _HashTree {
   @inlinable
   static func check(_ node: Node, depth: Int, previous: inout UInt64?, leafDepth: inout Int?, keys: inout Set<Key>) {
     if node.isLeaf {
-      precondition(!node.entries.isEmpty, "_HashTree: empty leaf")
+      precondition(!node.hashes.isEmpty && node.hashes.count == node.items.count, "_HashTree: leaf arrays")
       if let leafDepth { precondition(leafDepth == depth, "_HashTree: uneven depth") } else { leafDepth = depth }
-      for entry in node.entries {
-        precondition(entry.hash == hash(entry.key), "_HashTree: stale hash")
-        if let previous { precondition(previous <= entry.hash, "_HashTree: hash order") }
-        previous = entry.hash
-        keys.insert(entry.key)
+      for (entryHash, item) in zip(node.hashes, node.items) {
+        precondition(entryHash == hash(item.key), "_HashTree: stale hash")
+        if let previous { precondition(previous <= entryHash, "_HashTree: hash order") }
+        previous = entryHash
+        keys.insert(item.key)
       }
-      precondition(node.count == node.entries.count, "_HashTree: leaf count")
+      precondition(node.count == node.hashes.count, "_HashTree: leaf count")
       return
     }
     precondition(node.children.count == node.minHashes.count && !node.children.isEmpty, "_HashTree: shape")

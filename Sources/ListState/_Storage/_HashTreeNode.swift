@@ -8,10 +8,13 @@ final class _HashTreeNode<Key: Hashable & Sendable, Value: Sendable>: @unchecked
   @usableFromInline
   typealias Entry = _HashEntry<Key, Value>
 
-  /// Leaf payload, sorted by hash; entries with equal hashes are adjacent and never split
-  /// between two leaves.
+  /// Leaf: the keys' hashes, sorted; equal hashes are adjacent and never split between two
+  /// leaves. Kept apart from the items so that a search reads a compact array.
   @usableFromInline
-  var entries: [Entry]
+  var hashes: [UInt64]
+  /// Leaf: the keys and values, in the order of `hashes`.
+  @usableFromInline
+  var items: [_HashItem<Key, Value>]
   /// Internal payload.
   @usableFromInline
   var children: [_HashTreeNode]
@@ -26,7 +29,8 @@ final class _HashTreeNode<Key: Hashable & Sendable, Value: Sendable>: @unchecked
 
   @inlinable
   init(entries: [Entry]) {
-    self.entries = entries
+    self.hashes = entries.map(\.hash)
+    self.items = entries.map { _HashItem(key: $0.key, value: $0.value) }
     self.children = []
     self.minHashes = []
     self.isLeaf = true
@@ -34,8 +38,19 @@ final class _HashTreeNode<Key: Hashable & Sendable, Value: Sendable>: @unchecked
   }
 
   @inlinable
+  init(hashes: [UInt64], items: [_HashItem<Key, Value>]) {
+    self.hashes = hashes
+    self.items = items
+    self.children = []
+    self.minHashes = []
+    self.isLeaf = true
+    self.count = hashes.count
+  }
+
+  @inlinable
   init(children: [_HashTreeNode]) {
-    self.entries = []
+    self.hashes = []
+    self.items = []
     self.children = children
     self.minHashes = children.map(\.minHash)
     self.isLeaf = false
@@ -46,7 +61,8 @@ final class _HashTreeNode<Key: Hashable & Sendable, Value: Sendable>: @unchecked
 
   @inlinable
   init(copying other: _HashTreeNode) {
-    self.entries = other.entries
+    self.hashes = other.hashes
+    self.items = other.items
     self.children = other.children
     self.minHashes = other.minHashes
     self.isLeaf = other.isLeaf
@@ -54,46 +70,38 @@ final class _HashTreeNode<Key: Hashable & Sendable, Value: Sendable>: @unchecked
   }
 
   @inlinable
-  var minHash: UInt64 { isLeaf ? entries[0].hash : minHashes[0] }
+  var minHash: UInt64 { isLeaf ? hashes[0] : minHashes[0] }
 
   @inlinable
-  var slotCount: Int { isLeaf ? entries.count : children.count }
+  var slotCount: Int { isLeaf ? hashes.count : children.count }
 
   /// The child that holds (or would hold) entries with `hash`: the last one whose smallest hash
   /// is `<= hash`, or 0.
   @inlinable
   func childIndex(forHash hash: UInt64) -> Int {
-    var low = 1
-    var high = minHashes.count
-    while low < high {
-      let mid = (low + high) >> 1
-      if minHashes[mid] <= hash { low = mid + 1 } else { high = mid }
-    }
-    return low - 1
+    minHashes.withUnsafeBufferPointer { _SortedSearch.lastNotAbove($0, hash) }
   }
 
-  /// The first entry whose hash is `>= hash` (leaves only).
+  /// The first position whose hash is `>= hash` (leaves only).
   @inlinable
   func entryLowerBound(_ hash: UInt64) -> Int {
-    var low = 0
-    var high = entries.count
-    while low < high {
-      let mid = (low + high) >> 1
-      if entries[mid].hash < hash { low = mid + 1 } else { high = mid }
-    }
-    return low
+    hashes.withUnsafeBufferPointer { _SortedSearch.lowerBound($0, hash) }
   }
 
   /// The position of `key` (with `hash`) in this leaf, if present.
   @inlinable
   func entryIndex(of key: Key, hash: UInt64) -> Int? {
     var position = entryLowerBound(hash)
-    while position < entries.count, entries[position].hash == hash {
-      if entries[position].key == key { return position }
+    while position < hashes.count, hashes[position] == hash {
+      if items[position].key == key { return position }
       position += 1
     }
     return nil
   }
+
+  /// Leaf entry `i` with its hash.
+  @inlinable
+  func entry(at i: Int) -> Entry { Entry(hash: hashes[i], key: items[i].key, value: items[i].value) }
 
   /// A split point near the middle of `hashes` that does not separate equal hashes; nil when
   /// every hash is equal.
@@ -116,10 +124,14 @@ final class _HashTreeNode<Key: Hashable & Sendable, Value: Sendable>: @unchecked
   @inlinable
   func splitOffUpperHalf() -> _HashTreeNode? {
     if isLeaf {
-      guard let split = Self.splitPoint(count: entries.count, hash: { entries[$0].hash }) else { return nil }
-      let upper = _HashTreeNode(entries: Array(entries[split...]))
-      entries.removeSubrange(split...)
-      count = entries.count
+      guard let split = Self.splitPoint(count: hashes.count, hash: { hashes[$0] }) else { return nil }
+      let upper = _HashTreeNode(copying: self)
+      upper.hashes = Array(hashes[split...])
+      upper.items = Array(items[split...])
+      upper.count = upper.hashes.count
+      hashes.removeSubrange(split...)
+      items.removeSubrange(split...)
+      count = hashes.count
       return upper
     }
     let split = children.count / 2

@@ -180,29 +180,13 @@ final class _OrderedTreeNode<ID: Hashable & Sendable>: @unchecked Sendable {
   /// label is `<= label`, or 0.
   @inlinable
   func childIndex(forLabel label: UInt64) -> Int {
-    labels.withUnsafeBufferPointer { labels in
-      var low = 1
-      var high = labels.count
-      while low < high {
-        let mid = (low + high) >> 1
-        if labels[mid] <= label { low = mid + 1 } else { high = mid }
-      }
-      return low - 1
-    }
+    labels.withUnsafeBufferPointer { _SortedSearch.lastNotAbove($0, label) }
   }
 
   /// The first position whose label is `>= label` (leaves).
   @inlinable
   func labelLowerBound(_ label: UInt64) -> Int {
-    labels.withUnsafeBufferPointer { labels in
-      var low = 0
-      var high = labels.count
-      while low < high {
-        let mid = (low + high) >> 1
-        if labels[mid] < label { low = mid + 1 } else { high = mid }
-      }
-      return low
-    }
+    labels.withUnsafeBufferPointer { _SortedSearch.lowerBound($0, label) }
   }
 
   /// The first child whose running count exceeds `index` (internal).

@@ -3,6 +3,7 @@
 //   JournalTool crash-writer PATH            strict appends forever, printing "committed N"
 //   JournalTool crash-check PATH ACKED       reopen (recovery) and verify records 1...ACKED
 //   JournalTool bench DIR [EVENTS]           size / throughput / latency numbers (release build)
+//   JournalTool store-bench DIR [EVENTS] [ITEMS]  end-to-end numbers with real history records
 //   JournalTool seeds DIR                    small journals for Tools/fuzz/corpus
 import CZstd
 import JournalFormat
@@ -115,6 +116,11 @@ case "seeds":
       fail("\(error)")
     }
   }
+
+case "store-bench":
+  runStoreBenchmarks(
+    directory: arguments[2], events: arguments.count > 3 ? Int(arguments[3]) ?? 2_000_000 : 2_000_000,
+    items: arguments.count > 4 ? Int(arguments[4]) ?? 100_000 : 100_000)
 
 case "bench":
   runBenchmarks(directory: arguments[2], events: arguments.count > 3 ? Int(arguments[3]) ?? 10_000_000 : 10_000_000)

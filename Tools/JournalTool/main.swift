@@ -122,6 +122,12 @@ case "store-bench":
     directory: arguments[2], events: arguments.count > 3 ? Int(arguments[3]) ?? 2_000_000 : 2_000_000,
     items: arguments.count > 4 ? Int(arguments[4]) ?? 100_000 : 100_000)
 
+case "history-seeds":
+  // Seeds for Tools/fuzz/run-history from the golden journals: record payloads (selector 0),
+  // event streams (1) and packed record sequences (2).
+  guard arguments.count >= 4 else { fail("history-seeds GOLDEN_DIR OUT_DIR") }
+  writeHistorySeeds(goldenDirectory: arguments[2], output: arguments[3])
+
 case "bench":
   runBenchmarks(directory: arguments[2], events: arguments.count > 3 ? Int(arguments[3]) ?? 10_000_000 : 10_000_000)
 

@@ -29,16 +29,18 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
   /// Encodes a record and hands it to the sink; on failure the codec is as before.
   mutating func persist(_ content: HistoryRecordContent<Section, Item>) throws {
     guard sink != nil, var codec else { return }
+    // Take the codec out while encoding so its intern tables stay uniquely referenced: a copy
+    // left in `self.codec` would make every record copy the whole tables (copy-on-write).
+    self.codec = nil
+    defer { self.codec = codec }
     let mark = codec.encoderMark
     let record = try codec.encode(content, sequence: recordSequence + 1)
     do {
       try sink?.write(record)
     } catch {
       codec.rollBackEncoder(to: mark)
-      self.codec = codec
       throw error
     }
-    self.codec = codec
     recordSequence += 1
     bytesSinceCheckpoint += record.payload.count
   }

@@ -12,6 +12,11 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
   var recordSequence: UInt64 = 0
   var journalCheckpointBytes = 256 * 1024
   var bytesSinceCheckpoint = 0
+  /// Payload size of the last checkpoint record: checkpoints are due only after at least
+  /// `checkpointSizeFactor` times that many bytes of other records, so a large list's full-state
+  /// checkpoints never dominate the journal (at most 1/factor of its size).
+  var lastCheckpointBytes = 0
+  static var checkpointSizeFactor: Int { 4 }
 
   var observers: [UInt64: @Sendable (ListChange<Section, Item>) -> Void] = [:]
   var nextObserverID: UInt64 = 0
@@ -48,11 +53,15 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
   /// Writes a checkpoint record after a change when the byte budget is used up. A failure
   /// leaves the codec as it was (the next change retries); it never fails the change itself.
   mutating func checkpointIfDue() {
-    guard sink != nil, let saved = codec, bytesSinceCheckpoint >= journalCheckpointBytes else { return }
+    guard sink != nil, let saved = codec,
+      bytesSinceCheckpoint >= max(journalCheckpointBytes, Self.checkpointSizeFactor * lastCheckpointBytes)
+    else { return }
     let checkpoint = HistoryCheckpoint(
       head: Version(head), latestVersion: Version(graph.count - 1), snapshot: headSnapshot)
     do {
+      let before = bytesSinceCheckpoint
       try persist(.checkpoint(checkpoint))
+      lastCheckpointBytes = bytesSinceCheckpoint - before
       bytesSinceCheckpoint = 0
     } catch {
       codec = saved

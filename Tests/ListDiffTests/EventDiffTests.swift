@@ -11,7 +11,7 @@ struct EventDiffTests {
 
   /// A random history with branches: commits of random edits (applied as minimal events),
   /// undos, and single-operation commits that later cancel out.
-  func randomHistory(using generator: inout SeededGenerator) throws -> (ListStore<Header, Row>, [Version]) {
+  func randomHistory(using generator: inout SeededRandom) throws -> (ListStore<Header, Row>, [Version]) {
     let store = ListStore<Header, Row>()
     var nextID = 0
     var versions: [Version] = [store.head]
@@ -37,9 +37,9 @@ struct EventDiffTests {
 
   @Test(arguments: 0..<4)
   func eventAndFullDiffsAgreeOnTheRows(seedOffset: Int) throws {
-    var generator = SeededGenerator(seed: 0xE7E7_0000 + UInt64(seedOffset))
+    var generator = SeededRandom(seed: 0xE7E7_0000 + UInt64(seedOffset))
     var derived = 0
-    for _ in 0..<propertySteps(default: 5) {
+    for _ in 0..<SeededRandom.propertySteps(default: 5) {
       let (store, versions) = try randomHistory(using: &generator)
       for _ in 0..<20 {
         guard let from = versions.randomElement(using: &generator), let to = versions.randomElement(using: &generator)

@@ -1,4 +1,5 @@
 import ListDiff
+import TestSupport
 
 /// A plain sectioned list with content versions, for diff tests that need no snapshot.
 struct PlainModel: Equatable {
@@ -39,7 +40,7 @@ struct PlainModel: Equatable {
     return (sections, items)
   }
 
-  static func random(using generator: inout SeededGenerator, nextID: inout Int, maxSections: Int = 4, maxRows: Int = 7)
+  static func random(using generator: inout SeededRandom, nextID: inout Int, maxSections: Int = 4, maxRows: Int = 7)
     -> PlainModel
   {
     var model = PlainModel()
@@ -63,7 +64,7 @@ struct PlainModel: Equatable {
 
   /// A random edit of `self`: section and row inserts, deletes, moves (also across sections) and
   /// content changes.
-  func mutated(using generator: inout SeededGenerator, nextID: inout Int, options: Options = Options()) -> PlainModel {
+  func mutated(using generator: inout SeededRandom, nextID: inout Int, options: Options = Options()) -> PlainModel {
     var model = self
     for _ in 0..<Int.random(in: 1...6, using: &generator) {
       let choice = Int.random(in: 0..<(options.sectionChanges ? 10 : 6), using: &generator)

@@ -99,8 +99,8 @@ struct RowsDiffTests {
 
   @Test(arguments: 0..<4)
   func randomPairsPassTheValidator(seedOffset: Int) throws {
-    var generator = SeededGenerator(seed: 0xD1FF_0000 + UInt64(seedOffset))
-    for _ in 0..<propertySteps(default: 600) {
+    var generator = SeededRandom(seed: 0xD1FF_0000 + UInt64(seedOffset))
+    for _ in 0..<SeededRandom.propertySteps(default: 600) {
       var nextID = 0
       let old = PlainModel.random(using: &generator, nextID: &nextID)
       var new = old
@@ -120,8 +120,8 @@ struct RowsDiffTests {
   }
 
   @Test func rowMovesAreMinimal() throws {
-    var generator = SeededGenerator(seed: 0x5EED_0001)
-    for _ in 0..<propertySteps(default: 1500) {
+    var generator = SeededRandom(seed: 0x5EED_0001)
+    for _ in 0..<SeededRandom.propertySteps(default: 1500) {
       var nextID = 0
       let old = PlainModel.random(using: &generator, nextID: &nextID, maxRows: 12)
       let new = old.mutated(
@@ -147,8 +147,8 @@ struct RowsDiffTests {
   }
 
   @Test func sectionMovesAreMinimal() throws {
-    var generator = SeededGenerator(seed: 0x5EED_0002)
-    for _ in 0..<propertySteps(default: 1500) {
+    var generator = SeededRandom(seed: 0x5EED_0002)
+    for _ in 0..<SeededRandom.propertySteps(default: 1500) {
       let count = Int.random(in: 0...12, using: &generator)
       let old = Array(0..<count)
       var new = old.shuffled(using: &generator).filter { _ in Int.random(in: 0..<5, using: &generator) > 0 }

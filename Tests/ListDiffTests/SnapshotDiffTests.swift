@@ -48,10 +48,10 @@ struct SnapshotDiffTests {
 
   @Test(arguments: 0..<4)
   func randomSnapshotPairsPassTheValidator(seedOffset: Int) throws {
-    var generator = SeededGenerator(seed: 0x5A9_0000 + UInt64(seedOffset))
+    var generator = SeededRandom(seed: 0x5A9_0000 + UInt64(seedOffset))
     var stageCounts = [Int](repeating: 0, count: 4)
     defer { #expect(stageCounts[2] + stageCounts[3] > 0, "the split paths were exercised: \(stageCounts)") }
-    for _ in 0..<propertySteps(default: 250) {
+    for _ in 0..<SeededRandom.propertySteps(default: 250) {
       var nextID = 0
       let old = SnapshotModel.random(using: &generator, nextID: &nextID)
       var new = old

@@ -1,5 +1,6 @@
 import ListDiff
 import ListState
+import TestSupport
 
 /// A row with identity and content, for snapshot diff tests.
 struct Row: ListElement, CustomStringConvertible {
@@ -18,7 +19,7 @@ typealias TestSnapshot = ListSnapshot<Header, Row>
 
 enum SnapshotModel {
   /// A random list: a few sections, each a random forest with random expansion.
-  static func random(using generator: inout SeededGenerator, nextID: inout Int, maxItems: Int = 14) -> TestSnapshot {
+  static func random(using generator: inout SeededRandom, nextID: inout Int, maxItems: Int = 14) -> TestSnapshot {
     var snapshot = TestSnapshot()
     for _ in 0..<Int.random(in: 0...3, using: &generator) {
       try! snapshot.appendSections([Header(id: nextID)])
@@ -31,7 +32,7 @@ enum SnapshotModel {
     return snapshot
   }
 
-  static func insertRandomItem(into snapshot: inout TestSnapshot, using generator: inout SeededGenerator, nextID: inout Int) {
+  static func insertRandomItem(into snapshot: inout TestSnapshot, using generator: inout SeededRandom, nextID: inout Int) {
     let sections = snapshot.sectionIdentifiers
     guard let section = sections.randomElement(using: &generator) else { return }
     let row = Row(id: nextID)
@@ -53,7 +54,7 @@ enum SnapshotModel {
   /// A random edit: items inserted, deleted, moved (within and across sections and levels),
   /// updated, marked, expanded, collapsed; sections inserted, deleted, moved, updated.
   static func mutate(
-    _ snapshot: inout TestSnapshot, using generator: inout SeededGenerator, nextID: inout Int, steps: Int,
+    _ snapshot: inout TestSnapshot, using generator: inout SeededRandom, nextID: inout Int, steps: Int,
     sectionChanges: Bool = true
   ) {
     for _ in 0..<steps {
@@ -96,7 +97,7 @@ enum SnapshotModel {
   }
 
   /// Like ``mutate(_:using:nextID:steps:sectionChanges:)`` with item changes only.
-  static func mutateItems(_ snapshot: inout TestSnapshot, using generator: inout SeededGenerator, nextID: inout Int, steps: Int) {
+  static func mutateItems(_ snapshot: inout TestSnapshot, using generator: inout SeededRandom, nextID: inout Int, steps: Int) {
     mutate(&snapshot, using: &generator, nextID: &nextID, steps: steps, sectionChanges: false)
   }
 

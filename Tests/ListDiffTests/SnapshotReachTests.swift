@@ -1,6 +1,7 @@
 import ListDiff
 import ListHistory
 import ListState
+import TestSupport
 import Testing
 
 @Suite("Applying a whole snapshot as minimal operations")
@@ -34,8 +35,8 @@ struct SnapshotReachTests {
 
   @Test(arguments: 0..<4)
   func randomTargetsAreReachedMinimally(seedOffset: Int) throws {
-    var generator = SeededGenerator(seed: 0x4EAC_0000 + UInt64(seedOffset))
-    for _ in 0..<propertySteps(default: 250) {
+    var generator = SeededRandom(seed: 0x4EAC_0000 + UInt64(seedOffset))
+    for _ in 0..<SeededRandom.propertySteps(default: 250) {
       var nextID = 0
       let current = SnapshotModel.random(using: &generator, nextID: &nextID)
       var target = current

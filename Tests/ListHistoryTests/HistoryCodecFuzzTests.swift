@@ -1,5 +1,6 @@
 import ListHistory
 import ListState
+import TestSupport
 import Testing
 
 /// Decoding is total: random, truncated and bit-flipped payloads give a value or a typed error
@@ -44,7 +45,7 @@ import Testing
   @Test func bitFlipsAndRandomBytesNeverCrash() throws {
     let records = try validRecords()
     var random = SeededRandom(seed: 7)
-    for _ in 0..<propertySteps(300) * 5 {
+    for _ in 0..<SeededRandom.propertySteps(default: 300) * 5 {
       var mutated = records
       let index = Int.random(in: 0..<mutated.count, using: &random)
       guard !mutated[index].payload.isEmpty else { continue }
@@ -54,7 +55,7 @@ import Testing
       }
       _ = decodeAll(mutated)
     }
-    for _ in 0..<propertySteps(300) * 5 {
+    for _ in 0..<SeededRandom.propertySteps(default: 300) * 5 {
       let length = Int.random(in: 0..<64, using: &random)
       let payload = (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) }
       let kind = HistoryRecord.Kind(rawValue: UInt8.random(in: 1...3, using: &random))!

@@ -1,5 +1,6 @@
 import ListHistory
 import ListState
+import TestSupport
 import Testing
 
 /// Random operation sequences with random undo, redo and checkout: every state reached live is
@@ -75,7 +76,7 @@ import Testing
 
   @Test(arguments: [1, 2] as [UInt64])
   func timeTravelAndReplayReproduceEveryVersion(seed: UInt64) throws {
-    let run = try randomRun(seed: seed, steps: propertySteps(150), checkpointInterval: 5)
+    let run = try randomRun(seed: seed, steps: SeededRandom.propertySteps(default: 150), checkpointInterval: 5)
     let store = run.store
     #expect(run.live.count == store.latestVersion.rawValue + 1)
     // The run exercised real work: many versions, some refused transactions, several checkpoints.
@@ -124,7 +125,7 @@ import Testing
   }
 
   @Test func eventsBetweenVersionsFoldToTheTarget() throws {
-    let run = try randomRun(seed: 9, steps: propertySteps(200), checkpointInterval: 8)
+    let run = try randomRun(seed: 9, steps: SeededRandom.propertySteps(default: 200), checkpointInterval: 8)
     var random = SeededRandom(seed: 99)
     for _ in 0..<50 {
       let a = Int.random(in: 0...run.store.latestVersion.rawValue, using: &random)

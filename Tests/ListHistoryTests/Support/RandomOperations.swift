@@ -1,5 +1,6 @@
 import ListHistory
 import ListState
+import TestSupport
 
 /// Applies one random operation to a transaction, chosen from the state it sees. Some choices
 /// are invalid on purpose (moving under a descendant, unknown anchors); they throw and the

@@ -1,0 +1,29 @@
+import ListHistory
+import TestSupport
+import Testing
+
+/// The store against the naive reference model: random transactions (with invalid operations),
+/// undo, redo and checkout; every version's state, live and after a full replay of the records,
+/// equals the reference state built by applying the same operations to the parent's reference.
+/// See ``ReferenceHistoryRun`` for every check. `LISTJOURNAL_PROPERTY_STEPS` runs longer.
+@Suite struct ReferenceHistoryPropertyTests {
+  /// Seeds with the live store's checkpoint interval (1: a checkpoint after every version).
+  @Test(arguments: zip([1, 2, 3, 4] as [UInt64], [4, 4, 16, 1]))
+  func storeFollowsTheReferenceModel(seed: UInt64, checkpointInterval: Int) throws {
+    let steps = SeededRandom.propertySteps(default: 250)
+    var run = ReferenceHistoryRun(seed: seed, checkpointInterval: checkpointInterval)
+    if let failure = run.run(steps: steps) {
+      Issue.record("\(failure)")
+      return
+    }
+    // The run exercised real work: many versions, branches, refusals, every kind of head move,
+    // and checkpoint records in the stream.
+    let statistics = run.statistics
+    #expect(statistics.commits > steps / 5, "\(statistics)")
+    #expect(statistics.refusedTransactions > 0 && statistics.refusedHeadMoves > 0, "\(statistics)")
+    #expect(statistics.undos > 0 && statistics.redos > 0 && statistics.checkouts > 0, "\(statistics)")
+    #expect(statistics.maxItemCount >= 10, "\(statistics)")
+    #expect(run.versions.indices.contains { run.store.children(of: Version($0)).count > 1 }, "no branch")
+    #expect(run.sink.records.contains { $0.kind == .checkpoint })
+  }
+}

@@ -21,7 +21,7 @@ import Testing
     let statistics = run.statistics
     #expect(statistics.commits > steps / 5, "\(statistics)")
     #expect(statistics.refusedTransactions > 0 && statistics.refusedHeadMoves > 0, "\(statistics)")
-    #expect(statistics.undos > 0 && statistics.redos > 0 && statistics.checkouts > 0, "\(statistics)")
+    #expect(statistics.undos > 0 && statistics.redos > 0 && statistics.checkouts > 0 && statistics.reopens > 0, "\(statistics)")
     #expect(statistics.maxItemCount >= 10, "\(statistics)")
     #expect(run.versions.indices.contains { run.store.children(of: Version($0)).count > 1 }, "no branch")
     #expect(run.sink.records.contains { $0.kind == .checkpoint })

@@ -49,14 +49,18 @@ struct ReferenceHistoryRun {
     var redos = 0
     var checkouts = 0
     var refusedHeadMoves = 0
+    var reopens = 0
     var maxItemCount = 0
   }
 
   let seed: UInt64
-  let store: Store
+  /// The store under test; a reopen step replaces it by one replayed from the records.
+  private(set) var store: Store
   let sink: RecordingSink
   let changes: ChangeCollector<TestSection, TestItem>
-  private let observation: ListStoreObservation
+  private var observation: ListStoreObservation
+  private let clock = ClockBox()
+  private let checkpointInterval: Int
   private var random: SeededRandom
   /// Identifier probes come from their own generator so they do not change the history.
   private var probeRandom: SeededRandom
@@ -85,7 +89,8 @@ struct ReferenceHistoryRun {
     var weights = ListOperationGenerator<TestSection, TestItem>.defaultWeights
     weights["clearMarkers"] = nil  // no transaction counterpart: a transaction starts with cleared markers
     generator = ListOperationGenerator(weights: weights)
-    let clock = ClockBox()
+    self.checkpointInterval = checkpointInterval
+    let clock = clock
     let sink = RecordingSink()
     let changes = ChangeCollector<TestSection, TestItem>()
     self.sink = sink
@@ -129,6 +134,7 @@ struct ReferenceHistoryRun {
     case 0..<12: try undoStep()
     case 12..<19: try redoStep()
     case 19..<25: try checkoutStep()
+    case 25..<27: try reopenStep()
     default: try transactionStep()
     }
     try checkAfterStep()
@@ -247,6 +253,23 @@ struct ReferenceHistoryRun {
     try checkChange(changes.take(), kind: .checkout, from: head, to: target, reverted: reverted, applied: applied, finalState: versions[target])
     moveHead(to: target)
     statistics.checkouts += 1
+  }
+
+  /// Reopens the history: a store replayed from the records so far replaces the live one and
+  /// continues the same record stream (the codec continues the intern tables it decoded). The
+  /// head, redo memory and every branch must come back, and later records must replay too.
+  mutating func reopenStep() throws {
+    current = "reopen: replay \(sink.records.count) records and continue the stream"
+    let clock = clock
+    let reopened = try Store(
+      replaying: sink.records, codec: HistoryCodec(), sink: sink, checkpointInterval: checkpointInterval,
+      journalCheckpointBytes: 1_024, clock: { clock.tick() })
+    observation.cancel()
+    store = reopened
+    let changes = changes
+    observation = store.observe { change in changes.append(change) }
+    headWithMarkers = nil  // a replayed head carries the markers of its replayed events
+    statistics.reopens += 1
   }
 
   // MARK: Checks

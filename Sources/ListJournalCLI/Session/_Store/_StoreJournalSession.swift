@@ -137,6 +137,7 @@ final class _StoreJournalSession: JournalSession {
     let before = store.latestVersion
     do {
       try store.transaction(label: label) { transaction in
+        transaction.commitsWhenUnchanged = true  // the issue: every changing command creates a version
         for command in commands { try transaction.apply(command) }
       }
     } catch let error as ListLanguageError {

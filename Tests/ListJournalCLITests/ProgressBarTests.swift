@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ListJournalCLI
@@ -33,5 +34,29 @@ struct ProgressBarTests {
     let replay = try CLIRunner.run(["replay", "j.journal"], in: directory)
     #expect(replay.status == 0)
     #expect(replay.stderr.isEmpty)
+  }
+
+  /// On a terminal (a pseudo-terminal from util-linux `script`), `replay` draws the bar on
+  /// stderr, ends at 100% and erases it before printing its report.
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "util-linux script is not installed"))
+  func replayDrawsTheBarOnATerminal() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    _ = try CLIRunner.run(["exec", "j.journal"], stdin: "append-sections S\nappend a\nundo\n", in: directory)
+    let binary = try #require(CLIRunner.binary)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+    process.arguments = ["-qec", "'\(binary.path)' replay j.journal", "/dev/null"]
+    process.currentDirectoryURL = directory
+    process.standardInput = FileHandle.nullDevice
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let text = String(decoding: data, as: UTF8.self)
+    #expect(process.terminationStatus == 0)
+    #expect(text.hasPrefix("\rreplaying [------------------------------]   0%  0/3 records"), "\(text.debugDescription)")
+    #expect(text.contains("\rreplaying [##############################] 100%  3/3 records\r\u{1B}[2Kversions: 3\r\n"), "\(text.debugDescription)")
   }
 }

@@ -67,7 +67,8 @@ struct ForeignJournalTests {
 
         """)
     let text = try CLIRunner.run(["log", "app.journal"], in: directory)
-    #expect(text.stdout.hasSuffix("* 2  ← 1  2023-11-14T22:13:20Z  Done  (2 ops)\n"))
+    #expect(text.stdout.hasSuffix("* 2  ← 1  2023-11-14T22:13:20Z  Done  (2 ops: set 1; move 1)\n"))
+    #expect(text.stdout.contains("  1  ← 0  2023-11-14T22:13:20Z  Board  (5 ops: insert section 2024; insert section 2025; insert 1 2; insert 3; … 1 more)\n"))
 
     let diff = try CLIRunner.run(["diff", "app.journal", "1", "2"], in: directory)
     // Task 1 moved to another section and changed: a move, then a reload (UIKit's two stages).

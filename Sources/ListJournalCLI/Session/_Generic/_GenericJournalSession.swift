@@ -83,6 +83,9 @@ final class _GenericJournalSession: JournalSession {
 
   // MARK: Reading
 
+  /// An identifier in `log` summaries: its display text, quoted as the list language writes it.
+  private static func text(_ id: JournalValue) -> String { ListTokenizer.quoted(id.displayText) }
+
   func resolve(_ reference: VersionReference) throws(ListLanguageError) -> Int {
     let latest = store.latestVersion.rawValue
     switch reference {
@@ -131,7 +134,8 @@ final class _GenericJournalSession: JournalSession {
       guard let info = store.info(for: Version(number)) else { return nil }
       return LogEntry(
         version: number, parent: info.parent?.rawValue, time: info.timestamp, label: info.label ?? "",
-        operationCount: info.operationCount, isHead: info.version == head)
+        operationCount: info.operationCount, isHead: info.version == head,
+        operations: ListEvent.summaries((try? store.events(of: Version(number))) ?? [], sectionText: Self.text, itemText: Self.text))
     }
   }
 }

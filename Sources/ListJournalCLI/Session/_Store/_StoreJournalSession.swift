@@ -265,7 +265,8 @@ final class _StoreJournalSession: JournalSession {
       guard let info = store.info(for: Version(number)) else { return nil }
       return LogEntry(
         version: number, parent: info.parent?.rawValue, time: info.timestamp, label: info.label ?? "",
-        operationCount: info.operationCount, isHead: info.version == head)
+        operationCount: info.operationCount, isHead: info.version == head,
+        operations: steps([Version(number)]).first?.operations ?? [])
     }
   }
 

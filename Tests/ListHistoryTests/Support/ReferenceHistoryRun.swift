@@ -279,7 +279,7 @@ struct ReferenceHistoryRun {
     let probeItems = (0..<6).map { _ in "i\(Int.random(in: 0..<80, using: &probeRandom))" }
     let probeSections = (0..<2).map { _ in "s\(Int.random(in: 0..<12, using: &probeRandom))" }
     let snapshot = store.snapshot
-    snapshot._checkInvariants()
+    snapshot._checkAllInvariants()
     if let expected = headWithMarkers {
       if let mismatch = expected.firstMismatch(with: snapshot, probeItems: probeItems, probeSections: probeSections) {
         throw Divergence("head snapshot (v\(head)) differs from the reference: \(mismatch)")

@@ -74,6 +74,9 @@ extension _StoreState {
       let plan = graph.foldPlan(at: target)
       final = plan.base
       for event in plan.events { try event.apply(to: &final, verifying: false) }
+      // The fold replays changes older than this move; their markers are not this move's.
+      // (Content changes still show in a diff: it compares content by `==`.)
+      final.clearMarkers()
     }
     let millis = nowMillis()
     try persist(

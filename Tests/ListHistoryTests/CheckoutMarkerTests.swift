@@ -24,18 +24,14 @@ import Testing
     #expect(store.snapshot.reloadedItemIdentifiers.isEmpty && store.snapshot.reconfiguredItemIdentifiers.isEmpty)
   }
 
-  /// Bug: `_StoreState.moveHead` (ListStore+UndoRedo.swift), when it jumps through a checkpoint,
-  /// folds the checkpoint's events onto the base without clearing the markers they set, so the
-  /// head (and `change.transaction.finalSnapshot`) marks a and b reloaded — changes of v3 and v4,
-  /// not of this checkout — and `ListChangeset(from: initial, to: final)` reloads both rows for
-  /// nothing. The walked checkout above marks nothing. (Replay's jump and `state(at:)` clear.)
+  /// Regression: a checkout that jumps through a checkpoint folds older events onto the base;
+  /// their markers (a and b reloaded, from v3 and v4) must not leak into the head or the change,
+  /// or `ListChangeset(from: initial, to: final)` would reload both rows for nothing.
   @Test func jumpedCheckoutMarksLikeTheWalkedOne() throws {
     let (store, change) = try checkoutAfterLongBranch(checkpointInterval: 10)
     #expect(change.events == nil)  // jumped through a checkpoint
     #expect(try Canonical(store.state(at: Version(4))) == Canonical(store.snapshot))
-    withKnownIssue("a checkout that jumps through a checkpoint keeps the markers of the folded events") {
-      #expect(store.snapshot.reloadedItemIdentifiers.isEmpty)
-      #expect(change.transaction.finalSnapshot.reloadedItemIdentifiers.isEmpty)
-    }
+    #expect(store.snapshot.reloadedItemIdentifiers.isEmpty)
+    #expect(change.transaction.finalSnapshot.reloadedItemIdentifiers.isEmpty)
   }
 }

@@ -52,6 +52,8 @@ extension _StoreState {
     let initial = headSnapshot
     install(transaction: transaction, parent: parent, millis: millis)
     checkpointIfDue()
+    // Nobody to tell: skip building the change (it would be dropped by `enqueue`).
+    guard !observers.isEmpty else { return false }
     let change = ListChange(
       kind: .commit, previousHead: Version(parent), head: Version(version),
       transaction: _EventDifference.transaction(from: initial, to: headSnapshot, events: transaction.events),

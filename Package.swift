@@ -39,7 +39,7 @@ let package = Package(
     .target(name: "JournalFormat", dependencies: ["CZstd", "ListHistory"], swiftSettings: strictSettings),
     // Crash-test writer/checker, benchmarks and fuzz-seed generator for the journal (Tools/crash-test,
     // Tools/bench-journal, Tools/fuzz). Not a product.
-    .executableTarget(name: "JournalTool", dependencies: ["JournalFormat"], path: "Tools/JournalTool"),
+    .executableTarget(name: "JournalTool", dependencies: ["JournalFormat", "ListJournal"], path: "Tools/JournalTool"),
     .target(name: "ListDiff", dependencies: ["ListState", "ListHistory"], swiftSettings: strictSettings),
     .target(
       name: "ListJournal", dependencies: ["ListState", "ListHistory", "JournalFormat", "ListDiff"],

@@ -7,7 +7,7 @@ extension ListChangeset {
   /// proportional to the rows the events touch — not to the list size. Inserts later deleted
   /// cancel, as do moves that return.
   ///
-  /// Falls back to the full diff ``init(from:to:)-(ListSnapshot,ListSnapshot)`` when the events
+  /// Falls back to the full diff ``init(from:to:)`` when the events
   /// change sections or touch a large part of the list. Either way, applying the changeset to
   /// the rows of `old` gives exactly the rows of `new`. Reloads: rows and sections whose content
   /// differs at the end, plus those the events mark (reload, reconfigure).

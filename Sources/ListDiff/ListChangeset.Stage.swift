@@ -22,30 +22,45 @@ extension ListChangeset {
   /// }
   /// ```
   public struct Stage: Equatable, Sendable {
+    /// Indexes of deleted sections, in the before state.
     public var sectionDeletes: [Int] = []
+    /// Indexes of inserted sections, in the after state.
     public var sectionInserts: [Int] = []
+    /// Section moves: from an index in the before state to one in the after state.
     public var sectionMoves: [ListMove<Int>] = []
+    /// Indexes of reloaded sections, in the before state.
     public var sectionReloads: [Int] = []
+    /// Deleted rows, in the before state.
     public var itemDeletes: [ListIndexPath] = []
+    /// Inserted rows, in the after state.
     public var itemInserts: [ListIndexPath] = []
+    /// Row moves: from a row of the before state to one of the after state.
     public var itemMoves: [ListMove<ListIndexPath>] = []
+    /// Reloaded rows, in the before state.
     public var itemReloads: [ListIndexPath] = []
 
     /// `deletedSections[k]` is the section at `sectionDeletes[k]`; likewise for the others.
     public var deletedSections: [SectionID] = []
+    /// `insertedSections[k]` is the section at `sectionInserts[k]`.
     public var insertedSections: [SectionID] = []
+    /// `movedSections[k]` is the section of `sectionMoves[k]`.
     public var movedSections: [SectionID] = []
+    /// `reloadedSections[k]` is the section at `sectionReloads[k]`.
     public var reloadedSections: [SectionID] = []
     /// `deletedItems[k]` is the row at `itemDeletes[k]`; likewise for the others.
     public var deletedItems: [ItemID] = []
+    /// `insertedItems[k]` is the row at `itemInserts[k]`.
     public var insertedItems: [ItemID] = []
+    /// `movedItems[k]` is the row of `itemMoves[k]`.
     public var movedItems: [ItemID] = []
+    /// `reloadedItems[k]` is the row at `itemReloads[k]`.
     public var reloadedItems: [ItemID] = []
 
     /// The rows the data source must show once this batch runs, when they are not the
     /// changeset's target (an intermediate state of a split changeset); nil: the target.
     public var after: Rows?
 
+    /// An empty batch (fill in its fields); `after` as for ``after``.
     public init(after: Rows? = nil) { self.after = after }
 
     /// True when the batch changes nothing.

@@ -24,11 +24,14 @@ import ListState
 public struct ListChangeset<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>: Equatable, Sendable,
   RandomAccessCollection
 {
+  /// The visible rows a changeset goes between.
   public typealias Rows = ListVisibleRows<SectionID, ItemID>
 
   /// The batches, in the order to apply them. Empty when nothing changed.
   public var stages: [Stage]
 
+  /// A changeset of the given batches (no stage: nothing changed). Normally a changeset comes
+  /// from a diff (``init(from:to:)``); this is for building or decoding one by hand.
   public init(stages: [Stage] = []) {
     self.stages = stages
   }

@@ -31,11 +31,15 @@ public enum ListSnapshotOperation<Section: ListElement, Item: ListElement>: Equa
   case updateItems([Item])
   /// Deletes items with their subtrees.
   case deleteItems([Item.ID])
+  /// Expands items (to match the target, or per the expansion policy).
   case expand([Item.ID])
+  /// Collapses items (to match the target, or per the expansion policy).
   case collapse([Item.ID])
   /// Markers the target carried: reload / reconfigure requests.
   case reloadItems([Item.ID])
+  /// Items the target marks reconfigured.
   case reconfigureItems([Item.ID])
+  /// Sections the target marks reloaded.
   case reloadSections([Section.ID])
 
   /// Performs the operation on `snapshot`.

@@ -4,7 +4,8 @@ extension ListStore {
   /// Runs `body` on a working copy of the head and commits everything it recorded as one new
   /// version — or nothing: if `body` (or the persistence sink) throws, the store is unchanged.
   ///
-  /// A transaction that records no event creates no version and notifies nobody.
+  /// A transaction that records no event creates no version and notifies nobody (unless the
+  /// body sets ``Transaction/commitsWhenUnchanged``).
   ///
   /// ```swift
   /// let head = store.head
@@ -38,7 +39,7 @@ extension ListStore {
       transaction.snapshot.clearMarkers()
       do {
         result = try body(&transaction)
-        guard !transaction.events.isEmpty else {
+        guard !transaction.events.isEmpty || transaction.commitsWhenUnchanged else {
           if inPlace { state.restoreHead(from: transaction, markers: markers) }
           return false
         }

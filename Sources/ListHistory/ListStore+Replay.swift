@@ -36,6 +36,7 @@ extension ListStore {
       }
       state.recordSequence = record.sequence
       state.bytesSinceCheckpoint = record.kind == .checkpoint ? 0 : state.bytesSinceCheckpoint + record.payload.count
+      if record.kind == .checkpoint { state.lastCheckpointBytes = record.payload.count }
     }
     codec.continueEncodingAfterDecoding()
     state.codec = codec

@@ -24,6 +24,11 @@ extension ListStore {
     public internal(set) var events: [Event] = []
     /// The label of the version this transaction creates (for an undo menu).
     public var label: String?
+    /// Whether the transaction creates a version even when its operations recorded no event
+    /// (each changed nothing, like moving an item to where it already is). Off by default: such
+    /// a transaction then creates no version. A tool that promises one version per command
+    /// (`listjournal exec`) turns it on; the version has no events, so undoing it changes nothing.
+    public var commitsWhenUnchanged = false
 
     init(snapshot: ListSnapshot<Section, Item>, label: String?) {
       self.snapshot = snapshot

@@ -56,7 +56,7 @@ public enum JournalMaintenance {
     report.versionCount = store.latestVersion.rawValue + 1
     report.eventCount = store.eventCount
     if let corruption = reader.recovery.corruption { report.problem = .journal(corruption) }
-    store.snapshot._checkInvariants()
+    store.snapshot._checkAllInvariants()
     report.statesChecked = 1
     for entry in checkpoints {
       guard let state = try? store.state(at: entry.checkpoint.head) else {
@@ -65,7 +65,7 @@ public enum JournalMaintenance {
           reason: "checkpoint of unknown head \(entry.checkpoint.head)")
         break
       }
-      state._checkInvariants()
+      state._checkAllInvariants()
       report.statesChecked += 1
       var stored = entry.checkpoint.snapshot
       stored.clearMarkers()

@@ -13,10 +13,14 @@
 public struct ListOutline<Item: ListElement>: Equatable, Sendable {
   /// One item with its expansion flag and children.
   public struct Node: Equatable, Sendable {
+    /// The item (identity and content).
     public var item: Item
+    /// Whether the item's children are visible (leaves keep the flag too).
     public var isExpanded: Bool
+    /// The item's children, in order.
     public var children: [Node]
 
+    /// A node; collapsed and without children unless told otherwise.
     public init(_ item: Item, isExpanded: Bool = false, children: [Node] = []) {
       self.item = item
       self.isExpanded = isExpanded
@@ -27,6 +31,7 @@ public struct ListOutline<Item: ListElement>: Equatable, Sendable {
   /// The root nodes, in order.
   public var roots: [Node]
 
+  /// An outline of the given root nodes (empty by default).
   public init(_ roots: [Node] = []) { self.roots = roots }
 
   /// A flat outline of leaves.

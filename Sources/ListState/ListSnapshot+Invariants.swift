@@ -1,5 +1,8 @@
 import HashTreeCollections
 
+/// The item count up to which `_checkInvariants()` checks everything after each mutation.
+@usableFromInline let _invariantFullCheckLimit = 4_096
+
 extension ListSnapshot {
   /// Checks every structural invariant; traps on violation. Real only with
   /// `LISTJOURNAL_INVARIANTS` (debug builds); a no-op otherwise. Called at the end of every
@@ -10,10 +13,29 @@ extension ListSnapshot {
   /// from the sections against its record (label, container, subtree and visible weights);
   /// every record reached exactly once; markers name existing items and sections.
   ///
-  /// - Complexity: O(n).
+  /// Lists larger than ``_invariantFullCheckLimit`` items get only the O(sections) checks after
+  /// each mutation: a full check per operation turns a long run on a big list (a debug build
+  /// replaying a real journal) quadratic. ``_checkAllInvariants()`` always checks everything.
+  ///
+  /// - Complexity: O(n) up to the limit, O(sections) above it.
   @inlinable
   public func _checkInvariants() {
     #if LISTJOURNAL_INVARIANTS
+    if _itemRecords.count > _invariantFullCheckLimit {
+      _sectionOrder._checkInvariants()
+      precondition(_sectionOrder.count == _sectionRecords.count, "section order and records disagree")
+      return
+    }
+    _checkAllInvariants()
+    #endif
+  }
+
+  /// Checks every structural invariant whatever the list's size; traps on violation. Always
+  /// compiled, so tools (`listjournal verify`) check real states in release builds too.
+  ///
+  /// - Complexity: O(n).
+  @inlinable
+  public func _checkAllInvariants() {
     _sectionOrder._checkInvariants()
     _itemRecords._checkInvariants()
     precondition(_sectionOrder.count == _sectionRecords.count, "section order and records disagree")
@@ -30,10 +52,8 @@ extension ListSnapshot {
     for id in _reloadedItems { precondition(_itemRecords[id] != nil, "reloaded marker on unknown item \(id)") }
     for id in _reconfiguredItems { precondition(_itemRecords[id] != nil, "reconfigured marker on unknown item \(id)") }
     for id in _reloadedSections { precondition(_sectionRecords[id] != nil, "reloaded marker on unknown section \(id)") }
-    #endif
   }
 
-  #if LISTJOURNAL_INVARIANTS
   @inlinable
   func _checkForest(_ tree: ItemTree, container: Container, reached: inout Int) {
     tree._checkInvariants()
@@ -48,5 +68,4 @@ extension ListSnapshot {
       _checkForest(record.children, container: .parent(entry.id), reached: &reached)
     }
   }
-  #endif
 }

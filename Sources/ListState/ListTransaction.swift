@@ -4,6 +4,7 @@
 /// Differences are computed on access (never eagerly per change), unless the producer already
 /// knows them (for example from events) and passes them in.
 public struct ListTransaction<Section: ListElement, Item: ListElement>: Sendable {
+  /// The snapshot type of both sides.
   public typealias Snapshot = ListSnapshot<Section, Item>
 
   /// The list before the change.
@@ -15,6 +16,8 @@ public struct ListTransaction<Section: ListElement, Item: ListElement>: Sendable
   /// the change), tried on access; nil from it means "diff the snapshots".
   private let differenceDeriver: (@Sendable () -> CollectionDifference<Item.ID>?)?
 
+  /// A transaction between two snapshots; pass `difference` only when it is already known (it
+  /// must then be the difference over `itemIdentifiers`), otherwise it is computed on access.
   public init(initialSnapshot: Snapshot, finalSnapshot: Snapshot, difference: CollectionDifference<Item.ID>? = nil) {
     self.initialSnapshot = initialSnapshot
     self.finalSnapshot = finalSnapshot
@@ -61,6 +64,7 @@ public struct ListTransaction<Section: ListElement, Item: ListElement>: Sendable
 
 /// The part of a ``ListTransaction`` that concerns one section.
 public struct ListSectionTransaction<Section: ListElement, Item: ListElement>: Sendable {
+  /// The section this part concerns.
   public let sectionIdentifier: Section.ID
   /// The section's item identifiers before the change (pre-order), empty if it was not there.
   public let initialItems: [Item.ID]

@@ -184,7 +184,7 @@ struct ErrorCaseTests {
     if let mismatch = reference.firstMismatch(with: snapshot) {
       Issue.record("the refused operation changed the snapshot: \(mismatch)")
     }
-    snapshot._checkInvariants()
+    snapshot._checkAllInvariants()
     // The message names the offending identifiers.
     let message = String(describing: error)
     switch error {

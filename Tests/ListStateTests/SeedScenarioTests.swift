@@ -37,7 +37,7 @@ struct SeedScenarioTests {
     // Tapping twice (the seed's step 4 guards against the duplicate-identifier crash): fine.
     try snapshot.replaceItem("P1", with: TestItem("P1", content: "Parent 1 ★"))
     #expect(snapshot.item("P1")?.content == "Parent 1 ★")
-    snapshot._checkInvariants()
+    snapshot._checkAllInvariants()
   }
 
   @Test("header whose identity is its value (plain String) replaced in one operation")
@@ -92,7 +92,7 @@ struct SeedScenarioTests {
     #expect(snapshot.visibleItems(inSection: "Parent One") == ["P1", "1A", "1B", "1C"])
     #expect(snapshot.reloadedSectionIdentifiers == ["Parent One"])
     #expect(snapshot.itemIdentifiersIfPresent(inSection: "Parent 1") == nil)
-    snapshot._checkInvariants()
+    snapshot._checkAllInvariants()
   }
 
   // MARK: reload-cells-value-vs-reference.txt
@@ -186,7 +186,7 @@ struct SeedScenarioTests {
     // Tap the cells of section 1 one by one (row 0 each time).
     while let film = snapshot.visibleItem(at: ListIndexPath(section: 1, row: 0)) {
       try snapshot.deleteItems([film])
-      snapshot._checkInvariants()
+      snapshot._checkAllInvariants()
     }
     // The header stays (as in UIKit) until the section is deleted.
     #expect(snapshot.numberOfItems(inSection: "Not that cool stuff") == 0)
@@ -306,7 +306,7 @@ struct SeedScenarioTests {
     try snapshot.expand(["shellies/shelly1pm/online"])
     try snapshot.appendItems([TestItem("shellies/shelly1pm/online/since")], underParent: "shellies/shelly1pm/online")
     #expect(snapshot.isVisible("shellies/shelly1pm/online/since"))
-    snapshot._checkInvariants()
+    snapshot._checkAllInvariants()
   }
 
   @Test("the visual description draws the visible tree: indentation per level, ▾ expanded, ▸ collapsed")
@@ -391,7 +391,7 @@ struct SeedScenarioTests {
     try snapshot.moveVisibleRow(from: Self.path(0, 2), to: Self.path(0, 4))  // c; rows left: H2 b d e
     #expect(snapshot.rootItems(inSection: "outline") == ["H2", "c"])
     #expect(snapshot.visibleIndexPath(ofItem: "c") == Self.path(0, 4))
-    snapshot._checkInvariants()
+    snapshot._checkAllInvariants()
   }
 
   @Test("a drag to or from a row that does not exist is refused and changes nothing")

@@ -84,7 +84,7 @@ public enum ModelCheck {
     if expected.isEmpty, let mismatch = mismatch(reference, snapshot) {
       return "after \(operation): \(mismatch)"
     }
-    snapshot._checkInvariants()
+    snapshot._checkAllInvariants()
 
     if let mismatch = referenceBefore.firstStateMismatch(with: snapshotBefore) {
       return "\(operation) changed the copy taken before it (value semantics broken): \(mismatch)"

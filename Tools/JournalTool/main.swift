@@ -3,6 +3,7 @@
 //   JournalTool crash-writer PATH            strict appends forever, printing "committed N"
 //   JournalTool crash-check PATH ACKED       reopen (recovery) and verify records 1...ACKED
 //   JournalTool bench DIR [EVENTS]           size / throughput / latency numbers (release build)
+//   JournalTool store-bench DIR [EVENTS] [ITEMS]  end-to-end numbers with real history records
 //   JournalTool seeds DIR                    small journals for Tools/fuzz/corpus
 import CZstd
 import JournalFormat
@@ -115,6 +116,17 @@ case "seeds":
       fail("\(error)")
     }
   }
+
+case "store-bench":
+  runStoreBenchmarks(
+    directory: arguments[2], events: arguments.count > 3 ? Int(arguments[3]) ?? 2_000_000 : 2_000_000,
+    items: arguments.count > 4 ? Int(arguments[4]) ?? 100_000 : 100_000)
+
+case "history-seeds":
+  // Seeds for Tools/fuzz/run-history from the golden journals: record payloads (selector 0),
+  // event streams (1) and packed record sequences (2).
+  guard arguments.count >= 4 else { fail("history-seeds GOLDEN_DIR OUT_DIR") }
+  writeHistorySeeds(goldenDirectory: arguments[2], output: arguments[3])
 
 case "bench":
   runBenchmarks(directory: arguments[2], events: arguments.count > 3 ? Int(arguments[3]) ?? 10_000_000 : 10_000_000)

@@ -12,6 +12,11 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
   var recordSequence: UInt64 = 0
   var journalCheckpointBytes = 256 * 1024
   var bytesSinceCheckpoint = 0
+  /// Payload size of the last checkpoint record: checkpoints are due only after at least
+  /// `checkpointSizeFactor` times that many bytes of other records, so a large list's full-state
+  /// checkpoints never dominate the journal (at most 1/factor of its size).
+  var lastCheckpointBytes = 0
+  static var checkpointSizeFactor: Int { 4 }
 
   var observers: [UInt64: @Sendable (ListChange<Section, Item>) -> Void] = [:]
   var nextObserverID: UInt64 = 0
@@ -29,7 +34,8 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
   /// Encodes a record and hands it to the sink; on failure the codec is as before.
   mutating func persist(_ content: HistoryRecordContent<Section, Item>) throws {
     guard sink != nil, var codec = codec.take() else { return }
-    // `take()` leaves the stored codec nil, so the copy is unique and its tables mutate in place.
+    // `take()` leaves the stored codec nil, so the copy is unique and its tables mutate in place
+    // (a copy left in `self.codec` would make every record copy the whole intern tables).
     defer { self.codec = codec }
     let mark = codec.encoderMark
     let record = try codec.encode(content, sequence: recordSequence + 1)
@@ -46,13 +52,18 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
   /// Writes a checkpoint record after a change when the byte budget is used up. A failure
   /// leaves the codec as it was (the next change retries); it never fails the change itself.
   mutating func checkpointIfDue() {
-    guard sink != nil, codec != nil, bytesSinceCheckpoint >= journalCheckpointBytes else { return }
-    // Keep the pre-checkpoint tables in case the write fails (the checkpoint resets them).
-    let saved = codec
+    // A full-state checkpoint is due after the byte budget, and never before several times the
+    // size of the last checkpoint: on large lists full states would otherwise dominate the file.
+    // `saved` keeps the pre-checkpoint tables in case the write fails (the checkpoint resets them).
+    guard sink != nil, let saved = codec,
+      bytesSinceCheckpoint >= max(journalCheckpointBytes, Self.checkpointSizeFactor * lastCheckpointBytes)
+    else { return }
     let checkpoint = HistoryCheckpoint(
       head: Version(head), latestVersion: Version(graph.count - 1), snapshot: headSnapshot)
     do {
+      let before = bytesSinceCheckpoint
       try persist(.checkpoint(checkpoint))
+      lastCheckpointBytes = bytesSinceCheckpoint - before
       bytesSinceCheckpoint = 0
     } catch {
       codec = saved

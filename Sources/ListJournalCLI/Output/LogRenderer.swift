@@ -6,7 +6,8 @@ import Darwin
 
 /// Draws `log`: one entry per version as text, JSON, or the undo tree (`--graph`).
 ///
-/// Text: `* 3  ← 2  2024-05-01T10:00:00Z  Move Item  (1 op)` with `*` at the head.
+/// Text: `* 3  ← 2  2024-05-01T10:00:00Z  Move Item  (1 op: move apple)` with `*` at the head
+/// (the operation summary names at most four events, then "… N more").
 /// JSON: `[{"version": V, "parent": P|null, "head": bool, "label": L, "ops": N}]`.
 /// Graph: a version with one child continues on the same column; branches nest under
 /// `├─`/`└─`, so a long linear history stays narrow.
@@ -17,7 +18,8 @@ enum LogRenderer {
     versions.map { info in
       let marker = info.isHead ? style.yellow("*") : " "
       let parent = info.parent.map { "← \($0)" } ?? "root"
-      let ops = info.operationCount == 1 ? "1 op" : "\(info.operationCount) ops"
+      var ops = info.operationCount == 1 ? "1 op" : "\(info.operationCount) ops"
+      if !info.operations.isEmpty { ops += ": " + info.operations.joined(separator: "; ") }
       return "\(marker) \(style.bold(String(info.version)))  \(parent)  \(timestamp(info.time))  \(displayLabel(info))  (\(ops))"
     }.joined(separator: "\n")
   }

@@ -1,11 +1,17 @@
 /// Opens the journal behind a path as a ``JournalSession``: the one place that decides which
 /// storage backs the CLI.
 ///
+/// Read-only sessions decode any app's journal generically (``_GenericJournalSession``);
+/// writing sessions use the CLI's own element types (``_StoreJournalSession``).
+///
 /// ```swift
 /// let session = try JournalSessions.open("todo.journal", mode: .readOnly)
 /// ```
 enum JournalSessions {
   static func open(_ path: String, mode: JournalSessionMode) throws(ListLanguageError) -> any JournalSession {
-    try _StoreJournalSession(path: path, mode: mode)
+    switch mode {
+    case .readOnly: try _GenericJournalSession(path: path)
+    case .readWrite: try _StoreJournalSession(path: path, mode: mode)
+    }
   }
 }

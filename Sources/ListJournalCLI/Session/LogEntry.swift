@@ -1,4 +1,4 @@
-/// One entry of `log`: a version with its parent, time, label and operation count.
+/// One entry of `log`: a version with its parent, time, label, operation count and summary.
 ///
 /// ```swift
 /// LogEntry(version: 2, parent: 1, time: 1_700_000_000, label: "Append 2 Items", operationCount: 1, isHead: true)
@@ -12,4 +12,6 @@ struct LogEntry: Equatable, Sendable {
   var label: String
   var operationCount: Int
   var isHead: Bool
+  /// What the version's events did ("insert a b", "move c"), at most a few; empty when unknown.
+  var operations: [String] = []
 }

@@ -7,7 +7,8 @@ struct DiffCommand: ParsableCommand {
     abstract: "Print the changeset between two versions (any branch).",
     discussion: """
       Versions are N, head or head~N. Text lists `- deleted`, `+ inserted`, `→ moved`,
-      `~ reloaded` with ids; JSON has one object per stage of batch updates.
+      `~ reloaded` with ids; JSON has one object per stage of batch updates. Any app's journal
+      can be read (ids shown as in `listjournal show --help`).
 
       Example:
         listjournal diff todo.journal head~3 head --format json

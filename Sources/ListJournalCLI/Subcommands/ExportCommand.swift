@@ -1,13 +1,23 @@
 import ArgumentParser
+import Foundation
+import ListJournal
 
-/// `listjournal export JOURNAL --format jsonl`.
+/// `listjournal export JOURNAL --format jsonl [--output FILE]`.
 struct ExportCommand: ParsableCommand {
   enum ExportFormat: String, CaseIterable, ExpressibleByArgument { case jsonl }
 
   static let configuration = CommandConfiguration(
     commandName: "export",
-    abstract: "Write the journal's events as JSON lines on stdout.",
+    abstract: "Write the journal's records as JSON lines (stdout, or --output FILE).",
     discussion: """
+      One JSON object per record, in journal order (any app's journal: identifiers and contents
+      are shown as the generic JSON values the app encoded):
+        {"sequence":1,"kind":"commit","version":1,"parent":0,"time":T,"label":L,"events":[EVENT...],"payload":"BASE64"}
+        {"sequence":2,"kind":"headMove","version":1,"move":"undo","from":1,"to":0,"time":T,"payload":"BASE64"}
+        {"sequence":3,"kind":"checkpoint","version":1,"head":0,"payload":"BASE64"}
+      EVENT is {"op": NAME, ...} with the event's fields. `payload` holds the record's exact
+      bytes: `import` uses it, so export → import rebuilds the same history.
+
       Example:
         listjournal export todo.journal --format jsonl > todo.jsonl
       """)
@@ -18,10 +28,27 @@ struct ExportCommand: ParsableCommand {
   @Option(help: "jsonl.")
   var format: ExportFormat = .jsonl
 
+  @Option(name: .shortAndLong, help: "Write to FILE instead of stdout.")
+  var output: String?
+
   func run() throws {
     try reportingFailures { () throws(ListLanguageError) in
-      _ = try JournalSessions.open(journal, mode: .readOnly)
-      throw ListLanguageError(message: "export needs the binary journal format, not available in this build yet")
+      guard FileManager.default.fileExists(atPath: journal) else {
+        throw ListLanguageError(message: "cannot open journal '\(journal)': No such file or directory")
+      }
+      let destination =
+        output ?? FileManager.default.temporaryDirectory.appendingPathComponent("listjournal-export-\(UUID().uuidString).jsonl").path
+      defer { if output == nil { try? FileManager.default.removeItem(atPath: destination) } }
+      do throws(JournalStoreError) {
+        try JournalMaintenance.export(at: journal, toJSONLines: destination)
+      } catch {
+        throw ListLanguageError(message: "journal '\(journal)': \(error)")
+      }
+      guard output == nil else { return }
+      guard let data = FileManager.default.contents(atPath: destination) else {
+        throw ListLanguageError(message: "cannot read the export of '\(journal)'")
+      }
+      OutputStream.standardOutput.write(String(decoding: data, as: UTF8.self))
     }
   }
 }

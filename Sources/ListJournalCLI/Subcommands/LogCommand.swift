@@ -7,6 +7,11 @@ struct LogCommand: ParsableCommand {
     abstract: "List the versions: number, parent, time, label, operation count.",
     discussion: """
       JSON: [{"version": V, "parent": P|null, "head": bool, "label": L, "ops": N}].
+      `ops` is the number of events the version recorded (as `replay` and `info` count them):
+      one per section inserted, deleted or moved, one per run of items inserted or deleted, one
+      per item moved, updated, replaced, expanded or collapsed, one per reload/reconfigure — so
+      `append-sections A B` is 2 and `append a b` is 1; a command that changed nothing is 0.
+      Any app's journal can be read (see `listjournal show --help`).
       --graph draws the undo tree with the head marked.
 
       Example:

@@ -1,17 +1,13 @@
 import ArgumentParser
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// `listjournal replay JOURNAL [--to V]`.
 struct ReplayCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "replay",
     abstract: "Fold the whole journal; print versions, events, the final state digest, time and events/s.",
     discussion: """
+      Any app's journal replays (identifiers and contents decoded generically). On a terminal,
+      a progress bar on stderr shows the records replayed (redrawn at most 10 times a second).
       The digest fingerprints the state (FNV-1a of its JSON): equal digests, equal states.
 
       Example:
@@ -27,12 +23,18 @@ struct ReplayCommand: ParsableCommand {
   func run() throws {
     try reportingFailures { () throws(ListLanguageError) in
       let start = monotonicSeconds()
-      if isatty(STDERR_FILENO) == 1 { OutputStream.standardError.write("replaying \(journal)…\r") }
-      let session = try JournalSessions.open(journal, mode: .readOnly)
+      let bar = ProgressBar.onStandardError(label: "replaying")
+      let session: _GenericJournalSession
+      do throws(ListLanguageError) {
+        session = try _GenericJournalSession(path: journal) { done, total in bar?.update(done: done, total: total) }
+        bar?.finish()
+      } catch {
+        bar?.finish()
+        throw error
+      }
       let target = try session.resolve(try to.map { s throws(ListLanguageError) in try versionReference(s) } ?? .head(back: 0))
       let snapshot = try session.snapshot(at: target)
       let elapsed = monotonicSeconds() - start
-      if isatty(STDERR_FILENO) == 1 { OutputStream.standardError.write("\u{1B}[2K") }
       let versions = session.versions()
       let events = versions.reduce(0) { $0 + $1.operationCount }
       let rate = elapsed > 0 ? Int(Double(events) / elapsed) : 0

@@ -10,6 +10,12 @@ struct ShowCommand: ParsableCommand {
       {"version": V, "sections": [{"id": S, "content": C, "items": [ITEM...]}]} with
       ITEM = {"id": I, "content": C, "expanded": true|false, "children": [ITEM...]}.
 
+      Any app's journal can be read: identifiers and contents are decoded as generic values and
+      shown as text. An identifier: a string as itself, any other value as compact JSON (7,
+      {"day":3}). A content: "" for elements that are their own identifier; an object without
+      its `id` member (when that equals the identifier), shown as "" when empty, as its single
+      `content` member when that is all, else as compact JSON ({"title":"Milk","done":true}).
+
       Example:
         listjournal show todo.journal --at head~1 --format json
       """)

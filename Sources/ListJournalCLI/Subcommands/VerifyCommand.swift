@@ -1,5 +1,6 @@
 import ArgumentParser
 import JournalFormat
+import ListJournal
 
 /// `listjournal verify JOURNAL [--repair]`.
 struct VerifyCommand: ParsableCommand {
@@ -7,7 +8,8 @@ struct VerifyCommand: ParsableCommand {
     commandName: "verify",
     abstract: "Check checksums, replay everything and check invariants; exit 0 if sound, 1 if not.",
     discussion: """
-      Names the first bad byte offset and version. --repair keeps the valid prefix and sets the
+      Any app's journal is checked (decoded generically). Names the first bad byte offset and
+      version. --repair keeps the valid prefix and sets the
       original aside.
 
       Example:
@@ -46,15 +48,18 @@ struct VerifyCommand: ParsableCommand {
       if reader.recovery.tornTailBytes > 0 {
         out.writeLine("torn tail: \(reader.recovery.tornTailBytes) bytes after offset \(reader.recovery.validBytes) (dropped when the journal is next opened for writing)")
       }
-      // 2. Full replay (every event verified against the state it applies to) and invariants.
-      let session = try JournalSessions.open(journal, mode: .readOnly)
-      let versions = session.versions()
-      for info in versions {
-        try session.snapshot(at: info.version)._checkInvariants()
+      // 2. Full replay of any app's journal (every event verified against the state it applies
+      // to), every checkpoint against the replayed state, invariants on the head and the
+      // checkpointed states.
+      let report = JournalMaintenance.verify(at: journal)
+      if let problem = report.problem {
+        var message = "'\(journal)' is not sound: \(problem)"
+        if let version = report.lastGoodVersion { message += " (last good: version \(version.rawValue))" }
+        throw ListLanguageError(message: message)
       }
       out.writeLine(
-        "sound: \(reader.recordCount) records in \(reader.frames.count) frames, \(versions.count) versions, "
-          + "\(versions.reduce(0) { $0 + $1.operationCount }) events, head \(session.headVersion)")
+        "sound: \(reader.recordCount) records in \(reader.frames.count) frames, \(report.versionCount) versions, "
+          + "\(report.eventCount) events, \(report.checkpointsChecked) checkpoints and \(report.statesChecked) states checked")
     }
   }
 }

@@ -137,6 +137,7 @@ final class _StoreJournalSession: JournalSession {
     let before = store.latestVersion
     do {
       try store.transaction(label: label) { transaction in
+        transaction.commitsWhenUnchanged = true  // the issue: every changing command creates a version
         for command in commands { try transaction.apply(command) }
       }
     } catch let error as ListLanguageError {
@@ -264,7 +265,8 @@ final class _StoreJournalSession: JournalSession {
       guard let info = store.info(for: Version(number)) else { return nil }
       return LogEntry(
         version: number, parent: info.parent?.rawValue, time: info.timestamp, label: info.label ?? "",
-        operationCount: info.operationCount, isHead: info.version == head)
+        operationCount: info.operationCount, isHead: info.version == head,
+        operations: steps([Version(number)]).first?.operations ?? [])
     }
   }
 

@@ -1,0 +1,214 @@
+import Foundation
+import ListJournal
+import Synchronization
+import Testing
+
+/// The examples of `Sources/ListJournal/ListJournal.docc/JournalFormat.md` (and the README's
+/// tour), run as written, with the results the article states. If one of these fails, fix the
+/// article too.
+@Suite("Journal article examples")
+struct JournalDocumentationExampleTests {
+  struct Row: ListElement, Codable, Hashable {
+    let id: String
+    var title: String
+  }
+
+  @Test func openingAJournalBackedStore() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.file("todo.journal")
+
+    let journal = try JournalStore<String, Row>.open(at: path, durability: .strict)
+    try journal.store.appendSections(["Inbox"])
+    try journal.store.appendItems([Row(id: "milk", title: "Milk")])
+    try journal.store.appendItems([Row(id: "eggs", title: "Eggs")])
+    try journal.store.undo()
+    #expect(journal.durableVersion == 3)  // strict: durable before each commit returned
+    try journal.close()
+
+    let reopened = try JournalStore<String, Row>.open(at: path)
+    #expect(reopened.store.head == 2)
+    #expect(reopened.store.redoTarget == 3)  // the redo memory survives too
+    #expect(reopened.store.snapshot.item("milk")?.title == "Milk")
+    try reopened.close()
+
+    let same = try ListStore<String, Row>.open(journalAt: path, durability: .strict)
+    #expect(same.store.latestVersion == 3)
+    try same.close()
+  }
+
+  @Test func durabilityModes() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.file("relaxed.journal")
+    let acknowledged = Mutex<Version>(0)
+    let journal = try JournalStore<String, Row>.open(
+      at: path, durability: .relaxed, onDurable: { version in acknowledged.withLock { $0 = version } })
+    try journal.store.appendSections(["Inbox"])
+    try journal.store.appendItems([Row(id: "milk", title: "Milk")])
+    #expect(!journal.isDurable(journal.store.head))  // relaxed: in the page cache only
+    try journal.makeDurable(through: journal.store.head)  // one fdatasync
+    #expect(journal.isDurable(2) && journal.durableVersion == 2)
+    #expect(acknowledged.withLock { $0 } == 2)
+    try journal.close()
+    #expect(journal.isClosed)
+    #expect(throws: (any Error).self) { try journal.store.appendItems([Row(id: "eggs", title: "Eggs")]) }
+
+    let grouped = try JournalStore<String, Row>.open(
+      at: directory.file("grouped.journal"), durability: .grouped(maxDelayMilliseconds: 2, maxBytes: 16 * 1024))
+    try grouped.store.appendSections(["Inbox"])
+    try grouped.makeDurable(through: grouped.store.head)
+    #expect(grouped.durableVersion == 1)
+    try grouped.close()
+  }
+
+  @Test func oneWriterManyReaders() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.file("shared.journal")
+    let journal = try JournalStore<String, Row>.open(at: path, durability: .strict)
+    try journal.store.appendSections(["Inbox"])
+    try journal.store.appendItems([Row(id: "milk", title: "Milk")])
+
+    #expect(throws: JournalStoreError.journal(.locked(path: path))) {
+      _ = try JournalStore<String, Row>.open(at: path)
+    }
+    let history = try JournalHistory.open(at: path)  // generic values, no lock taken
+    #expect(history.head == 2)
+    #expect(history.snapshot.itemIdentifiers == [.string("milk")])
+    #expect(history.versions.map(\.version) == [0, 1, 2])
+    #expect(history.info.commitCount == 2)
+
+    let typed = try JournalHistory<String, Row>.open(at: path)
+    #expect(try typed.state(at: 1).numberOfSections == 1)
+
+    let travel = try JournalTimeTravel<String, Row>.open(at: path)
+    #expect(try travel.state(at: 2).item("milk") == Row(id: "milk", title: "Milk"))
+    try journal.close()
+  }
+
+  @Test func tornTailIsDroppedOnOpen() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.file("torn.journal")
+    let journal = try JournalStore<String, Row>.open(at: path, durability: .strict)
+    try journal.store.appendSections(["Inbox"])
+    try journal.store.appendItems([Row(id: "milk", title: "Milk")])
+    try journal.close()
+
+    // A crash in the middle of a write leaves a cut-off or zero-filled tail.
+    let file = try #require(FileHandle(forWritingAtPath: path))
+    try file.seekToEnd()
+    try file.write(contentsOf: Data(repeating: 0, count: 100))
+    try file.close()
+
+    let reopened = try JournalStore<String, Row>.open(at: path)
+    #expect(reopened.recovery.tornTailBytes == 100)
+    #expect(reopened.store.head == 2)
+    try reopened.store.appendItems([Row(id: "eggs", title: "Eggs")])  // written over the tail
+    try reopened.close()
+    #expect(JournalMaintenance.verify(at: path).isValid)
+  }
+
+  @Test func midFileCorruptionAndRepair() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.file("damaged.journal")
+    for (section, item) in [("Inbox", "milk"), ("Done", "gym")] {  // two sessions: two frames
+      let journal = try JournalStore<String, Row>.open(at: path, durability: .strict)
+      try journal.store.appendSections([section])
+      try journal.store.appendItems([Row(id: item, title: item)], toSection: section)
+      try journal.close()
+    }
+    let secondFrame = try JournalReader.open(at: path).frames[1].offset
+
+    // Flip one byte inside v3's chunk; v4's chunk after it is intact.
+    let file = try #require(FileHandle(forUpdatingAtPath: path))
+    try file.seek(toOffset: UInt64(secondFrame) + 50)
+    let byte = try #require(try file.read(upToCount: 1))
+    try file.seek(toOffset: UInt64(secondFrame) + 50)
+    try file.write(contentsOf: Data([byte[0] ^ 0xFF]))
+    try file.close()
+
+    do {
+      _ = try JournalStore<String, Row>.open(at: path)
+      Issue.record("expected corruption")
+    } catch .journal(.corrupted(let offset, let lastGoodVersion, _)) {
+      #expect(offset == secondFrame)
+      #expect(lastGoodVersion == 2)
+    } catch {
+      Issue.record("unexpected \(error)")
+    }
+
+    let prefix = try JournalHistory<String, Row>.open(at: path, tolerateCorruption: true)
+    #expect(prefix.head == 2)
+
+    let report = JournalMaintenance.verify(at: path)
+    #expect(!report.isValid)
+    #expect(report.firstBadOffset == secondFrame)
+
+    let repair = try JournalMaintenance.repair(at: path)
+    #expect(repair.keptBytes == secondFrame)
+    let aside = try #require(repair.damagedCopyPath)
+    #expect(FileManager.default.fileExists(atPath: aside))
+
+    let repaired = try JournalStore<String, Row>.open(at: path)
+    #expect(repaired.store.latestVersion == 2)
+    #expect(repaired.store.snapshot.itemIdentifiers == ["milk"])
+    try repaired.close()
+  }
+
+  @Test func maintenance() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.file("todo.journal")
+    let journal = try JournalStore<String, Row>.open(at: path, durability: .relaxed)
+    try journal.store.appendSections(["Inbox"])
+    for index in 0..<50 { try journal.store.appendItems([Row(id: "row \(index)", title: "Row \(index)")]) }
+    try journal.store.undo()
+    try journal.close()
+
+    let report = try JournalMaintenance.compact(at: path)
+    #expect(report.recordsAfter == report.recordsBefore)
+    let verification = JournalMaintenance.verify(at: path)
+    #expect(verification.isValid && verification.versionCount == 52)
+
+    let records = try JournalMaintenance.export(at: path, toJSONLines: path + ".jsonl")
+    #expect(records == 52)
+    try JournalMaintenance.importJSONLines(from: path + ".jsonl", toJournalAt: path + ".copy")
+    #expect(throws: JournalStoreError.self) {
+      try JournalMaintenance.importJSONLines(from: path + ".jsonl", toJournalAt: path + ".copy")
+    }
+    let history = try JournalHistory<String, Row>.open(at: path + ".copy")
+    #expect(history.head == 50 && history.latestVersion == 51)
+
+    var limits = JournalLimits()
+    limits.maxRecordPayload = 1 << 20
+    #expect(try JournalHistory.open(at: path, limits: limits).info.versionCount == 52)
+  }
+
+  /// The README's tour: store + undo + journal + diff.
+  @Test func readmeTour() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.file("todo.journal")
+
+    let journal = try JournalStore<String, Row>.open(at: path, durability: .grouped)
+    let store = journal.store
+    try store.transaction(label: "Add Inbox") { tx in
+      try tx.appendSections(["Inbox"])
+      try tx.appendItems([Row(id: "a", title: "Groceries"), Row(id: "b", title: "Taxes")])
+    }
+    let shown = store.head
+    try store.moveItem("b", beforeItem: "a")
+    try store.updateItem(Row(id: "a", title: "Groceries!"))
+    try store.undo()
+    #expect(store.snapshot.itemIdentifiers == ["b", "a"])
+    #expect(store.snapshot.item("a")?.title == "Groceries")
+    #expect(try store.state(at: shown).itemIdentifiers == ["a", "b"])
+    #expect(store.head == 2)
+
+    let changeset = try store.changeset(from: shown, to: store.head)
+    #expect(changeset.textDescription == "→ moved a")
+    try journal.makeDurable(through: store.head)
+    #expect(journal.isDurable(store.head))
+    try journal.close()
+
+    let reopened = try JournalStore<String, Row>.open(at: path)
+    #expect(reopened.store.head == 2 && reopened.store.redoTarget == 3)
+    try reopened.close()
+  }
+}

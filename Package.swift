@@ -7,6 +7,10 @@ import PackageDescription
 let strictSettings: [SwiftSetting] = [
   // `_checkInvariants()` is real only when this flag is set; tests build with it (see Tools/test).
   .define("LISTJOURNAL_INVARIANTS", .when(configuration: .debug)),
+  // Release: serialize generic bodies so clients specialize the store, codec and model for their
+  // own element types (unspecialized generic code — metadata lookups, witness calls — was most
+  // of the time of every operation across module boundaries).
+  .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release)),
 ]
 
 let package = Package(

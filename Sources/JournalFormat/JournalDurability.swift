@@ -12,6 +12,12 @@ public enum JournalDurability: Sendable, Hashable {
   case grouped(maxDelayMilliseconds: Int, maxBytes: Int)
   /// Every append is written to the page cache as its own chunk, never synced until `sync()` or
   /// `close()`: survives a process crash, not a power loss.
+  ///
+  /// Appends are deliberately not batched in memory: "in the page cache when `append` returns"
+  /// is what makes a commit survive a crash of the process and visible to a concurrent reader.
+  /// The price is one `pwrite` and one zstd flush (a small block, ~70 bytes on disk with its
+  /// chunk header) per append; callers that can wait for an acknowledgement should use
+  /// `grouped`, which shares chunks and syncs.
   case relaxed
 
   /// `grouped` with the defaults: 5 ms or 64 KiB.

@@ -15,6 +15,10 @@ extension ListEvent {
   /// On error the snapshot is unchanged.
   ///
   /// - Complexity: O(log n) per touched item; verification of a deleted subtree adds O(subtree).
+  // Inlinable so that clients (and the store's own specialized code) apply events with the
+  // model specialized for their element types: through the generic entry point every model
+  // operation paid for metadata lookups and witness calls (~100× slower).
+  @inlinable
   public func apply(to snapshot: inout ListSnapshot<Section, Item>, verifying: Bool = true) throws(HistoryError) {
     do {
       switch self {
@@ -108,11 +112,13 @@ extension ListEvent {
   /// Undoes the event on `snapshot` (the state right after it): `apply(inverse)`.
   ///
   /// - Complexity: as ``apply(to:verifying:)``.
+  @inlinable
   public func revert(from snapshot: inout ListSnapshot<Section, Item>, verifying: Bool = true) throws(HistoryError) {
     try inverse.apply(to: &snapshot, verifying: verifying)
   }
 
-  private func expect(_ condition: Bool, _ reason: @autoclosure () -> String) throws(HistoryError) {
+  @usableFromInline
+  func expect(_ condition: Bool, _ reason: @autoclosure () -> String) throws(HistoryError) {
     if !condition { throw HistoryError.inconsistentEvent(reason: "\(kindName): \(reason())") }
   }
 }

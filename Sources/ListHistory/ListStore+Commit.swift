@@ -27,12 +27,27 @@ extension ListStore {
       if let expecting, expecting.rawValue != state.head {
         throw HistoryError.versionConflict(expected: expecting, actual: Version(state.head))
       }
-      var base = state.headSnapshot
-      base.clearMarkers()
-      var transaction = Transaction(snapshot: base, label: label)
-      result = try body(&transaction)
-      guard !transaction.events.isEmpty || transaction.commitsWhenUnchanged else { return false }
-      return try state.commit(transaction)
+      // Without observers nobody needs the old head once the transaction commits, so the
+      // transaction takes the head's storage (the state keeps an empty placeholder): operations
+      // then mutate uniquely referenced nodes in place instead of copying their paths. If the
+      // transaction fails or changes nothing, the head is put back — its recorded events
+      // reverted (they are exact inverses) and its markers restored.
+      let inPlace = state.observers.isEmpty
+      let markers = state.headSnapshot._markers
+      var transaction = Transaction(snapshot: state.headSnapshot, label: label)
+      if inPlace { state.headSnapshot = Snapshot() }
+      transaction.snapshot.clearMarkers()
+      do {
+        result = try body(&transaction)
+        guard !transaction.events.isEmpty || transaction.commitsWhenUnchanged else {
+          if inPlace { state.restoreHead(from: transaction, markers: markers) }
+          return false
+        }
+        return try state.commit(transaction)
+      } catch {
+        if inPlace { state.restoreHead(from: transaction, markers: markers) }
+        throw error
+      }
     }
     if deliver { deliverPendingChanges() }
     return result!
@@ -53,6 +68,8 @@ extension _StoreState {
     let initial = headSnapshot
     install(transaction: transaction, parent: parent, millis: millis)
     checkpointIfDue()
+    // Nobody to tell: skip building the change (it would be dropped by `enqueue`).
+    guard !observers.isEmpty else { return false }
     let change = ListChange(
       kind: .commit, previousHead: Version(parent), head: Version(version),
       transaction: _EventDifference.transaction(from: initial, to: headSnapshot, events: transaction.events),
@@ -68,5 +85,27 @@ extension _StoreState {
     graph.visit(version)
     head = version
     headSnapshot = transaction.snapshot
+  }
+}
+
+extension _StoreState {
+  /// Puts the head back after an in-place transaction that did not commit: reverts the
+  /// transaction's events from its working snapshot and restores the head's markers. Should a
+  /// revert ever fail, the head is rebuilt from the history instead.
+  ///
+  /// - Complexity: O(events of the transaction); the fallback O(checkpoint interval).
+  mutating func restoreHead(
+    from transaction: ListStore<Section, Item>.Transaction, markers: _ListMarkers<Section, Item>
+  ) {
+    var snapshot = transaction.snapshot
+    do {
+      for event in transaction.events.reversed() { try event.revert(from: &snapshot, verifying: false) }
+    } catch {
+      let plan = graph.foldPlan(at: head)
+      snapshot = plan.base
+      for event in plan.events { try? event.apply(to: &snapshot, verifying: false) }
+    }
+    snapshot._markers = markers
+    headSnapshot = snapshot
   }
 }

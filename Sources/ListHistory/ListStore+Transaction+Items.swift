@@ -32,6 +32,19 @@ extension ListStore.Transaction {
   ///
   /// - Complexity: O(k log n + deleted subtrees).
   public mutating func deleteItems(_ ids: [Item.ID]) throws(Failure) {
+    if ids.count == 1 {
+      // One item: the model's delete is all-or-nothing, so no scratch copy (which would make
+      // the working snapshot's nodes shared and the delete copy its whole path).
+      let id = ids[0]
+      guard let location = snapshot.location(ofItem: id), let outline = snapshot.outline(of: id, includingParent: true)
+      else {
+        try snapshot.deleteItems(ids)  // throws the model's error naming the identifier
+        return
+      }
+      try snapshot.deleteItems(ids)
+      record(.deleteItems(outline, from: location))
+      return
+    }
     var scratch = snapshot
     var recorded: [Event] = []
     recorded.reserveCapacity(ids.count)

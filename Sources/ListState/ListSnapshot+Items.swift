@@ -69,6 +69,17 @@ extension ListSnapshot {
   func _validateNewItems(
     _ ids: [Item.ID], anchor: Item.ID? = nil, resolve: () throws(Failure) -> Void = {}
   ) throws(Failure) -> [(hash: UInt64, index: Int)] {
+    if ids.count <= 1 {
+      // One item (the common edit): the same checks in the same order without the hash sort
+      // and the small arrays (the caller needs sorted hashes only for bulk insertion).
+      try resolve()
+      if let anchor {
+        if _itemRecords[anchor] == nil { throw .itemsNotFound([anchor]) }
+        if ids.first == anchor { throw .anchorAmongInsertedItems(anchor) }
+      }
+      if let id = ids.first, _itemRecords[id] != nil { throw .itemsAlreadyExist([id]) }
+      return []
+    }
     let sortedHashes = _HashTree<Item.ID, ItemRecord>.sortedHashes(of: ids)
     let duplicates = _HashTree<Item.ID, ItemRecord>.duplicateKeys(ids, sortedHashes: sortedHashes)
     if !duplicates.isEmpty { throw .duplicateItems(Self._unique(ids.filter { duplicates.contains($0) })) }
@@ -200,7 +211,7 @@ extension ListSnapshot {
   /// `destination` is not inside `id`'s subtree.
   @inlinable
   func _validateMove(_ id: Item.ID, relativeTo destination: Item.ID) throws(Failure) {
-    try _requireItems([id, destination])
+    if _itemRecords[id] == nil || _itemRecords[destination] == nil { try _requireItems([id, destination]) }
     if id == destination { throw .itemRelativeToItself(id) }
     if _isDescendant(destination, of: id) { throw .itemUnderOwnDescendant(item: id, destination: destination) }
   }
@@ -283,6 +294,7 @@ extension ListSnapshot {
 
   @inlinable
   func _validateExistingItems(_ ids: [Item.ID]) throws(Failure) {
+    if ids.count == 1, _itemRecords[ids[0]] != nil { return }  // no duplicates, present
     let duplicates = Self._duplicates(in: ids)
     if !duplicates.isEmpty { throw .duplicateItems(duplicates) }
     try _requireItems(ids)

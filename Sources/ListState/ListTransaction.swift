@@ -12,6 +12,9 @@ public struct ListTransaction<Section: ListElement, Item: ListElement>: Sendable
   /// The list after the change.
   public let finalSnapshot: Snapshot
   private let knownDifference: CollectionDifference<Item.ID>?
+  /// A cheaper way to the difference than diffing the snapshots (for example from the events of
+  /// the change), tried on access; nil from it means "diff the snapshots".
+  private let differenceDeriver: (@Sendable () -> CollectionDifference<Item.ID>?)?
 
   /// A transaction between two snapshots; pass `difference` only when it is already known (it
   /// must then be the difference over `itemIdentifiers`), otherwise it is computed on access.
@@ -19,13 +22,29 @@ public struct ListTransaction<Section: ListElement, Item: ListElement>: Sendable
     self.initialSnapshot = initialSnapshot
     self.finalSnapshot = finalSnapshot
     self.knownDifference = difference
+    self.differenceDeriver = nil
+  }
+
+  /// A transaction whose difference is derived on access by `deriveDifference` (falling back to
+  /// diffing the snapshots when it returns nil), so producers that commit often pay nothing for
+  /// differences nobody reads.
+  package init(
+    initialSnapshot: Snapshot, finalSnapshot: Snapshot,
+    derivingDifference deriveDifference: @escaping @Sendable () -> CollectionDifference<Item.ID>?
+  ) {
+    self.initialSnapshot = initialSnapshot
+    self.finalSnapshot = finalSnapshot
+    self.knownDifference = nil
+    self.differenceDeriver = deriveDifference
   }
 
   /// The difference over all item identifiers in list order (`itemIdentifiers`).
   ///
-  /// - Complexity: O(1) when supplied by the producer; otherwise O((n + m) · d) on access.
+  /// - Complexity: O(1) when supplied by the producer; O(k log n) when the producer can derive
+  ///   it from k changes; otherwise O((n + m) · d) on access.
   public var difference: CollectionDifference<Item.ID> {
     if let knownDifference { return knownDifference }
+    if let derived = differenceDeriver?() { return derived }
     return finalSnapshot.itemIdentifiers.difference(from: initialSnapshot.itemIdentifiers).inferringMoves()
   }
 

@@ -66,6 +66,42 @@ import Testing
     #expect(store.latestVersion == 2)
   }
 
+  @Test func failedTransactionRestoresTheHeadWithItsMarkers() throws {
+    // Without observers a transaction works on the head's own storage; a failure after several
+    // operations must still leave the head, its markers and later commits exactly as before.
+    let store = ListStore<String, String>()
+    try store.appendSections(["A", "B"])
+    try store.appendItems(["a", "b", "c"], toSection: "A")
+    try store.appendItems(["x"], underParent: "a")
+    try store.transaction { tx in
+      try tx.expand(["a"])
+      try tx.reloadItems(["b"])
+      try tx.reconfigureItems(["c"])
+    }
+    let before = Canonical(store.snapshot)
+    let markers = (store.snapshot.reloadedItemIdentifiers, store.snapshot.reconfiguredItemIdentifiers)
+    #expect(markers == (["b"], ["c"]))
+    #expect(throws: ListError<String, String>.itemsNotFound(["missing"])) {
+      try store.transaction { tx in
+        try tx.moveItem("c", beforeItem: "a")
+        try tx.deleteItems(["a"])
+        try tx.appendItems(["d"], toSection: "B")
+        try tx.reloadItems(["d"])
+        try tx.collapse(["missing"])
+      }
+    }
+    #expect(Canonical(store.snapshot) == before)
+    #expect(store.snapshot.reloadedItemIdentifiers == markers.0)
+    #expect(store.snapshot.reconfiguredItemIdentifiers == markers.1)
+    // A transaction that changes nothing keeps the head too.
+    try store.transaction { tx in try tx.moveItem("b", afterItem: "a") }
+    #expect(Canonical(store.snapshot) == before && store.snapshot.reloadedItemIdentifiers == markers.0)
+    try store.moveItem("c", beforeItem: "a")
+    #expect(store.snapshot.itemIdentifiers(inSection: "A") == ["c", "a", "x", "b"])
+    try store.undo()
+    #expect(Canonical(store.snapshot) == before)
+  }
+
   @Test func optimisticConcurrency() throws {
     let store = ListStore<String, String>()
     try store.appendSections(["A"])

@@ -8,9 +8,9 @@ enum _EventDifference {
   static func transaction<Section, Item>(
     from initial: ListSnapshot<Section, Item>, to final: ListSnapshot<Section, Item>, events: [ListEvent<Section, Item>]?
   ) -> ListTransaction<Section, Item> {
-    ListTransaction(
-      initialSnapshot: initial, finalSnapshot: final,
-      difference: events.flatMap { derive(from: initial, to: final, events: $0) })
+    // Derived on access: most commits are never observed (or their difference never read).
+    guard let events else { return ListTransaction(initialSnapshot: initial, finalSnapshot: final) }
+    return ListTransaction(initialSnapshot: initial, finalSnapshot: final) { derive(from: initial, to: final, events: events) }
   }
 
   /// The difference over `itemIdentifiers` when it follows from the events in O(k log n):

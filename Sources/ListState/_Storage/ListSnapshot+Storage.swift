@@ -167,8 +167,10 @@ extension ListSnapshot {
   @inlinable
   mutating func _attachItem(_ entry: ItemEntry, in container: Container, at index: Int) {
     let label = _placeEntries([entry], in: container, at: index)[0]
-    _itemRecords.modify(entry.id) { $0.label = label }
-    _itemRecords.modify(entry.id) { $0.container = container }
+    _itemRecords.modify(entry.id) {
+      $0.label = label
+      $0.container = container
+    }
   }
 
   /// Removes the records and markers of `id` and all its descendants (the item must already be

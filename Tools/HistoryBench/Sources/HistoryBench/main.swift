@@ -92,28 +92,34 @@ struct MixedWorkload {
         return 1
       }
       return try store.transaction { tx -> Int in
-        let snapshot = tx.snapshot
+        // Read `tx.snapshot` inline, never into a local: a live copy would share the working
+        // snapshot's storage and turn every operation below into a path copy.
         switch roll {
         case 0..<30:
-          let id = pick(snapshot)
+          let id = pick(tx.snapshot)
           try tx.updateItem(Row(id: id, value: Int.random(in: 0..<1000, using: &random)))
         case 30..<50:
-          let id = pick(snapshot)
-          let anchor = pick(snapshot)
+          let id = pick(tx.snapshot)
+          let anchor = pick(tx.snapshot)
           if id != anchor { try tx.moveItem(id, beforeItem: anchor) }
         case 50..<65:
           if Int.random(in: 0..<3, using: &random) == 0 {
-            try tx.appendItems([newRow()], underParent: pick(snapshot))
+            let row = newRow()  // before the pick, as the workload always drew them
+            let parent = pick(tx.snapshot)
+            try tx.appendItems([row], underParent: parent)
           } else {
             try tx.appendItems([newRow()], toSection: sections[Int.random(in: 0..<sections.count, using: &random)])
           }
         case 65..<75:
-          try tx.deleteItems([pick(snapshot)])
+          let id = pick(tx.snapshot)
+          try tx.deleteItems([id])
         case 75..<85:
-          try tx.insertItems([newRow()], afterItem: pick(snapshot))
+          let row = newRow()
+          let anchor = pick(tx.snapshot)
+          try tx.insertItems([row], afterItem: anchor)
         default:
-          let id = pick(snapshot)
-          if snapshot.isExpanded(id) { try tx.collapse([id]) } else { try tx.expand([id]) }
+          let id = pick(tx.snapshot)
+          if tx.snapshot.isExpanded(id) { try tx.collapse([id]) } else { try tx.expand([id]) }
         }
         return tx.events.count
       }

@@ -4,14 +4,19 @@ import PackageDescription
 // Layering (each target depends only on the ones above it):
 //   ListState → ListHistory → JournalFormat (+CZstd) → ListDiff → ListJournal (umbrella)
 //   → ListJournalUIKit (Apple platforms only) / ListJournalCLI (`listjournal`, +CEdit)
+// Opt-in full cross-module optimization for release builds of this package as the root (the
+// benchmark and CLI scripts in Tools/ set LISTJOURNAL_CROSS_MODULE_OPTIMIZATION=1). It lets
+// clients specialize the store and codec for their element types; it is an unsafe flag, which
+// SwiftPM refuses in a package fetched by URL, so an app's build never sees it: there the
+// `@inlinable` hot paths carry the specialization (see Tools/Benchmarks/README.md).
+let crossModuleOptimization: [SwiftSetting] =
+  Context.environment["LISTJOURNAL_CROSS_MODULE_OPTIMIZATION"] == "1"
+  ? [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))] : []
+
 let strictSettings: [SwiftSetting] = [
   // `_checkInvariants()` is real only when this flag is set; tests build with it (see Tools/test).
   .define("LISTJOURNAL_INVARIANTS", .when(configuration: .debug)),
-  // Release: serialize generic bodies so clients specialize the store, codec and model for their
-  // own element types (unspecialized generic code — metadata lookups, witness calls — was most
-  // of the time of every operation across module boundaries).
-  .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release)),
-]
+] + crossModuleOptimization
 
 let package = Package(
   name: "ListJournal",

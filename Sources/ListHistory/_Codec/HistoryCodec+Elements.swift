@@ -37,64 +37,37 @@ extension HistoryCodec {
     try writeValue(value, marker: nil, into: &writer)
   }
 
-  /// An item: its identifier (flag: content is the identifier itself) and, unless flagged, its content.
   /// An item: its identifier (flag: the content is the identifier itself) and, unless flagged, its content.
   mutating func writeItem(_ item: Item, into writer: inout _ByteWriter) throws(HistoryCodecError) {
-    if let identity = itemCoding.identityElement, identity(item.id) == item {
-      try writeItemID(item.id, flagBits: 1, flags: 1, into: &writer)
-      return
+    guard let (content, id) = try itemCoding.values(of: item, kind: "item") else {
+      return try writeItemID(item.id, flagBits: 1, flags: 1, into: &writer)
     }
-    let content: JournalValue
-    let id: JournalValue
-    do {
-      content = try itemCoding.contentValue(item)
-      id = try itemCoding.idValue(item.id)
-    } catch { throw .unencodable("item \(item.id): \(error)") }
     try writeItemID(item.id, flagBits: 1, flags: content == id ? 1 : 0, into: &writer)
     if content != id { try writeValue(content, marker: id, into: &writer) }
   }
 
+  /// An item's content alone (its identifier is written elsewhere).
   mutating func writeItemContent(_ item: Item, into writer: inout _ByteWriter) throws(HistoryCodecError) {
-    if let identity = itemCoding.identityElement, identity(item.id) == item {
-      writer.byte(_ValueTag.elementID)
-      return
+    guard let (content, id) = try itemCoding.values(of: item, kind: "item") else {
+      return writer.byte(_ValueTag.elementID)
     }
-    let content: JournalValue
-    let id: JournalValue
-    do {
-      content = try itemCoding.contentValue(item)
-      id = try itemCoding.idValue(item.id)
-    } catch { throw .unencodable("item \(item.id): \(error)") }
     try writeValue(content, marker: id, into: &writer)
   }
 
-  /// An section: its identifier (flag: the content is the identifier itself) and, unless flagged, its content.
+  /// A section: its identifier (flag: the content is the identifier itself) and, unless flagged, its content.
   mutating func writeSection(_ section: Section, into writer: inout _ByteWriter) throws(HistoryCodecError) {
-    if let identity = sectionCoding.identityElement, identity(section.id) == section {
-      try writeSectionID(section.id, flagBits: 1, flags: 1, into: &writer)
-      return
+    guard let (content, id) = try sectionCoding.values(of: section, kind: "section") else {
+      return try writeSectionID(section.id, flagBits: 1, flags: 1, into: &writer)
     }
-    let content: JournalValue
-    let id: JournalValue
-    do {
-      content = try sectionCoding.contentValue(section)
-      id = try sectionCoding.idValue(section.id)
-    } catch { throw .unencodable("section \(section.id): \(error)") }
     try writeSectionID(section.id, flagBits: 1, flags: content == id ? 1 : 0, into: &writer)
     if content != id { try writeValue(content, marker: id, into: &writer) }
   }
 
+  /// A section's content alone (its identifier is written elsewhere).
   mutating func writeSectionContent(_ section: Section, into writer: inout _ByteWriter) throws(HistoryCodecError) {
-    if let identity = sectionCoding.identityElement, identity(section.id) == section {
-      writer.byte(_ValueTag.elementID)
-      return
+    guard let (content, id) = try sectionCoding.values(of: section, kind: "section") else {
+      return writer.byte(_ValueTag.elementID)
     }
-    let content: JournalValue
-    let id: JournalValue
-    do {
-      content = try sectionCoding.contentValue(section)
-      id = try sectionCoding.idValue(section.id)
-    } catch { throw .unencodable("section \(section.id): \(error)") }
     try writeValue(content, marker: id, into: &writer)
   }
 

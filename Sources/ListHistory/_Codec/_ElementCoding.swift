@@ -54,3 +54,14 @@ extension _ElementCoding where Element == JournalValueElement {
       make: { id, content in JournalValueElement(id: id, content: content) }, identityElement: nil)
   }
 }
+
+extension _ElementCoding {
+  /// The element's content and identifier values, or nil when the element is its own identifier
+  /// (then only the identifier is ever stored). `kind` names the element in errors.
+  func values(of element: Element, kind: String) throws(HistoryCodecError) -> (content: JournalValue, id: JournalValue)? {
+    if let identityElement, identityElement(element.id) == element { return nil }
+    do {
+      return (try contentValue(element), try idValue(element.id))
+    } catch { throw .unencodable("\(kind) \(element.id): \(error)") }
+  }
+}

@@ -231,25 +231,7 @@ final class _StoreJournalSession: JournalSession {
     return number
   }
 
-  func resolve(_ reference: VersionReference) throws(ListLanguageError) -> Int {
-    let latest = store.latestVersion.rawValue
-    switch reference {
-    case .number(let number):
-      guard number <= latest, store.info(for: Version(number)) != nil else {
-        throw ListLanguageError(message: "no version \(number) (the journal has versions 0...\(latest))")
-      }
-      return number
-    case .head(let back):
-      var cursor = store.head
-      for _ in 0..<back {
-        guard let parent = store.info(for: cursor)?.parent else {
-          throw ListLanguageError(message: "no version \(reference): the head \(store.head.rawValue) has fewer ancestors")
-        }
-        cursor = parent
-      }
-      return cursor.rawValue
-    }
-  }
+  func resolve(_ reference: VersionReference) throws(ListLanguageError) -> Int { try store.resolve(reference) }
 
   func snapshot(at version: Int) throws(ListLanguageError) -> TextSnapshot {
     do {

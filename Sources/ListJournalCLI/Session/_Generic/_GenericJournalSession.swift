@@ -103,21 +103,12 @@ final class _GenericJournalSession: JournalSession {
 
   /// The state at `version` as the generic model (for invariant checks).
   func state(at version: Int) throws(ListLanguageError) -> ListSnapshot<JournalValueElement, JournalValueElement> {
-    do {
-      return try store.state(at: Version(version))
-    } catch {
-      throw ListLanguageError(message: _StoreJournalSession.describe(error))
-    }
+    try store.state(atNumber: version)
   }
 
   func versions() -> [LogEntry] {
-    let head = store.head
-    return (0...store.latestVersion.rawValue).compactMap { number in
-      guard let info = store.info(for: Version(number)) else { return nil }
-      return LogEntry(
-        version: number, parent: info.parent?.rawValue, time: info.timestamp, label: info.label ?? "",
-        operationCount: info.operationCount, isHead: info.version == head,
-        operations: ListEvent.summaries((try? store.events(of: Version(number))) ?? [], sectionText: Self.text, itemText: Self.text))
+    store.logEntries { version in
+      ListEvent.summaries((try? store.events(of: version)) ?? [], sectionText: Self.text, itemText: Self.text)
     }
   }
 }

@@ -234,22 +234,11 @@ final class _StoreJournalSession: JournalSession {
   func resolve(_ reference: VersionReference) throws(ListLanguageError) -> Int { try store.resolve(reference) }
 
   func snapshot(at version: Int) throws(ListLanguageError) -> TextSnapshot {
-    do {
-      return try store.state(at: Version(version))
-    } catch {
-      throw ListLanguageError(message: Self.describe(error))
-    }
+    try store.state(atNumber: version)
   }
 
   func versions() -> [LogEntry] {
-    let head = store.head
-    return (0...store.latestVersion.rawValue).compactMap { number in
-      guard let info = store.info(for: Version(number)) else { return nil }
-      return LogEntry(
-        version: number, parent: info.parent?.rawValue, time: info.timestamp, label: info.label ?? "",
-        operationCount: info.operationCount, isHead: info.version == head,
-        operations: steps([Version(number)]).first?.operations ?? [])
-    }
+    store.logEntries { version in steps([version]).first?.operations ?? [] }
   }
 
   // MARK: Durability

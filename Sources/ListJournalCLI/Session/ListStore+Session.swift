@@ -26,4 +26,27 @@ extension ListStore {
       return cursor.rawValue
     }
   }
+
+  /// The state at a version number, with history errors as list-language errors.
+  func state(atNumber version: Int) throws(ListLanguageError) -> ListSnapshot<Section, Item> {
+    do {
+      return try state(at: Version(version))
+    } catch {
+      throw ListLanguageError(message: _StoreJournalSession.describe(error))
+    }
+  }
+
+  /// One `log` entry per version, oldest first; `operations` summarises a version's events.
+  ///
+  /// - Complexity: O(versions) plus what `operations` costs.
+  func logEntries(operations: (Version) -> [String]) -> [LogEntry] {
+    let head = self.head
+    return (0...latestVersion.rawValue).compactMap { number in
+      guard let info = info(for: Version(number)) else { return nil }
+      return LogEntry(
+        version: number, parent: info.parent?.rawValue, time: info.timestamp, label: info.label ?? "",
+        operationCount: info.operationCount, isHead: info.version == head,
+        operations: operations(Version(number)))
+    }
+  }
 }

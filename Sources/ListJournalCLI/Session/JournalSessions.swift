@@ -11,7 +11,8 @@ enum JournalSessions {
   static func open(_ path: String, mode: JournalSessionMode) throws(ListLanguageError) -> any JournalSession {
     switch mode {
     case .readOnly: try _GenericJournalSession(path: path)
-    case .readWrite: try _StoreJournalSession(path: path, mode: mode)
+    case .readWrite(let durability, let createIfMissing):
+      try _StoreJournalSession(path: path, durability: durability, createIfMissing: createIfMissing)
     }
   }
 }

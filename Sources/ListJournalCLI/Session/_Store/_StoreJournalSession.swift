@@ -20,7 +20,7 @@ final class _StoreJournalSession: JournalSession {
 
   let path: String
   private let store: Store
-  private let sink: _JournalRecordSink?
+  private let sink: _JournalRecordSink
   private var pending: (snapshot: TextSnapshot, commands: [ListCommand])?
   private(set) var durableVersion = 0
 
@@ -28,38 +28,33 @@ final class _StoreJournalSession: JournalSession {
   var currentSnapshot: TextSnapshot { pending?.snapshot ?? store.snapshot }
   var isInTransaction: Bool { pending != nil }
 
-  init(path: String, mode: JournalSessionMode) throws(ListLanguageError) {
+  /// Opens (or creates) the journal for writing; read-only sessions are
+  /// ``_GenericJournalSession``s, which decode any app's journal.
+  init(path: String, durability: CLIDurability, createIfMissing: Bool) throws(ListLanguageError) {
     self.path = path
     let clock = Self.clock()
-    switch mode {
-    case .readOnly:
-      let records = try Self.readRecords(path)
-      store = try Self.replay(records, path: path, sink: nil, clock: clock)
-      sink = nil
-    case .readWrite(let durability, let createIfMissing):
-      var options = JournalOptions()
-      switch durability {
-      case .strict: options.durability = .strict
-      case .grouped: options.durability = .grouped
-      case .relaxed: options.durability = .relaxed
-      }
-      let writer: JournalWriter
-      do {
-        writer = try JournalWriter.open(at: path, options: options, createIfMissing: createIfMissing)
-      } catch {
-        throw ListLanguageError(message: Self.describe(error, path: path))
-      }
-      if writer.recovery.tornTailBytes > 0 {
-        printWarning(
-          "'\(path)': dropped a torn tail of \(writer.recovery.tornTailBytes) bytes at offset \(writer.recovery.validBytes)"
-            + (writer.recovery.tornTailReason.map { " (\($0))" } ?? ""))
-      }
-      let records = try Self.readRecords(path)
-      let sink = _JournalRecordSink(writer: writer, countsWrittenAsDurable: durability == .relaxed)
-      store = try Self.replay(records, path: path, sink: sink, clock: clock)
-      self.sink = sink
-      durableVersion = store.latestVersion.rawValue
+    var options = JournalOptions()
+    switch durability {
+    case .strict: options.durability = .strict
+    case .grouped: options.durability = .grouped
+    case .relaxed: options.durability = .relaxed
     }
+    let writer: JournalWriter
+    do {
+      writer = try JournalWriter.open(at: path, options: options, createIfMissing: createIfMissing)
+    } catch {
+      throw ListLanguageError(message: Self.describe(error, path: path))
+    }
+    if writer.recovery.tornTailBytes > 0 {
+      printWarning(
+        "'\(path)': dropped a torn tail of \(writer.recovery.tornTailBytes) bytes at offset \(writer.recovery.validBytes)"
+          + (writer.recovery.tornTailReason.map { " (\($0))" } ?? ""))
+    }
+    let records = try Self.readRecords(path)
+    let sink = _JournalRecordSink(writer: writer, countsWrittenAsDurable: durability == .relaxed)
+    store = try Self.replay(records, path: path, sink: sink, clock: clock)
+    self.sink = sink
+    durableVersion = store.latestVersion.rawValue
   }
 
   private static func clock() -> @Sendable () -> Double {
@@ -90,7 +85,7 @@ final class _StoreJournalSession: JournalSession {
   }
 
   private static func replay(
-    _ records: [HistoryRecord], path: String, sink: _JournalRecordSink?, clock: @escaping @Sendable () -> Double
+    _ records: [HistoryRecord], path: String, sink: _JournalRecordSink, clock: @escaping @Sendable () -> Double
   ) throws(ListLanguageError) -> Store {
     do {
       return try Store(replaying: records, codec: HistoryCodec(), sink: sink, clock: clock)
@@ -154,7 +149,7 @@ final class _StoreJournalSession: JournalSession {
   }
 
   private func advanceDurable() {
-    if let version = sink?.takeDurableVersion() { durableVersion = max(durableVersion, version) }
+    if let version = sink.takeDurableVersion() { durableVersion = max(durableVersion, version) }
   }
 
   // MARK: History
@@ -244,7 +239,6 @@ final class _StoreJournalSession: JournalSession {
   // MARK: Durability
 
   func synchronize() throws(ListLanguageError) {
-    guard let sink else { return }
     do {
       try sink.writer.sync()
     } catch {
@@ -254,7 +248,6 @@ final class _StoreJournalSession: JournalSession {
   }
 
   func close() throws(ListLanguageError) {
-    guard let sink else { return }
     do {
       try sink.writer.close()
     } catch {

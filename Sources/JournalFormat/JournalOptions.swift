@@ -25,6 +25,16 @@ public struct JournalOptions: Sendable {
   public var fixedSalt: UInt64?
   /// A fixed creation time (nanoseconds since 1970) for a new journal's header (nil: now).
   public var fixedCreationTimeNanoseconds: Int64?
+  /// The format minor a new journal's header announces (default: the newest, 1). The byte
+  /// layer is the same in every 1.x; the minor tells the history layer which record encodings
+  /// it may append (1.0: the original ones, so older 1.x readers can read the file). Appending
+  /// to an existing journal keeps its minor.
+  public var formatMinor: UInt16 = JournalOptions.newestFormatMinor {
+    didSet { formatMinor = min(formatMinor, Self.newestFormatMinor) }
+  }
+
+  /// The newest format minor this library writes.
+  public static var newestFormatMinor: UInt16 { _FileHeader.currentMinor }
 
   public init() {}
 }

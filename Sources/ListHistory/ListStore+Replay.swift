@@ -114,7 +114,9 @@ extension HistoryCodec {
     for (index, text) in decoderTables.strings.enumerated() { tables.strings[text] = index }
     tables.shapeList = decoderTables.shapes
     for (index, keys) in decoderTables.shapes.enumerated() { tables.shapes[keys] = index }
+    tables.itemContents = decoderTables.itemContents.map { $0?.content }
     tables.lastTimestamp = decoderTables.lastTimestamp
+    tables.newItemBase = decoderTables.newItemBase
     encoderTables = tables
   }
 }

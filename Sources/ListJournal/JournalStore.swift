@@ -92,6 +92,10 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
         throw JournalStoreError.journal(error)
       }
       let sink = _JournalWriterSink(writer: writer, tracker: tracker)
+      // Append only the encodings the file's header announces (a 1.0 file stays readable by
+      // older readers).
+      var codec = codec
+      codec.encoderFormatMinor = min(codec.encoderFormatMinor, writer.formatMinor)
       let store = try _JournalReplay.replay(
         reader, codec: codec, sink: sink, checkpointInterval: checkpointInterval,
         journalCheckpointBytes: journalCheckpointBytes, clock: clock)

@@ -6,6 +6,8 @@
 // 10% inserts, 10% expand/collapse, 5% undo/redo, on a list of ~ITEMS items (default 100,000),
 // one operation per commit, written with `.grouped` durability.
 import Foundation
+import CZstd
+import JournalFormat
 import ListJournal
 
 #if canImport(Glibc)
@@ -267,6 +269,197 @@ func runStoreBenchmarks(directory: String, events: Int, items: Int) {
     try grouped.close()
     let groupedSeconds = now() - start
     say("grouped commits: \(fmt(Double(groupedCommits) / groupedSeconds / 1000, 1))k commits/s (appends, target >= 100k), durable through v\(grouped.durableVersion.rawValue)")
+  } catch {
+    fail("\(error)")
+  }
+}
+
+/// One phase of the store benchmark alone, for profilers (callgrind, perf):
+///   JournalTool store-profile grouped DIR N       N single-item appends with grouped durability
+///   JournalTool store-profile workload DIR N      the mixed workload up to N events (writes DIR/store.journal)
+///   JournalTool store-profile replay DIR          open + full replay of DIR/store.journal
+///   JournalTool store-profile travel DIR N        N random time travels in DIR/store.journal
+func runStoreProfile(_ phase: String, directory: String, count: Int) {
+  do {
+    let path = directory + "/store.journal"
+    switch phase {
+    case "grouped":
+      let groupedPath = directory + "/grouped.journal"
+      unlink(groupedPath)
+      let grouped = try JournalStore<BenchSection, BenchItem>.open(at: groupedPath, durability: .grouped)
+      try grouped.store.appendSections([BenchSection(id: 0, content: "S")])
+      let start = now()
+      for index in 0..<count {
+        try grouped.store.appendItems([BenchItem(id: index, content: "item \(index)")])
+      }
+      try grouped.close()
+      say("grouped: \(fmt(Double(count) / (now() - start) / 1000, 1))k commits/s")
+    case "workload":
+      unlink(path)
+      let journal = try JournalStore<BenchSection, BenchItem>.open(at: path, durability: .grouped)
+      let start = now()
+      let recorded = try runMixedWorkload(journal.store, events: count, items: 100_000, seed: 42)
+      try journal.close()
+      say("workload: \(recorded) events, \(fmt(now() - start, 2)) s, \(fmt(Double(fileSize(path)) / Double(recorded), 2)) B/event")
+    case "replay":
+      let start = now()
+      let history = try JournalHistory<BenchSection, BenchItem>.open(at: path)
+      say("replay: \(history.store.eventCount) events, \(fmt(now() - start, 2)) s")
+    case "travel":
+      let travel = try JournalTimeTravel<BenchSection, BenchItem>.open(at: path)
+      var random = BenchRandom(state: 7)
+      let start = now()
+      for _ in 0..<count { _ = try travel.state(at: Version(random.below(travel.latestVersion.rawValue + 1))) }
+      say("travel: mean \(fmt((now() - start) / Double(count) * 1000, 2)) ms")
+    case "analyze":
+      analyzeJournal(path)
+    case "stream":
+      dumpRecordStream(path, to: directory + "/records.bin")
+    case "recode":
+      recodeRecordStream(path, to: directory + "/records-\(count).bin", minor: UInt16(count))
+    case "dump":
+      dumpRecords(path, from: UInt64(count), count: 40)
+    default:
+      fail("unknown phase \(phase)")
+    }
+  } catch {
+    fail("\(error)")
+  }
+}
+
+/// Where a journal's bytes go: per record kind and event code, uncompressed payloads, record
+/// framing, chunk headers, and each kind's payloads compressed alone (zstd level 3, one frame).
+func analyzeJournal(_ path: String) {
+  do {
+    let reader = try JournalReader.open(at: path)
+    var iterator = reader.makeIterator()
+    var kinds: [UInt8: (count: Int, bytes: Int)] = [:]
+    var streams: [UInt8: [UInt8]] = [:]
+    var commitEvents = 0
+    var firstBytes: [UInt8: (count: Int, bytes: Int)] = [:]
+    var codec = HistoryCodec<BenchSection, BenchItem>()
+    var eventKinds: [String: Int] = [:]
+    try iterator.forEachRemaining { kind, sequence, version, payload in
+      let bytes = Array(payload)
+      kinds[kind.rawValue, default: (0, 0)].count += 1
+      kinds[kind.rawValue, default: (0, 0)].bytes += bytes.count
+      streams[kind.rawValue, default: []] += bytes
+      if let historyKind = HistoryRecord.Kind(rawValue: kind.rawValue),
+        let content = try? codec.decode(HistoryRecord(kind: historyKind, sequence: sequence, version: version, payload: bytes)),
+        case .commit(let commit) = content
+      {
+        commitEvents += commit.events.count
+        if commit.events.count == 1 {
+          let name = "\(commit.events[0])".prefix(while: { $0 != "(" })
+          eventKinds[String(name), default: 0] += 1
+          let code = bytes.count > 2 ? bytes[2] : 0
+          firstBytes[code, default: (0, 0)].count += 1
+          firstBytes[code, default: (0, 0)].bytes += bytes.count
+        }
+      }
+    }
+    let fileBytes = fileSize(path)
+    let chunks = reader.frames.reduce(0) { $0 + $1.chunkCount }
+    say("file \(fileBytes) B, \(reader.frames.count) frames, \(chunks) chunks (\(chunks * 48) B of chunk headers), \(reader.recordCount) records")
+    for (kind, stat) in kinds.sorted(by: { $0.key < $1.key }) {
+      let stream = streams[kind]!
+      var compressed = [UInt8](repeating: 0, count: ZSTD_compressBound(stream.count))
+      let size = ZSTD_compress(&compressed, compressed.count, stream, stream.count, 3)
+      say("kind \(kind): \(stat.count) records, \(stat.bytes) B payload (\(fmt(Double(stat.bytes) / Double(stat.count), 2)) B/record), alone compressed \(size) B (\(fmt(Double(size) / Double(stat.count), 2)) B/record)")
+    }
+    say("commit events: \(commitEvents)")
+    for (name, count) in eventKinds.sorted(by: { $0.value > $1.value }) { say("  \(name): \(count)") }
+    for (code, stat) in firstBytes.sorted(by: { $0.key < $1.key }) {
+      say("  payload byte 2 = 0x\(String(code, radix: 16)): \(stat.count) records, \(fmt(Double(stat.bytes) / Double(stat.count), 2)) B/record")
+    }
+  } catch {
+    fail("\(error)")
+  }
+}
+
+func dumpRecords(_ path: String, from: UInt64, count: Int) {
+  do {
+    let reader = try JournalReader.open(at: path)
+    var iterator = reader.makeIterator()
+    var codec = HistoryCodec<BenchSection, BenchItem>()
+    try iterator.forEachRemaining { kind, sequence, version, payload in
+      let bytes = Array(payload)
+      let content = HistoryRecord.Kind(rawValue: kind.rawValue).flatMap {
+        try? codec.decode(HistoryRecord(kind: $0, sequence: sequence, version: version, payload: bytes))
+      }
+      guard sequence >= from, sequence < from + UInt64(count) else { return }
+      var line = "\(sequence) k\(kind.rawValue) v\(version) [\(bytes.count)] " + bytes.prefix(48).map { String($0, radix: 16) }.joined(separator: " ")
+      if case .commit(let commit)? = content { line += "  " + commit.events.map { "\($0)" }.joined(separator: "; ") }
+      say(String(line.prefix(300)))
+    }
+  } catch {
+    fail("\(error)")
+  }
+}
+
+/// Writes the journal's non-checkpoint records, framed as in a chunk (kind, version delta,
+/// length, payload), to `output` — input for compression experiments.
+func dumpRecordStream(_ path: String, to output: String) {
+  do {
+    let reader = try JournalReader.open(at: path)
+    var iterator = reader.makeIterator()
+    var stream: [UInt8] = []
+    var lastVersion: UInt64 = 0
+    try iterator.forEachRemaining { kind, _, version, payload in
+      guard kind != .checkpoint else { return }
+      stream.append(kind.rawValue)
+      appendVarint(&stream, version - lastVersion)
+      lastVersion = version
+      appendVarint(&stream, UInt64(payload.count))
+      stream += payload
+    }
+    let fs = POSIXFileSystem()
+    unlink(output)
+    let file = try fs.open(output, mode: .createNew)
+    try file.write(stream, at: 0)
+    file.close()
+    say("\(stream.count) bytes")
+  } catch {
+    fail("\(error)")
+  }
+}
+
+/// Re-encodes a journal's records with a fresh codec writing format minor `minor` and writes the
+/// non-checkpoint records framed as in a chunk to `output` (compression experiments).
+func recodeRecordStream(_ path: String, to output: String, minor: UInt16) {
+  do {
+    let reader = try JournalReader.open(at: path)
+    var iterator = reader.makeIterator()
+    var decoder = HistoryCodec<BenchSection, BenchItem>()
+    var encoder = HistoryCodec<BenchSection, BenchItem>()
+    encoder.encoderFormatMinor = minor
+    var stream: [UInt8] = []
+    var checkpointBytes = 0
+    var lastVersion: UInt64 = 0
+    var failure: Error?
+    try iterator.forEachRemaining { kind, sequence, version, payload in
+      guard failure == nil, let historyKind = HistoryRecord.Kind(rawValue: kind.rawValue) else { return }
+      do {
+        let content = try decoder.decode(HistoryRecord(kind: historyKind, sequence: sequence, version: version, payload: Array(payload)))
+        let record = try encoder.encode(content, sequence: sequence)
+        if kind == .checkpoint {
+          checkpointBytes += record.payload.count
+          return
+        }
+        stream.append(kind.rawValue)
+        appendVarint(&stream, version - lastVersion)
+        lastVersion = version
+        appendVarint(&stream, UInt64(record.payload.count))
+        stream += record.payload
+      } catch { failure = error }
+    }
+    if let failure { fail("\(failure)") }
+    let fs = POSIXFileSystem()
+    unlink(output)
+    let file = try fs.open(output, mode: .createNew)
+    try file.write(stream, at: 0)
+    file.close()
+    say("\(stream.count) bytes of records, \(checkpointBytes) bytes of checkpoints")
   } catch {
     fail("\(error)")
   }

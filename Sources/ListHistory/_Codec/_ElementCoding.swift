@@ -28,8 +28,8 @@ struct _ElementCoding<Element: ListElement>: Sendable {
       idValue = { ($0 as! JournalValueConvertible).journalValue }
       makeID = { try (Element.ID.self as! JournalValueConvertible.Type).init(journalValue: $0) as! Element.ID }
     } else {
-      idValue = { try JournalValue(encoding: $0) }
-      makeID = { try $0.decode(as: Element.ID.self) }
+      idValue = { try _JournalValueEncoder.encode(nonConvertible: $0) }
+      makeID = { try _JournalValueDecoder.decode(nonConvertible: Element.ID.self, from: $0) }
     }
     let contentValue: @Sendable (Element) throws -> JournalValue
     let make: @Sendable (Element.ID, JournalValue) throws -> Element
@@ -37,8 +37,8 @@ struct _ElementCoding<Element: ListElement>: Sendable {
       contentValue = { ($0 as! JournalValueConvertible).journalValue }
       make = { _, value in try (Element.self as! JournalValueConvertible.Type).init(journalValue: value) as! Element }
     } else {
-      contentValue = { try JournalValue(encoding: $0) }
-      make = { _, value in try value.decode(as: Element.self) }
+      contentValue = { try _JournalValueEncoder.encode(nonConvertible: $0) }
+      make = { _, value in try _JournalValueDecoder.decode(nonConvertible: Element.self, from: value) }
     }
     var identityElement: (@Sendable (Element.ID) -> Element)?
     if Element.ID.self == Element.self { identityElement = { $0 as! Element } }

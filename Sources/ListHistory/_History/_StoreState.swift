@@ -37,7 +37,7 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
     // `take()` leaves the stored codec nil, so the copy is unique and its tables mutate in place
     // (a copy left in `self.codec` would make every record copy the whole intern tables).
     defer { self.codec = codec }
-    let mark = codec.encoderMark
+    let mark = codec.markEncoder()
     let record = try codec.encode(content, sequence: recordSequence + 1)
     do {
       try sink?.write(record)

@@ -118,6 +118,8 @@ struct _EncoderTables<SectionID: Hashable, ItemID: Hashable>: Sendable where Sec
   var stringList: [String] = []
   var shapes: [[String]: Int] = [:]
   var shapeList: [[String]] = []
+  /// Index of the last shape written (checked before hashing a key list).
+  var lastShape: Int?
   var lastTimestamp: Int64 = 0
   /// The integer identifier of the last new item written relative to its predecessor.
   var newItemBase: Int64 = 0
@@ -136,6 +138,7 @@ struct _EncoderTables<SectionID: Hashable, ItemID: Hashable>: Sendable where Sec
     itemContents.removeLast(itemContents.count - itemList.count)
     while stringList.count > mark.strings { strings[stringList.removeLast()] = nil }
     while shapeList.count > mark.shapes { shapes[shapeList.removeLast()] = nil }
+    if let last = lastShape, last >= shapeList.count { lastShape = nil }
     lastTimestamp = mark.timestamp
     newItemBase = mark.newItemBase
   }

@@ -58,8 +58,16 @@ extension HistoryCodec {
       for element in values { try writeValue(element, marker: nil, depth: depth + 1, into: &writer) }
     case .object(let members):
       guard depth < Self.maximumValueDepth else { throw .unencodable("value nests deeper than \(Self.maximumValueDepth)") }
-      let keys = members.map(\.key)
-      if let shape = encoderTables.shapes[keys] {
+      // Most objects of a stream share one shape (an app's element type): compare with the
+      // last shape first, which needs no key array and no hashing.
+      let shape: Int?
+      if let last = encoderTables.lastShape, encoderTables.shapeList[last].elementsEqual(members.lazy.map(\.key)) {
+        shape = last
+      } else {
+        shape = encoderTables.shapes[members.map(\.key)]
+      }
+      if let shape {
+        encoderTables.lastShape = shape
         if shape < 128 {
           writer.byte(_ValueTag.inlineShapeRef | UInt8(shape))
         } else {
@@ -67,7 +75,9 @@ extension HistoryCodec {
           writer.varint(shape)
         }
       } else {
+        let keys = members.map(\.key)
         encoderTables.shapes[keys] = encoderTables.shapeList.count
+        encoderTables.lastShape = encoderTables.shapeList.count
         encoderTables.shapeList.append(keys)
         writer.byte(_ValueTag.newShape)
         writer.varint(keys.count)
@@ -87,7 +97,10 @@ extension HistoryCodec {
       writer.raw(utf8)
       return
     }
-    if let index = encoderTables.strings[text] {
+    // One hash lookup: the entry is created with the next index when the string is new.
+    let next = encoderTables.stringList.count
+    let index = Self.entry(&encoderTables.strings[text, default: next])
+    if index != next {
       if index < 32 {
         writer.byte(_ValueTag.inlineStringRef | UInt8(index))
       } else {
@@ -96,12 +109,15 @@ extension HistoryCodec {
       }
       return
     }
-    encoderTables.strings[text] = encoderTables.stringList.count
     encoderTables.stringList.append(text)
     writer.byte(_ValueTag.newString)
     writer.varint(utf8.count)
     writer.raw(utf8)
   }
+
+  /// Reads a dictionary entry through its `modify` accessor (which inserts a default entry with
+  /// the same single hash lookup).
+  @inline(__always) static func entry(_ value: inout Int) -> Int { value }
 
   // MARK: Reading
 

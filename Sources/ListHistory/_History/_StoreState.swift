@@ -33,16 +33,16 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
 
   /// Encodes a record and hands it to the sink; on failure the codec is as before.
   mutating func persist(_ content: HistoryRecordContent<Section, Item>) throws {
-    guard sink != nil, var codec = codec.take() else { return }
-    // `take()` leaves the stored codec nil, so the copy is unique and its tables mutate in place
-    // (a copy left in `self.codec` would make every record copy the whole intern tables).
-    defer { self.codec = codec }
-    let mark = codec.markEncoder()
-    let record = try codec.encode(content, sequence: recordSequence + 1)
+    guard let sink, codec != nil else { return }
+    // The codec is used in place (`codec!`): a copy of it would make every record copy the
+    // whole intern tables, and even moving it out and back costs a retain and a release of each
+    // of its tables and closures per record.
+    let mark = codec!.markEncoder()
+    let record = try codec!.encode(content, sequence: recordSequence + 1)
     do {
-      try sink?.write(record)
+      try sink.write(record)
     } catch {
-      codec.rollBackEncoder(to: mark)
+      codec!.rollBackEncoder(to: mark)
       throw error
     }
     recordSequence += 1
@@ -55,9 +55,10 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
     // A full-state checkpoint is due after the byte budget, and never before several times the
     // size of the last checkpoint: on large lists full states would otherwise dominate the file.
     // `saved` keeps the pre-checkpoint tables in case the write fails (the checkpoint resets them).
-    guard sink != nil, let saved = codec,
+    guard sink != nil, codec != nil,
       bytesSinceCheckpoint >= max(journalCheckpointBytes, Self.checkpointSizeFactor * lastCheckpointBytes)
     else { return }
+    let saved = codec
     let checkpoint = HistoryCheckpoint(
       head: Version(head), latestVersion: Version(graph.count - 1), snapshot: headSnapshot)
     do {

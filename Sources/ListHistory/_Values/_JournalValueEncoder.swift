@@ -1,105 +1,33 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// `Encoder` that turns any `Encodable` value into a ``JournalValue`` tree.
 ///
 /// This is on the commit path of every app whose elements are plain `Codable` types, so the
 /// common shapes are cheap: primitives go through the containers' concrete overloads (no
-/// dynamic casts, no child encoder), and a node allocates only for nested containers.
+/// dynamic casts, no child encoder), an object's members are collected directly in the array
+/// that becomes the value, and only nested containers allocate an encoder of their own.
 final class _JournalValueEncoder: Encoder {
-  /// A value under construction (a reference so nested containers can fill it later).
-  final class Node {
-    enum Kind {
-      case unset
-      case value(JournalValue)
-      case array
-      case object
-    }
-    /// A member or element: finished, or a nested node still being filled.
-    enum Slot {
-      case value(JournalValue)
-      case node(Node)
-
-      func finish() -> JournalValue {
-        switch self {
-        case .value(let value): value
-        case .node(let node): node.finish()
-        }
-      }
-    }
-
-    var kind: Kind = .unset
-    /// Object member keys, parallel to `slots` (empty for arrays).
-    var keys: [String] = []
-    var slots: [Slot] = []
-
-    func finish() -> JournalValue {
-      switch kind {
-      case .unset: return .object([])
-      case .value(let value): return value
-      case .array: return .array(slots.map { $0.finish() })
-      case .object:
-        var members: [JournalValue.Member] = []
-        members.reserveCapacity(keys.count)
-        for index in keys.indices { members.append(JournalValue.Member(keys[index], slots[index].finish())) }
-        return .object(members)
-      }
-    }
-
-    /// Makes this node an object (dropping anything else it held).
-    func becomeObject() {
-      if case .object = kind { return }
-      kind = .object
-      keys = []
-      slots = []
-    }
-
-    /// Makes this node an array (dropping anything else it held).
-    func becomeArray() {
-      if case .array = kind { return }
-      kind = .array
-      keys = []
-      slots = []
-    }
-
-    /// Sets member `key` (a later value for the same key replaces the earlier one).
-    func set(_ key: String, _ slot: Slot) {
-      becomeObject()
-      if let index = keys.firstIndex(of: key) {
-        slots[index] = slot
-      } else {
-        keys.append(key)
-        slots.append(slot)
-      }
-    }
-
-    func append(_ slot: Slot) {
-      becomeArray()
-      slots.append(slot)
-    }
-
-    func child(forKey key: String) -> Node {
-      let node = Node()
-      set(key, .node(node))
-      return node
-    }
-
-    func appendChild() -> Node {
-      let node = Node()
-      append(.node(node))
-      return node
-    }
+  enum Kind {
+    case unset
+    case value(JournalValue)
+    case array
+    case object
   }
 
-  let node: Node
+  // The value under construction. A reference type so that containers handed out (and nested
+  // containers filled later) all write here. Unchecked exclusivity: one encoder is used by one
+  // `encode(to:)` call at a time, and no access here overlaps another (each is a single
+  // read or append), so the runtime's dynamic checks would only cost time.
+  @exclusivity(unchecked) var kind: Kind = .unset
+  /// Object members or array elements (members only when `kind == .object`); a nested
+  /// container's slot holds `.null` until `finish()` fills in its value from `pending`.
+  @exclusivity(unchecked) var members: [JournalValue.Member] = []
+  @exclusivity(unchecked) var elements: [JournalValue] = []
+  /// Nested containers still being filled: (slot index, encoder).
+  @exclusivity(unchecked) var pending: [(index: Int, encoder: _JournalValueEncoder)] = []
+
   let codingPath: [any CodingKey]
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-  init(node: Node, codingPath: [any CodingKey]) {
-    self.node = node
+  init(codingPath: [any CodingKey]) {
     self.codingPath = codingPath
   }
 
@@ -116,9 +44,9 @@ final class _JournalValueEncoder: Encoder {
   }
 
   static func encodeContainer<T: Encodable>(_ value: T) throws -> JournalValue {
-    let node = Node()
-    try value.encode(to: _JournalValueEncoder(node: node, codingPath: []))
-    return node.finish()
+    let encoder = _JournalValueEncoder(codingPath: [])
+    try value.encode(to: encoder)
+    return encoder.finish()
   }
 
   /// Values that map straight to a ``JournalValue`` without a container.
@@ -153,31 +81,102 @@ final class _JournalValueEncoder: Encoder {
     value <= UInt64(Int64.max) ? .int(Int64(value)) : .string(String(value))
   }
 
-  func encodeChild<T: Encodable>(_ value: T, key: (any CodingKey)?) throws -> Node.Slot {
-    if let direct = Self.direct(value) { return .value(direct) }
-    let child = Node()
-    let path = key.map { codingPath + [$0] } ?? codingPath
-    try value.encode(to: _JournalValueEncoder(node: child, codingPath: path))
-    return .node(child)
+  /// The finished value (an encoder that wrote nothing is an empty object).
+  func finish() -> JournalValue {
+    switch kind {
+    case .unset: return .object([])
+    case .value(let value): return value
+    case .array:
+      var result = elements
+      for (index, nested) in pending { result[index] = nested.finish() }
+      return .array(result)
+    case .object:
+      var result = members
+      for (index, nested) in pending { result[index].value = nested.finish() }
+      return .object(result)
+    }
+  }
+
+  // MARK: Building
+
+  /// Makes this an object (dropping anything else it held).
+  func becomeObject() {
+    if case .object = kind { return }
+    kind = .object
+    members = []
+    elements = []
+    pending = []
+  }
+
+  /// Makes this an array (dropping anything else it held).
+  func becomeArray() {
+    if case .array = kind { return }
+    kind = .array
+    members = []
+    elements = []
+    pending = []
+  }
+
+  /// Sets member `key`; a later value for the same key replaces the earlier one.
+  func set(_ key: String, _ value: JournalValue) {
+    becomeObject()
+    if let index = members.firstIndex(where: { $0.key == key }) {
+      members[index].value = value
+      pending.removeAll { $0.index == index }
+    } else {
+      members.append(JournalValue.Member(key, value))
+    }
+  }
+
+  /// A nested encoder whose value becomes member `key`.
+  func nested(forKey key: String, codingPath: [any CodingKey]) -> _JournalValueEncoder {
+    set(key, .null)
+    let child = _JournalValueEncoder(codingPath: codingPath)
+    pending.append((members.firstIndex { $0.key == key }!, child))
+    return child
+  }
+
+  func append(_ value: JournalValue) {
+    becomeArray()
+    elements.append(value)
+  }
+
+  /// A nested encoder whose value becomes the next element.
+  func appendNested(codingPath: [any CodingKey]) -> _JournalValueEncoder {
+    append(.null)
+    let child = _JournalValueEncoder(codingPath: codingPath)
+    pending.append((elements.count - 1, child))
+    return child
+  }
+
+  /// Encodes a value that is not a primitive into a nested encoder (or directly when it maps
+  /// straight to a ``JournalValue``).
+  func encodeChild<T: Encodable>(_ value: T, codingPath: @autoclosure () -> [any CodingKey]) throws -> JournalValue {
+    if let direct = Self.direct(value) { return direct }
+    let child = _JournalValueEncoder(codingPath: codingPath())
+    try value.encode(to: child)
+    return child.finish()
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-    node.becomeObject()
+    becomeObject()
     return KeyedEncodingContainer(KeyedContainer<Key>(encoder: self))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
-    node.becomeArray()
+    becomeArray()
     return UnkeyedContainer(encoder: self)
   }
 
   func singleValueContainer() -> any SingleValueEncodingContainer { SingleContainer(encoder: self) }
 
+  // MARK: Containers
+
   struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let encoder: _JournalValueEncoder
     var codingPath: [any CodingKey] { encoder.codingPath }
 
-    private func set(_ key: Key, _ value: JournalValue) { encoder.node.set(key.stringValue, .value(value)) }
+    private func set(_ key: Key, _ value: JournalValue) { encoder.set(key.stringValue, value) }
 
     mutating func encodeNil(forKey key: Key) throws { set(key, .null) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { set(key, .bool(value)) }
@@ -195,32 +194,30 @@ final class _JournalValueEncoder: Encoder {
     mutating func encode(_ value: UInt32, forKey key: Key) throws { set(key, .int(Int64(value))) }
     mutating func encode(_ value: UInt64, forKey key: Key) throws { set(key, _JournalValueEncoder.unsigned(value)) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-      encoder.node.set(key.stringValue, try encoder.encodeChild(value, key: key))
+      set(key, try encoder.encodeChild(value, codingPath: encoder.codingPath + [key]))
     }
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
       -> KeyedEncodingContainer<NestedKey>
     {
-      _JournalValueEncoder(node: encoder.node.child(forKey: key.stringValue), codingPath: codingPath + [key])
-        .container(keyedBy: keyType)
+      encoder.nested(forKey: key.stringValue, codingPath: codingPath + [key]).container(keyedBy: keyType)
     }
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-      _JournalValueEncoder(node: encoder.node.child(forKey: key.stringValue), codingPath: codingPath + [key])
-        .unkeyedContainer()
+      encoder.nested(forKey: key.stringValue, codingPath: codingPath + [key]).unkeyedContainer()
     }
     mutating func superEncoder() -> any Encoder {
-      _JournalValueEncoder(node: encoder.node.child(forKey: "super"), codingPath: codingPath)
+      encoder.nested(forKey: "super", codingPath: codingPath)
     }
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-      _JournalValueEncoder(node: encoder.node.child(forKey: key.stringValue), codingPath: codingPath + [key])
+      encoder.nested(forKey: key.stringValue, codingPath: codingPath + [key])
     }
   }
 
   struct UnkeyedContainer: UnkeyedEncodingContainer {
     let encoder: _JournalValueEncoder
     var codingPath: [any CodingKey] { encoder.codingPath }
-    var count: Int { encoder.node.slots.count }
+    var count: Int { encoder.elements.count }
 
-    private func append(_ value: JournalValue) { encoder.node.append(.value(value)) }
+    private func append(_ value: JournalValue) { encoder.append(value) }
 
     mutating func encodeNil() throws { append(.null) }
     mutating func encode(_ value: Bool) throws { append(.bool(value)) }
@@ -229,16 +226,16 @@ final class _JournalValueEncoder: Encoder {
     mutating func encode(_ value: Int) throws { append(.int(Int64(value))) }
     mutating func encode(_ value: Int64) throws { append(.int(value)) }
     mutating func encode<T: Encodable>(_ value: T) throws {
-      encoder.node.append(try encoder.encodeChild(value, key: nil))
+      append(try encoder.encodeChild(value, codingPath: encoder.codingPath))
     }
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-      _JournalValueEncoder(node: encoder.node.appendChild(), codingPath: codingPath).container(keyedBy: keyType)
+      encoder.appendNested(codingPath: codingPath).container(keyedBy: keyType)
     }
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-      _JournalValueEncoder(node: encoder.node.appendChild(), codingPath: codingPath).unkeyedContainer()
+      encoder.appendNested(codingPath: codingPath).unkeyedContainer()
     }
     mutating func superEncoder() -> any Encoder {
-      _JournalValueEncoder(node: encoder.node.appendChild(), codingPath: codingPath)
+      encoder.appendNested(codingPath: codingPath)
     }
   }
 
@@ -246,7 +243,12 @@ final class _JournalValueEncoder: Encoder {
     let encoder: _JournalValueEncoder
     var codingPath: [any CodingKey] { encoder.codingPath }
 
-    private func set(_ value: JournalValue) { encoder.node.kind = .value(value) }
+    private func set(_ value: JournalValue) {
+      encoder.kind = .value(value)
+      encoder.members = []
+      encoder.elements = []
+      encoder.pending = []
+    }
 
     mutating func encodeNil() throws { set(.null) }
     mutating func encode(_ value: Bool) throws { set(.bool(value)) }
@@ -255,14 +257,7 @@ final class _JournalValueEncoder: Encoder {
     mutating func encode(_ value: Int) throws { set(.int(Int64(value))) }
     mutating func encode(_ value: Int64) throws { set(.int(value)) }
     mutating func encode<T: Encodable>(_ value: T) throws {
-      switch try encoder.encodeChild(value, key: nil) {
-      case .value(let direct): set(direct)
-      case .node(let child):
-        // The value encoded itself through containers of its own: adopt what it built.
-        encoder.node.kind = child.kind
-        encoder.node.keys = child.keys
-        encoder.node.slots = child.slots
-      }
+      set(try encoder.encodeChild(value, codingPath: encoder.codingPath))
     }
   }
 }

@@ -76,6 +76,20 @@ extension HistoryCodec {
   ///
   /// - Complexity: O(size of the payload).
   public mutating func decode(_ record: HistoryRecord) throws(HistoryCodecError) -> HistoryRecordContent<Section, Item> {
+    try decode(record, checkpointState: true)
+  }
+
+  /// `decode(_:)`; without `checkpointState` a checkpoint's elements only update the tables and
+  /// its snapshot is left empty — for a replay, which rebuilds every state from the commits and
+  /// needs a checkpoint only to keep decoding what follows it.
+  ///
+  /// ```swift
+  /// _ = try codec.decode(record, checkpointState: false)   // tables in step, no snapshot built
+  /// ```
+  /// - Complexity: O(size of the payload); building a checkpoint's snapshot is skipped.
+  public mutating func decode(_ record: HistoryRecord, checkpointState: Bool) throws(HistoryCodecError)
+    -> HistoryRecordContent<Section, Item>
+  {
     var reader = _ByteReader(record.payload)
     guard record.version <= UInt64(Int32.max) else { throw reader.fail("record version \(record.version) out of range") }
     let version = Version(Int(record.version))
@@ -85,7 +99,7 @@ extension HistoryCodec {
     case .headMove: content = .headMove(try readHeadMove(latest: version, &reader))
     case .checkpoint:
       reset()
-      content = .checkpoint(try readCheckpoint(latest: version, &reader))
+      content = .checkpoint(try readCheckpoint(latest: version, buildingState: checkpointState, &reader))
     }
     guard reader.isAtEnd else { throw reader.fail("\(reader.remaining) unexpected trailing bytes") }
     return content
@@ -188,8 +202,8 @@ extension HistoryCodec {
     }
   }
 
-  mutating func readCheckpoint(latest: Version, _ reader: inout _ByteReader) throws(HistoryCodecError)
-    -> HistoryCheckpoint<Section, Item>
+  mutating func readCheckpoint(latest: Version, buildingState: Bool = true, _ reader: inout _ByteReader)
+    throws(HistoryCodecError) -> HistoryCheckpoint<Section, Item>
   {
     let head = latest.rawValue - (try reader.int(max: latest.rawValue, "checkpoint head distance"))
     let count = try reader.count("section", minimumBytes: 2)
@@ -197,6 +211,10 @@ extension HistoryCodec {
     for _ in 0..<count {
       let start = reader.offset
       let section = try readSection(&reader)
+      guard buildingState else {
+        try skipOutline(&reader)
+        continue
+      }
       let outline = try readOutline(&reader)
       do {
         try snapshot.appendSections([section])

@@ -24,7 +24,7 @@ extension ListStore {
     var codec = codec
     for record in records {
       let content: HistoryRecordContent<Section, Item>
-      do { content = try codec.decode(record) } catch {
+      do { content = try codec.decode(record, checkpointState: false) } catch {
         throw .invalidRecord(sequence: record.sequence, reason: error.description)
       }
       do {

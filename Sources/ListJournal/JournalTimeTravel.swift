@@ -100,7 +100,9 @@ public final class JournalTimeTravel<Section: ListElement, Item: ListElement>: S
         guard let kind = HistoryRecord.Kind(rawValue: record.kind.rawValue) else { continue }
         if kind == .checkpoint && !first {
           // A later checkpoint resets the codec's tables; decode it to keep them in step.
-          _ = try codec.decode(HistoryRecord(kind: kind, sequence: record.sequence, version: record.version, payload: record.payload))
+          _ = try codec.decode(
+            HistoryRecord(kind: kind, sequence: record.sequence, version: record.version, payload: record.payload),
+            checkpointState: false)
           continue
         }
         let content = try codec.decode(

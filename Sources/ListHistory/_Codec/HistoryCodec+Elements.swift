@@ -341,6 +341,34 @@ extension HistoryCodec {
   }
 }
 
+extension HistoryCodec {
+  /// Reads an outline (as ``readOutline(_:)``, with the same checks and table updates) without
+  /// building it.
+  mutating func skipOutline(_ reader: inout _ByteReader) throws(HistoryCodecError) {
+    var remaining = [try reader.count("outline root", minimumBytes: 2)]
+    while let last = remaining.last {
+      if last == 0 {
+        remaining.removeLast()
+        continue
+      }
+      remaining[remaining.count - 1] -= 1
+      let start = reader.offset
+      let header = try reader.varint()
+      let childCount = header >> 1
+      guard childCount <= UInt64(reader.remaining / 2) else {
+        throw reader.fail("outline child count \(childCount) exceeds the remaining bytes", at: start)
+      }
+      _ = try readItem(&reader)
+      if childCount > 0 {
+        guard remaining.count < Self.maximumOutlineDepth else {
+          throw reader.fail("outline nests deeper than \(Self.maximumOutlineDepth) levels", at: start)
+        }
+        remaining.append(Int(childCount))
+      }
+    }
+  }
+}
+
 /// One level of an outline being decoded.
 struct _OutlineFrame<Item: ListElement> {
   var item: Item?

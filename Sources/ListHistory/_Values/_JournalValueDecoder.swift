@@ -126,7 +126,8 @@ struct _JournalValueDecoder: Decoder {
     func contains(_ key: Key) -> Bool { members.contains { $0.key == key.stringValue } }
 
     func lookup(_ key: Key) throws -> JournalValue {
-      guard let member = members.first(where: { $0.key == key.stringValue }) else {
+      let name = key.stringValue
+      guard let member = members.first(where: { $0.key == name }) else {
         throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no value for \(key.stringValue)"))
       }
       return member.value
@@ -140,24 +141,58 @@ struct _JournalValueDecoder: Decoder {
       return try _JournalValueDecoder(value: value, codingPath: codingPath + [key]).decodeValue(type, codingPath: codingPath + [key])
     }
 
-    private func primitive<T>(_ type: T.Type, forKey key: Key) throws -> T {
-      try _JournalValueDecoder.primitive(type, from: lookup(key), path: codingPath + [key])!
+    private func mismatch(_ type: Any.Type, _ value: JournalValue, _ key: Key) -> DecodingError {
+      _JournalValueDecoder.mismatch(type, value, codingPath + [key])
     }
 
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try primitive(type, forKey: key) }
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try primitive(type, forKey: key) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try primitive(type, forKey: key) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try primitive(type, forKey: key) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try primitive(type, forKey: key) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try primitive(type, forKey: key) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try primitive(type, forKey: key) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try primitive(type, forKey: key) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try primitive(type, forKey: key) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try primitive(type, forKey: key) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try primitive(type, forKey: key) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try primitive(type, forKey: key) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try primitive(type, forKey: key) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try primitive(type, forKey: key) }
+    private func integer<I: FixedWidthInteger>(_ type: I.Type, forKey key: Key) throws -> I {
+      try _JournalValueDecoder.integer(type, from: lookup(key), path: codingPath + [key])
+    }
+
+    // The primitives' overloads, written out so that each is a direct match on the value (the
+    // rules of `_JournalValueDecoder.primitive`).
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+      let value = try lookup(key)
+      guard case .string(let text) = value else { throw mismatch(type, value, key) }
+      return text
+    }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+      let value = try lookup(key)
+      guard case .bool(let flag) = value else { throw mismatch(type, value, key) }
+      return flag
+    }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+      let value = try lookup(key)
+      guard case .int(let number) = value, let result = Int(exactly: number) else { throw mismatch(type, value, key) }
+      return result
+    }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+      let value = try lookup(key)
+      guard case .int(let number) = value else { throw mismatch(type, value, key) }
+      return number
+    }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+      switch try lookup(key) {
+      case .double(let number): return number
+      case .int(let number): return Double(number)
+      case let value: throw mismatch(type, value, key)
+      }
+    }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+      switch try lookup(key) {
+      case .double(let number): return Float(number)
+      case .int(let number): return Float(number)
+      case let value: throw mismatch(type, value, key)
+      }
+    }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(type, forKey: key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(type, forKey: key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(type, forKey: key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(type, forKey: key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(type, forKey: key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(type, forKey: key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(type, forKey: key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(type, forKey: key) }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
       -> KeyedDecodingContainer<NestedKey>

@@ -56,7 +56,11 @@ extension _StoreState {
       guard commit.parent.rawValue == head else {
         throw HistoryError.inconsistentEvent(reason: "commit on \(commit.parent) while the head is v\(head)")
       }
+      // The head's storage is taken (the state keeps an empty placeholder), so the events
+      // mutate uniquely referenced nodes in place instead of copying their paths — as a live
+      // transaction does. A failure abandons the whole replay, so nothing needs restoring.
       var snapshot = headSnapshot
+      headSnapshot = ListSnapshot()
       snapshot.clearMarkers()
       for event in commit.events { try event.apply(to: &snapshot, verifying: true) }
       var transaction = ListStore<Section, Item>.Transaction(snapshot: snapshot, label: commit.label)
@@ -81,6 +85,7 @@ extension _StoreState {
       var final: ListSnapshot<Section, Item>
       if graph.eventCount(along: path.revert, limit: limit) + graph.eventCount(along: path.apply, limit: limit) <= limit {
         final = headSnapshot
+        headSnapshot = ListSnapshot()  // in place, as for a commit
         final.clearMarkers()
         for event in graph.pathEvents(path) { try event.apply(to: &final, verifying: false) }
       } else {

@@ -29,14 +29,19 @@ extension JournalWriter {
 
   /// Writes anything pending and makes everything written durable.
   ///
+  /// The `fdatasync` runs without blocking appends (they continue into the page cache and are
+  /// covered by a later sync).
+  ///
   /// - Complexity: one write and one `fdatasync`.
   public func sync() throws(JournalError) {
-    let durable = try state.withLock { (s) throws(JournalError) -> UInt64? in
-      try _checkOpen(s)
-      try _emitChunk(&s, forceFrameEnd: false)
-      return try _syncFile(&s)
+    try syncing.withLock { _ throws(JournalError) in
+      let pending = try state.withLock { (s) throws(JournalError) -> (file: any JournalFileHandle, sequence: UInt64)? in
+        try _checkOpen(s)
+        try _emitChunk(&s, forceFrameEnd: false)
+        return _unsyncedWrites(s)
+      }
+      if let pending { try _syncOutsideLock(pending) }
     }
-    if let durable { options.onDurable?(durable) }
   }
 
   /// Ends the current frame, makes everything durable (`fsync`) and releases the lock.
@@ -44,6 +49,11 @@ extension JournalWriter {
   ///
   /// - Complexity: one write and one `fsync`.
   public func close() throws(JournalError) {
+    // Waits for a sync running outside the state lock, so the file is not closed under it.
+    try syncing.withLock { _ throws(JournalError) in try _close() }
+  }
+
+  private func _close() throws(JournalError) {
     let durable = try state.withLock { (s) throws(JournalError) -> UInt64? in
       guard s.closedReason == nil, let file = s.file else { return nil }
       defer {
@@ -100,13 +110,18 @@ extension JournalWriter {
     case .relaxed:
       try _emitChunk(&s, forceFrameEnd: false)
     case .grouped(let maxDelay, let maxBytes):
+      // The appending thread never waits for a sync: a full group is written here (bounding
+      // the memory held) and its sync, like the timed one, runs on another thread.
       if s.pending.count >= maxBytes || s.pendingCount >= UInt32.max / 2 {
         try _emitChunk(&s, forceFrameEnd: false)
-        durable = try _syncFile(&s)
+        if !s.syncRequested {
+          s.syncRequested = true
+          DispatchQueue.global().async { [weak self] in self?._groupSync(timer: false) }
+        }
       } else if !s.timerScheduled {
         s.timerScheduled = true
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(max(0, maxDelay))) { [weak self] in
-          self?._groupTimerFired()
+          self?._groupSync(timer: true)
         }
       }
     }
@@ -114,15 +129,41 @@ extension JournalWriter {
     return (receipt, durable)
   }
 
-  private func _groupTimerFired() {
+  /// Grouped durability's shared sync (after the delay, or after a full group): writes what is
+  /// pending, then `fdatasync`s outside the state lock so appends continue meanwhile. A failure
+  /// poisons the writer; the next append or sync reports it.
+  private func _groupSync(timer: Bool) {
+    syncing.withLock { _ in
+      let pending = state.withLock { (s) -> (file: any JournalFileHandle, sequence: UInt64)? in
+        if timer { s.timerScheduled = false } else { s.syncRequested = false }
+        guard s.closedReason == nil else { return nil }
+        do throws(JournalError) { try _emitChunk(&s, forceFrameEnd: false) } catch { return nil }
+        return _unsyncedWrites(s)
+      }
+      if let pending { try? _syncOutsideLock(pending) }
+    }
+  }
+
+  /// The file and the last written sequence when some written record is not yet durable.
+  private func _unsyncedWrites(_ s: borrowing _WriterState) -> (file: any JournalFileHandle, sequence: UInt64)? {
+    guard let file = s.file, s.writtenSequence > s.durableSequence else { return nil }
+    return (file, s.writtenSequence)
+  }
+
+  /// `fdatasync` of writes already in the file, without the state lock (the caller holds
+  /// `syncing`, so `close()` waits); then advances `durableSequence` to what the sync covered.
+  /// A failure poisons the writer — records appended meanwhile are never reported durable.
+  private func _syncOutsideLock(_ pending: (file: any JournalFileHandle, sequence: UInt64)) throws(JournalError) {
+    do throws(JournalError) { try pending.file.sync(dataOnly: true) } catch {
+      state.withLock { s in
+        if s.closedReason == nil { _poison(&s, error) }
+      }
+      throw error
+    }
     let durable = state.withLock { (s) -> UInt64? in
-      s.timerScheduled = false
-      guard s.closedReason == nil, s.pendingCount > 0 || s.writtenSequence > s.durableSequence else { return nil }
-      // A failure here poisons the writer; the next append or sync reports it.
-      do throws(JournalError) {
-        try _emitChunk(&s, forceFrameEnd: false)
-        return try _syncFile(&s)
-      } catch { return nil }
+      guard pending.sequence > s.durableSequence else { return nil }
+      s.durableSequence = pending.sequence
+      return s.durableSequence
     }
     if let durable { options.onDurable?(durable) }
   }

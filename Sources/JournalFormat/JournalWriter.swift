@@ -35,6 +35,10 @@ public final class JournalWriter: Sendable {
   public let recovery: JournalRecoveryReport
   let options: JournalOptions
   let state: Mutex<_WriterState>
+  /// Serializes the syncs that run outside `state`'s lock (grouped durability's shared
+  /// `fdatasync`, `sync()`) with each other and with `close()`, so the file is never closed under
+  /// a running sync. Lock order: `syncing` before `state`, never the other way round.
+  let syncing = Mutex<Void>(())
 
   init(
     path: String, salt: UInt64, formatMinor: UInt16, recovery: JournalRecoveryReport, options: JournalOptions,

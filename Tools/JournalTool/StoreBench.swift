@@ -493,6 +493,7 @@ func recodeRecordStream(_ path: String, to output: String, minor: UInt16) {
     encoder.encoderFormatMinor = minor
     var stream: [UInt8] = []
     var checkpointBytes = 0
+    var checkpointCompressed = 0
     var lastVersion: UInt64 = 0
     var failure: Error?
     try iterator.forEachRemaining { kind, sequence, version, payload in
@@ -502,6 +503,8 @@ func recodeRecordStream(_ path: String, to output: String, minor: UInt16) {
         let record = try encoder.encode(content, sequence: sequence)
         if kind == .checkpoint {
           checkpointBytes += record.payload.count
+          var compressed = [UInt8](repeating: 0, count: ZSTD_compressBound(record.payload.count))
+          checkpointCompressed += ZSTD_compress(&compressed, compressed.count, record.payload, record.payload.count, Int32(getenv("LEVEL").flatMap { Int32(String(cString: $0)) } ?? 3))
           return
         }
         stream.append(kind.rawValue)
@@ -517,7 +520,7 @@ func recodeRecordStream(_ path: String, to output: String, minor: UInt16) {
     let file = try fs.open(output, mode: .createNew)
     try file.write(stream, at: 0)
     file.close()
-    say("\(stream.count) bytes of records, \(checkpointBytes) bytes of checkpoints")
+    say("\(stream.count) bytes of records, \(checkpointBytes) bytes of checkpoints (\(checkpointCompressed) compressed alone)")
   } catch {
     fail("\(error)")
   }

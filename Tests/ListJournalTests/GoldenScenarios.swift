@@ -198,6 +198,7 @@ struct GoldenScenario: Sendable {
     options.fixedCreationTimeNanoseconds = 1_700_000_000_000_000_000
     options.frameTargetBytes = frameTargetBytes
     options.formatMinor = formatMinor
+    options.compressionLevel = 3  // the level every golden was written with (the default was 3 until 1.1)
     let clock = TickingClock()
     let journal = try TextJournal.open(
       at: path, durability: durability, options: options, journalCheckpointBytes: journalCheckpointBytes,

@@ -101,7 +101,8 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   ) -> Int {
     let version = nodes.count
     let parentNode = nodes[parent]
-    let since = parentNode.eventsSinceCheckpoint + newEvents.reduce(0) { $0 + $1.replayWeight }
+    var since = parentNode.eventsSinceCheckpoint
+    for index in newEvents.indices { since += newEvents[index].replayWeight }  // no copy of each event
     let isCheckpoint = since >= checkpointInterval
     nodes.append(
       _VersionNode(

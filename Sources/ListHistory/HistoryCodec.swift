@@ -118,7 +118,7 @@ struct _EncoderTables<SectionID: Hashable, ItemID: Hashable>: Sendable where Sec
   var stringList: [String] = []
   var shapes: [[String]: Int] = [:]
   var shapeList: [[String]] = []
-  /// Index of the last shape written (checked before hashing a key list).
+  /// The index of the shape written last (the encoder tries it first).
   var lastShape: Int?
   var lastTimestamp: Int64 = 0
   /// The integer identifier of the last new item written relative to its predecessor.

@@ -2,7 +2,7 @@
 struct _ByteWriter {
   var bytes: [UInt8]
 
-  /// A writer with room for a typical small record, so most records allocate once.
+  /// Starts with room for a typical record, so small records never regrow the array.
   init(capacity: Int = 64) {
     bytes = []
     bytes.reserveCapacity(capacity)

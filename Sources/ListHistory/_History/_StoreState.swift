@@ -33,14 +33,13 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
 
   /// Encodes a record and hands it to the sink; on failure the codec is as before.
   mutating func persist(_ content: HistoryRecordContent<Section, Item>) throws {
-    guard let sink, codec != nil else { return }
-    // The codec is used in place (`codec!`): a copy of it would make every record copy the
-    // whole intern tables, and even moving it out and back costs a retain and a release of each
-    // of its tables and closures per record.
+    // The codec is used in place (`codec!`): a local copy would make its intern tables shared
+    // (every record would copy them), and moving it out and back costs two copies of the struct.
+    guard sink != nil, codec != nil else { return }
     let mark = codec!.markEncoder()
     let record = try codec!.encode(content, sequence: recordSequence + 1)
     do {
-      try sink.write(record)
+      try sink?.write(record)
     } catch {
       codec!.rollBackEncoder(to: mark)
       throw error
@@ -55,10 +54,9 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
     // A full-state checkpoint is due after the byte budget, and never before several times the
     // size of the last checkpoint: on large lists full states would otherwise dominate the file.
     // `saved` keeps the pre-checkpoint tables in case the write fails (the checkpoint resets them).
-    guard sink != nil, codec != nil,
-      bytesSinceCheckpoint >= max(journalCheckpointBytes, Self.checkpointSizeFactor * lastCheckpointBytes)
+    guard sink != nil, bytesSinceCheckpoint >= max(journalCheckpointBytes, Self.checkpointSizeFactor * lastCheckpointBytes),
+      let saved = codec  // only now: the copy retains every table
     else { return }
-    let saved = codec
     let checkpoint = HistoryCheckpoint(
       head: Version(head), latestVersion: Version(graph.count - 1), snapshot: headSnapshot)
     do {

@@ -7,12 +7,13 @@ import ListState
 /// `needsReload` (nil: never).
 ///
 /// Per changed stationary section, the common prefix and suffix are matched without hashing; the
-/// rest goes into one identifier → (section, row) dictionary shared by all changed sections, so
-/// rows can move between sections. Within a section, common rows outside a longest increasing
-/// subsequence of their old rows are the moves.
+/// rest of every changed section is matched by one ``_RowMatcher`` (in place where the rows stay
+/// aligned, through its identifier tables otherwise), so rows can move between sections. Within a
+/// section, common rows outside a longest increasing subsequence of their old rows are the moves.
 ///
-/// - Complexity: O(n + k log k) for n visible rows and k rows common to a changed section pair;
-///   O(s) plus the reload checks when no section's rows changed.
+/// - Complexity: O(n + k log k) for n visible rows and k rows common to a changed section pair,
+///   with a hash only per row the matcher cannot pair in place; O(s) plus the reload checks when
+///   no section's rows changed.
 @usableFromInline
 struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable> {
   @usableFromInline
@@ -33,17 +34,22 @@ struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>
     var oldEnd: Int
     @usableFromInline
     var newEnd: Int
+    /// Where the pair's changed old rows (`prefix..<oldEnd`) start in the matcher's global old
+    /// numbering, and its changed new rows (`prefix..<newEnd`) in the new one.
     @usableFromInline
-    var matchedOffset: Int
+    var oldBase: Int
+    @usableFromInline
+    var newBase: Int
 
     @inlinable
-    init(old: Int, new: Int, prefix: Int, oldEnd: Int, newEnd: Int, matchedOffset: Int) {
+    init(old: Int, new: Int, prefix: Int, oldEnd: Int, newEnd: Int) {
       self.old = old
       self.new = new
       self.prefix = prefix
       self.oldEnd = oldEnd
       self.newEnd = newEnd
-      self.matchedOffset = matchedOffset
+      self.oldBase = 0
+      self.newBase = 0
     }
   }
 
@@ -73,8 +79,8 @@ struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>
     }
 
     var pairs: [ChangedPair] = []
-    var pairOfOld = [Int](repeating: -1, count: old.rows.count)
-    var middleTotal = 0
+    var oldTotal = 0
+    var newTotal = 0
     for newSection in new.rows.indices {
       let oldSection = plan.newToOld[newSection]
       guard oldSection >= 0 else { continue }
@@ -97,9 +103,10 @@ struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>
           continue
         }
         var pair = trimmedPair(oldRows, newRows, old: oldSection, new: newSection)
-        pair.matchedOffset = middleTotal
-        middleTotal += pair.oldEnd - pair.prefix
-        pairOfOld[oldSection] = pairs.count
+        pair.oldBase = oldTotal
+        pair.newBase = newTotal
+        oldTotal += pair.oldEnd - pair.prefix
+        newTotal += pair.newEnd - pair.prefix
         pairs.append(pair)
       default:
         continue
@@ -113,22 +120,35 @@ struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>
       return (stage, trailing)
     }
 
-    // Where each old row of a changed section was: (section << 32) | row.
-    var oldPosition = [ItemID: Int](minimumCapacity: middleTotal)
-    for pair in pairs {
-      old.rows[pair.old].withUnsafeBufferPointer { rows in
-        for row in pair.prefix..<pair.oldEnd { oldPosition[rows[row]] = pair.old << 32 | row }
+    // Match every changed row first (all pairs: rows move between sections), then list the
+    // changes pair by pair. `newToOld`: per changed new row, its changed old row or -1.
+    var newToOld = [Int](repeating: -1, count: newTotal)
+    var oldMatched = [Bool](repeating: false, count: oldTotal)
+    newToOld.withUnsafeMutableBufferPointer { newToOld in
+      oldMatched.withUnsafeMutableBufferPointer { oldMatched in
+        // Edits are usually a small part of the rows; the tables grow when they are not.
+        var matcher = _RowMatcher<ItemID>(minimumCapacity: max(oldTotal, newTotal) / 8)
+        for pair in pairs {
+          old.rows[pair.old].withUnsafeBufferPointer { oldRows in
+            new.rows[pair.new].withUnsafeBufferPointer { newRows in
+              matcher.match(
+                old: UnsafeBufferPointer(rebasing: oldRows[pair.prefix..<pair.oldEnd]), oldBase: pair.oldBase,
+                new: UnsafeBufferPointer(rebasing: newRows[pair.prefix..<pair.newEnd]), newBase: pair.newBase,
+                newToOld: newToOld, oldMatched: oldMatched)
+            }
+          }
+        }
       }
     }
-    var matched = [Bool](repeating: false, count: middleTotal)
-    var lisOldRows: [Int] = []
-    var lisNewRows: [Int] = []
 
+    // Per pair, the old rows of its same-section matches in new order (scratch for the LIS).
+    var sameSection = [Int](repeating: 0, count: pairs.reduce(0) { max($0, $1.newEnd - $1.prefix) })
     for pair in pairs {
-      let oldRows = old.rows[pair.old]
       let newRows = new.rows[pair.new]
-      let check = reloadCheck(forOld: pair.old)
-      if let check {
+      // Unwrapped once: binding the optional closure per row costs a retain and a release each.
+      let checking = reloadCheck(forOld: pair.old) != nil
+      let check = reloadCheck(forOld: pair.old) ?? { _ in false }
+      if checking {
         for row in 0..<pair.prefix where check(newRows[row]) {
           reloads.append((ListIndexPath(section: pair.old, row: row), newRows[row]))
         }
@@ -136,46 +156,54 @@ struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>
           reloads.append((ListIndexPath(section: pair.old, row: newRow - pair.newEnd + pair.oldEnd), newRows[newRow]))
         }
       }
-      lisOldRows.removeAll(keepingCapacity: true)
-      lisNewRows.removeAll(keepingCapacity: true)
+      let oldMiddleCount = pair.oldEnd - pair.prefix
       newRows.withUnsafeBufferPointer { rows in
-        for newRow in pair.prefix..<pair.newEnd {
-          let id = rows[newRow]
-          guard let packed = oldPosition[id] else {
-            stage.itemInserts.append(ListIndexPath(section: pair.new, row: newRow))
-            stage.insertedItems.append(id)
-            continue
+        newToOld.withUnsafeBufferPointer { newToOld in
+          sameSection.withUnsafeMutableBufferPointer { sameSection in
+            let matches = UnsafeBufferPointer(rebasing: newToOld[pair.newBase..<(pair.newBase + pair.newEnd - pair.prefix)])
+            // Inserts and moves in from other sections; the rest waits for the LIS.
+            var sameCount = 0
+            for offset in matches.indices {
+              let source = matches[offset]
+              let newRow = pair.prefix + offset
+              if source < 0 {
+                stage.itemInserts.append(ListIndexPath(section: pair.new, row: newRow))
+                stage.insertedItems.append(rows[newRow])
+              } else if UInt(bitPattern: source - pair.oldBase) < UInt(oldMiddleCount) {
+                sameSection[sameCount] = source - pair.oldBase + pair.prefix
+                sameCount += 1
+              } else {
+                let id = rows[newRow]
+                let destination = ListIndexPath(section: pair.new, row: newRow)
+                moves.append((ListMove(from: Self.oldIndexPath(ofGlobalRow: source, in: pairs), to: destination), id))
+                if checking, check(id) { trailing.append((destination, id)) }
+              }
+            }
+            let inPlace = _longestIncreasingSubsequenceMembership(UnsafeBufferPointer(rebasing: sameSection[..<sameCount]))
+            // Same-section matches again, in the same order: kept in place or moved.
+            var index = 0
+            for offset in matches.indices {
+              let source = matches[offset]
+              guard source >= 0, UInt(bitPattern: source - pair.oldBase) < UInt(oldMiddleCount) else { continue }
+              let newRow = pair.prefix + offset
+              let oldRow = ListIndexPath(section: pair.old, row: sameSection[index])
+              let id = rows[newRow]
+              if inPlace[index] {
+                if checking, check(id) { reloads.append((oldRow, id)) }
+              } else {
+                let destination = ListIndexPath(section: pair.new, row: newRow)
+                moves.append((ListMove(from: oldRow, to: destination), id))
+                if checking, check(id) { trailing.append((destination, id)) }
+              }
+              index += 1
+            }
           }
-          let fromSection = packed >> 32
-          let fromRow = packed & 0xFFFF_FFFF
-          let source = pairs[pairOfOld[fromSection]]
-          matched[source.matchedOffset + fromRow - source.prefix] = true
-          if fromSection == pair.old {
-            lisOldRows.append(fromRow)
-            lisNewRows.append(newRow)
-          } else {
-            let destination = ListIndexPath(section: pair.new, row: newRow)
-            moves.append((ListMove(from: ListIndexPath(section: fromSection, row: fromRow), to: destination), id))
-            if let check, check(id) { trailing.append((destination, id)) }
-          }
-        }
-      }
-      let inPlace = _longestIncreasingSubsequenceMembership(lisOldRows)
-      for index in lisOldRows.indices {
-        let source = ListIndexPath(section: pair.old, row: lisOldRows[index])
-        let id = oldRows[source.row]
-        if inPlace[index] {
-          if let check, check(id) { reloads.append((source, id)) }
-        } else {
-          let destination = ListIndexPath(section: pair.new, row: lisNewRows[index])
-          moves.append((ListMove(from: source, to: destination), id))
-          if let check, check(id) { trailing.append((destination, id)) }
         }
       }
     }
     for pair in pairs {
       let oldRows = old.rows[pair.old]
-      for row in pair.prefix..<pair.oldEnd where !matched[pair.matchedOffset + row - pair.prefix] {
+      for row in pair.prefix..<pair.oldEnd where !oldMatched[pair.oldBase + row - pair.prefix] {
         stage.itemDeletes.append(ListIndexPath(section: pair.old, row: row))
         stage.deletedItems.append(oldRows[row])
       }
@@ -188,6 +216,21 @@ struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>
     stage.reloadedItems = reloads.map(\.1)
     trailing.sort { $0.0 < $1.0 }
     return (stage, trailing)
+  }
+
+  /// The old index path of the matcher's global old row `row`.
+  ///
+  /// - Complexity: O(log p) for p pairs (a binary search of the pairs' `oldBase`, increasing).
+  @inlinable
+  static func oldIndexPath(ofGlobalRow row: Int, in pairs: [ChangedPair]) -> ListIndexPath {
+    var low = 0
+    var high = pairs.count - 1
+    while low < high {
+      let middle = (low + high + 1) >> 1
+      if pairs[middle].oldBase <= row { low = middle } else { high = middle - 1 }
+    }
+    let pair = pairs[low]
+    return ListIndexPath(section: pair.old, row: row - pair.oldBase + pair.prefix)
   }
 
   @inlinable
@@ -203,7 +246,7 @@ struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>
           oldEnd -= 1
           newEnd -= 1
         }
-        return ChangedPair(old: old, new: new, prefix: prefix, oldEnd: oldEnd, newEnd: newEnd, matchedOffset: 0)
+        return ChangedPair(old: old, new: new, prefix: prefix, oldEnd: oldEnd, newEnd: newEnd)
       }
     }
   }

@@ -2,21 +2,33 @@ import ListState
 
 /// Computes and performs, on a working copy, the operations that reach a target snapshot; see
 /// ``ListSnapshot/operations(toReach:expansion:)``.
+///
+/// Inlinable, like the rest of the diff, so that a client specializes it for its element types
+/// (unspecialized, every snapshot operation below it paid generic metadata lookups).
+@usableFromInline
 struct _SnapshotReacher<Section: ListElement, Item: ListElement> {
+  @usableFromInline
   typealias Snapshot = ListSnapshot<Section, Item>
+  @usableFromInline
   typealias Failure = Snapshot.Failure
+  @usableFromInline
   typealias Operation = ListSnapshotOperation<Section, Item>
 
+  @usableFromInline
   var working: Snapshot
+  @usableFromInline
   var operations: [Operation] = []
 
+  @inlinable
   init(working: Snapshot) { self.working = working }
 
+  @inlinable
   mutating func perform(_ operation: Operation) throws(Failure) {
     try operation.apply(to: &working)
     operations.append(operation)
   }
 
+  @inlinable
   mutating func reach(_ target: Snapshot, expansion: ListExpansionPolicy) throws(Failure) {
     let original = working
 
@@ -93,17 +105,30 @@ struct _SnapshotReacher<Section: ListElement, Item: ListElement> {
   }
 
   /// What surviving items need besides their place: new content, new expansion.
+  @usableFromInline
   struct SurvivorChecks {
+    @usableFromInline
     var compareContent: Bool
+    @usableFromInline
     var compareExpansion: Bool
+    @usableFromInline
     var updated: [Item] = []
+    @usableFromInline
     var expand: [Item.ID] = []
+    @usableFromInline
     var collapse: [Item.ID] = []
+
+    @inlinable
+    init(compareContent: Bool, compareExpansion: Bool) {
+      self.compareContent = compareContent
+      self.compareExpansion = compareExpansion
+    }
   }
 
   /// Makes the target nodes the children of `container`, in order (children the target puts
   /// elsewhere or drops may stay interleaved until moved or deleted), then recurses into them.
-  private mutating func placeChildren(
+  @inlinable
+  mutating func placeChildren(
     of container: Snapshot.Container, as nodes: [Snapshot.Outline.Node], checks: inout SurvivorChecks
   ) throws(Failure) {
     let targetChildren = nodes.map(\.item.id)
@@ -118,6 +143,7 @@ struct _SnapshotReacher<Section: ListElement, Item: ListElement> {
 
   /// ``placeChildren(of:as:checks:)`` for a section whose target items are all roots: no outline
   /// is built; item values and flags are read only for new items and the survivor checks.
+  @inlinable
   mutating func placeFlatSection(
     _ section: Section.ID, as targetChildren: [Item.ID], from target: Snapshot, checks: inout SurvivorChecks
   ) throws(Failure) {
@@ -134,7 +160,8 @@ struct _SnapshotReacher<Section: ListElement, Item: ListElement> {
   }
 
   /// Records what a surviving item needs besides its place.
-  private func check(_ id: Item.ID, target item: Item, isExpanded: Bool, _ checks: inout SurvivorChecks) {
+  @inlinable
+  func check(_ id: Item.ID, target item: Item, isExpanded: Bool, _ checks: inout SurvivorChecks) {
     if checks.compareContent, let current = working.item(id), current != item { checks.updated.append(item) }
     if checks.compareExpansion, working.isExpanded(id) != isExpanded {
       if isExpanded { checks.expand.append(id) } else { checks.collapse.append(id) }
@@ -144,7 +171,8 @@ struct _SnapshotReacher<Section: ListElement, Item: ListElement> {
   /// Puts `targetChildren` into `container` in order: a longest increasing run of those already
   /// there stays, every other survivor moves right after its predecessor, and each run of new
   /// items is inserted as one outline (`newNode(position, working)` builds the node of a new item).
-  private mutating func arrange(
+  @inlinable
+  mutating func arrange(
     _ container: Snapshot.Container, _ targetChildren: [Item.ID], newNode: (Int, Snapshot) -> Snapshot.Outline.Node
   ) throws(Failure) {
     let current: [Item.ID]
@@ -187,7 +215,8 @@ struct _SnapshotReacher<Section: ListElement, Item: ListElement> {
 
   /// `node` with only its descendants that are new to the working snapshot (survivors are moved
   /// under it later); records every identifier it carries in `inserted`.
-  private static func newOnly(
+  @inlinable
+  static func newOnly(
     _ node: Snapshot.Outline.Node, in working: Snapshot, into inserted: inout Set<Item.ID>
   ) -> Snapshot.Outline.Node {
     inserted.insert(node.item.id)

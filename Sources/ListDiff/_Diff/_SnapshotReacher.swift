@@ -63,15 +63,12 @@ struct _SnapshotReacher<Section: ListElement, Item: ListElement> {
 
     // Items, container by container, top down along the target's outline: every surviving item
     // moves straight to its place; runs of new items are inserted as one outline each.
-    let contentIsIdentity = Item.self == Item.ID.self
-    var survivorChecks = SurvivorChecks(
-      compareContent: !contentIsIdentity, compareExpansion: expansion == .fromTarget)
     for id in targetSections {
       let roots = target.rootItems(inSection: id)
       if target.numberOfItems(inSection: id) == roots.count {
-        try placeFlatSection(id, as: roots, from: target, checks: &survivorChecks)
+        try placeFlatSection(id, as: roots, from: target)
       } else {
-        try placeChildren(of: .section(id), as: target.outline(ofSection: id)?.roots ?? [], checks: &survivorChecks)
+        try placeChildren(of: .section(id), as: target.outline(ofSection: id)?.roots ?? [])
       }
     }
 
@@ -90,10 +87,11 @@ struct _SnapshotReacher<Section: ListElement, Item: ListElement> {
     if !doomedSections.isEmpty { try perform(.deleteSections(doomedSections)) }
 
     // Contents, expansion and markers of surviving items.
-    if !survivorChecks.updated.isEmpty { try perform(.updateItems(survivorChecks.updated)) }
-    if !survivorChecks.expand.isEmpty { try perform(.expand(survivorChecks.expand)) }
-    if !survivorChecks.collapse.isEmpty { try perform(.collapse(survivorChecks.collapse)) }
-    let updatedIDs = Set(survivorChecks.updated.map(\.id))
+    let changes = Self.survivorChanges(from: original, to: target, compareExpansion: expansion == .fromTarget)
+    if !changes.updated.isEmpty { try perform(.updateItems(changes.updated)) }
+    if !changes.expand.isEmpty { try perform(.expand(changes.expand)) }
+    if !changes.collapse.isEmpty { try perform(.collapse(changes.collapse)) }
+    let updatedIDs = Set(changes.updated.map(\.id))
     let reloads = target.reloadedItemIdentifiers.filter { original.contains(item: $0) && !updatedIDs.contains($0) }
     if !reloads.isEmpty { try perform(.reloadItems(reloads.sorted { "\($0)" < "\($1)" })) }
     let reconfigures = target.reconfiguredItemIdentifiers.filter { original.contains(item: $0) }
@@ -104,67 +102,71 @@ struct _SnapshotReacher<Section: ListElement, Item: ListElement> {
     if !sectionReloads.isEmpty { try perform(.reloadSections(sectionReloads.sorted { "\($0)" < "\($1)" })) }
   }
 
-  /// What surviving items need besides their place: new content, new expansion.
-  @usableFromInline
-  struct SurvivorChecks {
-    @usableFromInline
-    var compareContent: Bool
-    @usableFromInline
-    var compareExpansion: Bool
-    @usableFromInline
-    var updated: [Item] = []
-    @usableFromInline
-    var expand: [Item.ID] = []
-    @usableFromInline
-    var collapse: [Item.ID] = []
-
-    @inlinable
-    init(compareContent: Bool, compareExpansion: Bool) {
-      self.compareContent = compareContent
-      self.compareExpansion = compareExpansion
+  /// What items present in both snapshots need besides their place: new content, and (when
+  /// `compareExpansion`) a new expansion state — in the target's list order (pre-order across
+  /// sections), the order the operations list them in.
+  ///
+  /// One pass over both snapshots' records finds them (storage the two share is skipped), not
+  /// three lookups per surviving item; then they are put in order by position lookups when few,
+  /// by a walk over the target's items when many.
+  ///
+  /// - Complexity: O(n) sequential, plus O(k log n) for k changed items (or O(n) when many).
+  @inlinable
+  static func survivorChanges(from original: Snapshot, to target: Snapshot, compareExpansion: Bool)
+    -> (updated: [Item], expand: [Item.ID], collapse: [Item.ID])
+  {
+    let compareContent = Item.self != Item.ID.self  // otherwise the content is the identifier
+    guard compareContent || compareExpansion else { return ([], [], []) }
+    var changed: [(item: Item, contentChanged: Bool, expansion: Bool?)] = []
+    original._forEachChangedItem(comparedTo: target) { old, oldIsExpanded, new, newIsExpanded in
+      let contentChanged = compareContent && old != new
+      let expansion = compareExpansion && oldIsExpanded != newIsExpanded ? newIsExpanded : nil
+      if contentChanged || expansion != nil { changed.append((new, contentChanged, expansion)) }
     }
+    guard !changed.isEmpty else { return ([], [], []) }
+    var order: [Int] = []
+    if changed.count * 16 <= target.numberOfItems {
+      let positions = changed.map { target.index(ofItem: $0.item.id) ?? 0 }
+      order = changed.indices.sorted { positions[$0] < positions[$1] }
+    } else {
+      var slot = [Item.ID: Int](minimumCapacity: changed.count)
+      for (index, change) in changed.enumerated() { slot[change.item.id] = index }
+      order.reserveCapacity(changed.count)
+      for id in target.itemIdentifiers {
+        if let index = slot[id] { order.append(index) }
+      }
+    }
+    var result: (updated: [Item], expand: [Item.ID], collapse: [Item.ID]) = ([], [], [])
+    for index in order {
+      let change = changed[index]
+      if change.contentChanged { result.updated.append(change.item) }
+      switch change.expansion {
+      case true?: result.expand.append(change.item.id)
+      case false?: result.collapse.append(change.item.id)
+      case nil: break
+      }
+    }
+    return result
   }
 
   /// Makes the target nodes the children of `container`, in order (children the target puts
   /// elsewhere or drops may stay interleaved until moved or deleted), then recurses into them.
   @inlinable
-  mutating func placeChildren(
-    of container: Snapshot.Container, as nodes: [Snapshot.Outline.Node], checks: inout SurvivorChecks
-  ) throws(Failure) {
+  mutating func placeChildren(of container: Snapshot.Container, as nodes: [Snapshot.Outline.Node]) throws(Failure) {
     let targetChildren = nodes.map(\.item.id)
-    var inserted = Set<Item.ID>()
-    try arrange(container, targetChildren) { position, working in Self.newOnly(nodes[position], in: working, into: &inserted) }
-    for node in nodes {
-      let id = node.item.id
-      if !inserted.contains(id) { check(id, target: node.item, isExpanded: node.isExpanded, &checks) }
-      if !node.children.isEmpty { try placeChildren(of: .parent(id), as: node.children, checks: &checks) }
+    try arrange(container, targetChildren) { position, working in Self.newOnly(nodes[position], in: working) }
+    for node in nodes where !node.children.isEmpty {
+      try placeChildren(of: .parent(node.item.id), as: node.children)
     }
   }
 
-  /// ``placeChildren(of:as:checks:)`` for a section whose target items are all roots: no outline
-  /// is built; item values and flags are read only for new items and the survivor checks.
+  /// ``placeChildren(of:as:)`` for a section whose target items are all roots: no outline is
+  /// built; item values and flags are read only for new items.
   @inlinable
-  mutating func placeFlatSection(
-    _ section: Section.ID, as targetChildren: [Item.ID], from target: Snapshot, checks: inout SurvivorChecks
-  ) throws(Failure) {
-    var inserted = Set<Item.ID>()
+  mutating func placeFlatSection(_ section: Section.ID, as targetChildren: [Item.ID], from target: Snapshot) throws(Failure) {
     try arrange(.section(section), targetChildren) { position, _ in
       let id = targetChildren[position]
-      inserted.insert(id)
       return Snapshot.Outline.Node(target.item(id)!, isExpanded: target.isExpanded(id))
-    }
-    guard checks.compareContent || checks.compareExpansion else { return }
-    for id in targetChildren where !inserted.contains(id) {
-      check(id, target: target.item(id)!, isExpanded: target.isExpanded(id), &checks)
-    }
-  }
-
-  /// Records what a surviving item needs besides its place.
-  @inlinable
-  func check(_ id: Item.ID, target item: Item, isExpanded: Bool, _ checks: inout SurvivorChecks) {
-    if checks.compareContent, let current = working.item(id), current != item { checks.updated.append(item) }
-    if checks.compareExpansion, working.isExpanded(id) != isExpanded {
-      if isExpanded { checks.expand.append(id) } else { checks.collapse.append(id) }
     }
   }
 
@@ -214,14 +216,11 @@ struct _SnapshotReacher<Section: ListElement, Item: ListElement> {
   }
 
   /// `node` with only its descendants that are new to the working snapshot (survivors are moved
-  /// under it later); records every identifier it carries in `inserted`.
+  /// under it later).
   @inlinable
-  static func newOnly(
-    _ node: Snapshot.Outline.Node, in working: Snapshot, into inserted: inout Set<Item.ID>
-  ) -> Snapshot.Outline.Node {
-    inserted.insert(node.item.id)
+  static func newOnly(_ node: Snapshot.Outline.Node, in working: Snapshot) -> Snapshot.Outline.Node {
     var copy = node
-    copy.children = node.children.filter { !working.contains(item: $0.item.id) }.map { newOnly($0, in: working, into: &inserted) }
+    copy.children = node.children.filter { !working.contains(item: $0.item.id) }.map { newOnly($0, in: working) }
     return copy
   }
 }

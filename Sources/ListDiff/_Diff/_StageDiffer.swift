@@ -4,7 +4,7 @@ import ListState
 ///
 /// Requires that every *moved* section has identical rows before and after (the changeset splits
 /// otherwise). Identity is by identifier; whether a common row must be reloaded is asked of
-/// `needsReload` (nil: never).
+/// `reload`, with the row's position in `new`.
 ///
 /// Per changed stationary section, the common prefix and suffix are matched without hashing; the
 /// rest of every changed section is matched by one ``_RowMatcher`` (in place where the rows stay
@@ -57,7 +57,7 @@ struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>
   /// index paths of `new`.
   @inlinable
   static func stage(
-    from old: Rows, to new: Rows, plan: _SectionPlan, needsReload: ((ItemID) -> Bool)?
+    from old: Rows, to new: Rows, plan: _SectionPlan, reload: _ReloadTest<ItemID>
   ) -> (stage: Stage, trailingReloads: [(ListIndexPath, ItemID)]) {
     var stage = Stage()
     stage.sectionDeletes = plan.deletes
@@ -72,10 +72,10 @@ struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>
     var reloads: [(ListIndexPath, ItemID)] = []
     var moves: [(ListMove<ListIndexPath>, ItemID)] = []
 
-    func reloadCheck(forOld section: Int) -> ((ItemID) -> Bool)? {
-      guard let needsReload else { return nil }
-      if let suppressed = plan.itemReloadsSuppressed, suppressed[section] { return nil }
-      return needsReload
+    func checksReloads(ofOld section: Int) -> Bool {
+      guard reload.isActive else { return false }
+      if let suppressed = plan.itemReloadsSuppressed, suppressed[section] { return false }
+      return true
     }
 
     var pairs: [ChangedPair] = []
@@ -86,8 +86,8 @@ struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>
       guard oldSection >= 0 else { continue }
       switch plan.newKind[newSection] {
       case .moved:
-        if let check = reloadCheck(forOld: oldSection) {
-          for (row, id) in new.rows[newSection].enumerated() where check(id) {
+        if checksReloads(ofOld: oldSection) {
+          for (row, id) in new.rows[newSection].enumerated() where reload(id, section: newSection, row: row) {
             trailing.append((ListIndexPath(section: newSection, row: row), id))
           }
         }
@@ -95,8 +95,8 @@ struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>
         let oldRows = old.rows[oldSection]
         let newRows = new.rows[newSection]
         if oldRows == newRows {
-          if let check = reloadCheck(forOld: oldSection) {
-            for (row, id) in newRows.enumerated() where check(id) {
+          if checksReloads(ofOld: oldSection) {
+            for (row, id) in newRows.enumerated() where reload(id, section: newSection, row: row) {
               reloads.append((ListIndexPath(section: oldSection, row: row), id))
             }
           }
@@ -145,14 +145,12 @@ struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>
     var sameSection = [Int](repeating: 0, count: pairs.reduce(0) { max($0, $1.newEnd - $1.prefix) })
     for pair in pairs {
       let newRows = new.rows[pair.new]
-      // Unwrapped once: binding the optional closure per row costs a retain and a release each.
-      let checking = reloadCheck(forOld: pair.old) != nil
-      let check = reloadCheck(forOld: pair.old) ?? { _ in false }
+      let checking = checksReloads(ofOld: pair.old)
       if checking {
-        for row in 0..<pair.prefix where check(newRows[row]) {
+        for row in 0..<pair.prefix where reload(newRows[row], section: pair.new, row: row) {
           reloads.append((ListIndexPath(section: pair.old, row: row), newRows[row]))
         }
-        for newRow in pair.newEnd..<newRows.count where check(newRows[newRow]) {
+        for newRow in pair.newEnd..<newRows.count where reload(newRows[newRow], section: pair.new, row: newRow) {
           reloads.append((ListIndexPath(section: pair.old, row: newRow - pair.newEnd + pair.oldEnd), newRows[newRow]))
         }
       }
@@ -176,7 +174,7 @@ struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>
                 let id = rows[newRow]
                 let destination = ListIndexPath(section: pair.new, row: newRow)
                 moves.append((ListMove(from: Self.oldIndexPath(ofGlobalRow: source, in: pairs), to: destination), id))
-                if checking, check(id) { trailing.append((destination, id)) }
+                if checking, reload(id, section: pair.new, row: newRow) { trailing.append((destination, id)) }
               }
             }
             let inPlace = _longestIncreasingSubsequenceMembership(UnsafeBufferPointer(rebasing: sameSection[..<sameCount]))
@@ -189,11 +187,11 @@ struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>
               let oldRow = ListIndexPath(section: pair.old, row: sameSection[index])
               let id = rows[newRow]
               if inPlace[index] {
-                if checking, check(id) { reloads.append((oldRow, id)) }
+                if checking, reload(id, section: pair.new, row: newRow) { reloads.append((oldRow, id)) }
               } else {
                 let destination = ListIndexPath(section: pair.new, row: newRow)
                 moves.append((ListMove(from: oldRow, to: destination), id))
-                if checking, check(id) { trailing.append((destination, id)) }
+                if checking, reload(id, section: pair.new, row: newRow) { trailing.append((destination, id)) }
               }
               index += 1
             }

@@ -56,6 +56,14 @@ struct RowMatcherTests {
     #expect(result.oldMatched == [true, false, true, true])
   }
 
+  @Test func wholeSequences() {
+    let result = _RowMatcher.match([1, 2, 3, 4], [4, 1, 3, 5])
+    #expect(result.newToOld == [3, 0, 2, -1])
+    #expect(result.oldMatched == [true, false, true, true])
+    let empty = _RowMatcher<String>.match([], ["a"])
+    #expect(empty.newToOld == [-1] && empty.oldMatched.isEmpty)
+  }
+
   @Test func edgeShapes() {
     let ids = Array(0..<500)
     expectExactMatching([(old: [Int](), new: [Int]())])

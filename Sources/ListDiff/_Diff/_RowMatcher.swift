@@ -166,6 +166,31 @@ struct _RowMatcher<ID: Hashable> {
     }
   }
 
+  /// Matches two whole sequences: per row of `new`, the row of `old` with the same identifier
+  /// or -1, and per row of `old` whether it is matched.
+  ///
+  /// ```swift
+  /// _RowMatcher.match([1, 2, 3, 4], [4, 1, 3, 5])   // ([3, 0, 2, -1], [true, false, true, true])
+  /// ```
+  ///
+  /// - Complexity: as ``match(old:oldBase:new:newBase:newToOld:oldMatched:)``.
+  @inlinable
+  static func match(_ old: [ID], _ new: [ID]) -> (newToOld: [Int], oldMatched: [Bool]) {
+    var newToOld = [Int](repeating: -1, count: new.count)
+    var oldMatched = [Bool](repeating: false, count: old.count)
+    var matcher = _RowMatcher(minimumCapacity: max(old.count, new.count) / 8)
+    old.withUnsafeBufferPointer { old in
+      new.withUnsafeBufferPointer { new in
+        newToOld.withUnsafeMutableBufferPointer { newToOld in
+          oldMatched.withUnsafeMutableBufferPointer { oldMatched in
+            matcher.match(old: old, oldBase: 0, new: new, newBase: 0, newToOld: newToOld, oldMatched: oldMatched)
+          }
+        }
+      }
+    }
+    return (newToOld, oldMatched)
+  }
+
   /// The hash the tables use for `id`.
   @inlinable
   static func hashValue(_ id: ID) -> Int { _IdentifierTable<ID>.hash(id) }

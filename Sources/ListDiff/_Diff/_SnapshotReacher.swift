@@ -73,10 +73,14 @@ struct _SnapshotReacher<Section: ListElement, Item: ListElement> {
     }
 
     // What the target does not have: items (top-most only), then the emptied sections. Every
-    // target item is present now, so equal counts mean nothing is left over.
+    // target item is present now, so equal counts mean nothing is left over. The working list
+    // is now the target's, in the target's order, with the leftovers interleaved: matching the
+    // two in order finds them without a lookup per item.
     if working.numberOfItems != target.numberOfItems {
+      let workingItems = working.itemIdentifiers
+      let (_, kept) = _RowMatcher.match(workingItems, target.itemIdentifiers)
       var doomedItems: [Item.ID] = []
-      for id in working.itemIdentifiers where !target.contains(item: id) {
+      for (index, id) in workingItems.enumerated() where !kept[index] {
         if let parent = working.parent(of: id), !target.contains(item: parent) { continue }
         if let section = working.sectionIdentifier(containingItem: id), targetSectionIndex[section] == nil { continue }
         doomedItems.append(id)
@@ -183,9 +187,11 @@ struct _SnapshotReacher<Section: ListElement, Item: ListElement> {
     case .parent(let id): current = working.children(of: id)
     }
     guard current != targetChildren else { return }
-    var targetIndex = [Item.ID: Int](minimumCapacity: targetChildren.count)
-    for (index, id) in targetChildren.enumerated() { targetIndex[id] = index }
-    let sequence = current.compactMap { targetIndex[$0] }
+    // Per current child in order, its target position (mostly aligned: matched in place).
+    let (targetToCurrent, _) = _RowMatcher.match(current, targetChildren)
+    var currentToTarget = [Int](repeating: -1, count: current.count)
+    for (position, source) in targetToCurrent.enumerated() where source >= 0 { currentToTarget[source] = position }
+    let sequence = currentToTarget.filter { $0 >= 0 }
     let inPlace = _longestIncreasingSubsequenceMembership(sequence)
     var staying = [Bool](repeating: false, count: targetChildren.count)
     for (index, position) in sequence.enumerated() where inPlace[index] { staying[position] = true }

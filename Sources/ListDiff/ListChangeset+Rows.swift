@@ -35,7 +35,7 @@ extension ListChangeset {
     let plan = _SectionPlan(from: old.sectionIdentifiers, to: new.sectionIdentifiers, needsReload: sectionNeedsReload)
     var movedSectionChanged = false
     for (oldSection, kind) in plan.oldKind.enumerated() where kind == .moved {
-      if old.rows[oldSection] != new.rows[plan.oldToNew[oldSection]] {
+      if !Differ.rowsEqual(old.rows[oldSection], new.rows[plan.oldToNew[oldSection]]) {
         movedSectionChanged = true
         break
       }

@@ -94,7 +94,7 @@ struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>
       case .stationary:
         let oldRows = old.rows[oldSection]
         let newRows = new.rows[newSection]
-        if oldRows == newRows {
+        if Self.rowsEqual(oldRows, newRows) {
           if checksReloads(ofOld: oldSection) {
             for (row, id) in newRows.enumerated() where reload(id, section: newSection, row: row) {
               reloads.append((ListIndexPath(section: oldSection, row: row), id))
@@ -214,6 +214,33 @@ struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>
     stage.reloadedItems = reloads.map(\.1)
     trailing.sort { $0.0 < $1.0 }
     return (stage, trailing)
+  }
+
+  /// `a == b`, as one tight loop over both buffers (the unchanged-section check reads every
+  /// row; `Array.==` compiled here into a loop that reloaded a base pointer per element).
+  ///
+  /// - Complexity: O(n), O(1) when both share a buffer or differ in length.
+  @inlinable
+  static func rowsEqual(_ a: [ItemID], _ b: [ItemID]) -> Bool {
+    guard a.count == b.count else { return false }
+    return a.withUnsafeBufferPointer { a in
+      b.withUnsafeBufferPointer { b in
+        if a.baseAddress == b.baseAddress { return true }
+        // Four rows per step: one branch per four comparisons where the rows are equal.
+        var index = 0
+        while index + 4 <= a.count {
+          let same = (a[index] == b[index]) && (a[index + 1] == b[index + 1])
+            && (a[index + 2] == b[index + 2]) && (a[index + 3] == b[index + 3])
+          if !same { return false }
+          index += 4
+        }
+        while index < a.count {
+          if a[index] != b[index] { return false }
+          index += 1
+        }
+        return true
+      }
+    }
   }
 
   /// The old index path of the matcher's global old row `row`.

@@ -2,7 +2,8 @@ import ListJournal
 
 // A profiling driver (not a benchmark): builds a workload like DiffBench's in linear time and runs
 // one diff repeatedly, for `perf record` / `valgrind --tool=callgrind`.
-// Usage: DiffProfile flat|sections|content|apply [iterations]
+// Usage: DiffProfile flat|sections|nopredicate|unchanged|snapshot|content|apply [iterations]
+// Per-diff instruction counts: (callgrind total at N iterations - at 1) / (N - 1).
 
 struct SplitMix: RandomNumberGenerator {
   var state: UInt64
@@ -67,6 +68,10 @@ case "flat", "sections":
   for _ in 0..<iterations {
     sink &+= ListChangeset(from: a, to: b, itemNeedsReload: { updated.contains($0) }).numberOfItemMoves
   }
+case "unchanged":
+  let old = [Array(0..<100_000)]
+  let a = Rows(sections: [0], rows: old), b = Rows(sections: [0], rows: [old[0].map { $0 }])
+  for _ in 0..<iterations { sink &+= ListChangeset(from: a, to: b).count + 1 }
 case "nopredicate":
   let old = [Array(0..<100_000)]
   let (new, _) = edit(old, seed: 1)

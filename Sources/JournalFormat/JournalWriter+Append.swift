@@ -19,6 +19,36 @@ extension JournalWriter {
     return receipt
   }
 
+  /// Appends several records as one chunk (a checkpoint among them still starts its own frame),
+  /// then applies the durability mode once: one zstd flush and one `pwrite` for the whole batch
+  /// where `append(_:)` would pay them per record. Either every record is accepted or none is
+  /// (they are checked before any is added); returns the receipt of the last one (the others
+  /// have the sequences just before it), or nil for an empty batch.
+  ///
+  /// ```swift
+  /// let last = try writer.append(contentsOf: records)   // relaxed: all in the page cache now
+  /// ```
+  /// - Complexity: O(total payload) plus, per durability mode, one write and one `fdatasync`.
+  @discardableResult
+  public func append(contentsOf records: some Collection<JournalRecord>) throws(JournalError) -> AppendReceipt? {
+    guard !records.isEmpty else { return nil }
+    let (receipt, durable) = try state.withLock { (s) throws(JournalError) -> (AppendReceipt?, UInt64?) in
+      try _checkOpen(s)
+      var previous = s.lastVersion
+      for record in records {
+        try _validate(record, after: previous)
+        previous = record.version
+      }
+      var receipt: AppendReceipt?
+      for record in records { receipt = try _stage(record, &s) }
+      let durable = try _applyDurability(&s)
+      guard let last = receipt else { return (nil, durable) }
+      return (AppendReceipt(sequence: last.sequence, version: last.version, isDurable: s.durableSequence >= last.sequence), durable)
+    }
+    if let durable { options.onDurable?(durable) }
+    return receipt
+  }
+
   /// Appends a checkpoint record (full state at `version`), starting a new zstd frame.
   ///
   /// - Complexity: as `append(_:)`.
@@ -70,11 +100,24 @@ extension JournalWriter {
 
   private func _append(_ record: JournalRecord, _ s: inout _WriterState) throws(JournalError) -> (AppendReceipt, UInt64?) {
     try _checkOpen(s)
+    try _validate(record, after: s.lastVersion)
+    let staged = try _stage(record, &s)
+    let durable = try _applyDurability(&s)
+    let receipt = AppendReceipt(sequence: staged.sequence, version: record.version, isDurable: s.durableSequence >= staged.sequence)
+    return (receipt, durable)
+  }
+
+  private func _validate(_ record: JournalRecord, after lastVersion: UInt64?) throws(JournalError) {
     guard record.payload.count <= options.limits.maxRecordPayload else {
       throw .tooLarge(what: "record payload", size: Int64(record.payload.count), limit: Int64(options.limits.maxRecordPayload), offset: nil)
     }
     guard record.kind.rawValue != 0 else { throw .invalidArgument("record kind 0 is reserved") }
-    if let last = s.lastVersion, record.version < last { throw .versionOutOfOrder(version: record.version, previous: last) }
+    if let last = lastVersion, record.version < last { throw .versionOutOfOrder(version: record.version, previous: last) }
+  }
+
+  /// Adds a validated record to the pending chunk (a checkpoint first ends the current frame);
+  /// the receipt's `isDurable` is not yet meaningful.
+  private func _stage(_ record: JournalRecord, _ s: inout _WriterState) throws(JournalError) -> AppendReceipt {
     if record.kind == .checkpoint && (s.frameOpen || s.pendingCount > 0) {
       try _emitChunk(&s, forceFrameEnd: true)
     }
@@ -91,27 +134,30 @@ extension JournalWriter {
     let sequence = s.nextSequence
     s.nextSequence += 1
     s.lastVersion = record.version
+    return AppendReceipt(sequence: sequence, version: record.version, isDurable: false)
+  }
 
-    var durable: UInt64?
+  /// What the durability mode does after records were staged; returns a newly durable sequence.
+  private func _applyDurability(_ s: inout _WriterState) throws(JournalError) -> UInt64? {
     switch options.durability {
     case .strict:
       try _emitChunk(&s, forceFrameEnd: false)
-      durable = try _syncFile(&s)
+      return try _syncFile(&s)
     case .relaxed:
       try _emitChunk(&s, forceFrameEnd: false)
+      return nil
     case .grouped(let maxDelay, let maxBytes):
       if s.pending.count >= maxBytes || s.pendingCount >= UInt32.max / 2 {
         try _emitChunk(&s, forceFrameEnd: false)
-        durable = try _syncFile(&s)
+        return try _syncFile(&s)
       } else if !s.timerScheduled {
         s.timerScheduled = true
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(max(0, maxDelay))) { [weak self] in
           self?._groupTimerFired()
         }
       }
+      return nil
     }
-    let receipt = AppendReceipt(sequence: sequence, version: record.version, isDurable: s.durableSequence >= sequence)
-    return (receipt, durable)
   }
 
   private func _groupTimerFired() {

@@ -84,6 +84,8 @@ struct _EncoderTables<SectionID: Hashable, ItemID: Hashable>: Sendable where Sec
   var stringList: [String] = []
   var shapes: [[String]: Int] = [:]
   var shapeList: [[String]] = []
+  /// The index of the shape written last (the encoder tries it first).
+  var lastShape: Int?
   var lastTimestamp: Int64 = 0
 
   mutating func rollBack<S, I>(to mark: HistoryCodec<S, I>.EncoderMark) {
@@ -91,6 +93,7 @@ struct _EncoderTables<SectionID: Hashable, ItemID: Hashable>: Sendable where Sec
     while itemList.count > mark.items { items[itemList.removeLast()] = nil }
     while stringList.count > mark.strings { strings[stringList.removeLast()] = nil }
     while shapeList.count > mark.shapes { shapes[shapeList.removeLast()] = nil }
+    if let last = lastShape, last >= shapeList.count { lastShape = nil }
     lastTimestamp = mark.timestamp
   }
 }

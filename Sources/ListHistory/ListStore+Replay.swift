@@ -61,7 +61,7 @@ extension _StoreState {
       for event in commit.events { try event.apply(to: &snapshot, verifying: true) }
       var transaction = ListStore<Section, Item>.Transaction(snapshot: snapshot, label: commit.label)
       transaction.events = commit.events
-      install(transaction: transaction, parent: head, millis: HistoryCodec<Section, Item>.millis(commit.timestamp))
+      install(transaction: &transaction, parent: head, millis: HistoryCodec<Section, Item>.millis(commit.timestamp))
     case .headMove(let move):
       guard move.from.rawValue == head, move.latestVersion.rawValue == graph.count - 1 else {
         throw HistoryError.inconsistentEvent(

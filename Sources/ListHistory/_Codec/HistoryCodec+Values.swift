@@ -58,8 +58,7 @@ extension HistoryCodec {
       for element in values { try writeValue(element, marker: nil, depth: depth + 1, into: &writer) }
     case .object(let members):
       guard depth < Self.maximumValueDepth else { throw .unencodable("value nests deeper than \(Self.maximumValueDepth)") }
-      let keys = members.map(\.key)
-      if let shape = encoderTables.shapes[keys] {
+      if let shape = knownShape(of: members) {
         if shape < 128 {
           writer.byte(_ValueTag.inlineShapeRef | UInt8(shape))
         } else {
@@ -67,7 +66,9 @@ extension HistoryCodec {
           writer.varint(shape)
         }
       } else {
+        let keys = members.map(\.key)
         encoderTables.shapes[keys] = encoderTables.shapeList.count
+        encoderTables.lastShape = encoderTables.shapeList.count
         encoderTables.shapeList.append(keys)
         writer.byte(_ValueTag.newShape)
         writer.varint(keys.count)
@@ -77,6 +78,19 @@ extension HistoryCodec {
       let memberMarker = depth == 0 ? marker : nil
       for member in members { try writeValue(member.value, marker: memberMarker, depth: depth + 1, into: &writer) }
     }
+  }
+
+  /// The intern index of the members' key list, if it has one. Elements of one type all have
+  /// the same shape, so the last shape used is compared first, key by key (no key array built,
+  /// no array hashed).
+  mutating func knownShape(of members: [JournalValue.Member]) -> Int? {
+    if let last = encoderTables.lastShape {
+      let keys = encoderTables.shapeList[last]
+      if keys.count == members.count, zip(keys, members).allSatisfy({ $0 == $1.key }) { return last }
+    }
+    guard let shape = encoderTables.shapes[members.map(\.key)] else { return nil }
+    encoderTables.lastShape = shape
+    return shape
   }
 
   mutating func writeString(_ text: String, into writer: inout _ByteWriter) {

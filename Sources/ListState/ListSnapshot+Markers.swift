@@ -1,11 +1,9 @@
-import HashTreeCollections
-
 /// The reload/reconfigure markers of a snapshot as one value, for producers that take a
 /// snapshot's storage apart and put it back (``ListSnapshot/_markers``).
 package struct _ListMarkers<Section: ListElement, Item: ListElement>: Sendable {
-  var reloadedItems: TreeSet<Item.ID>
-  var reconfiguredItems: TreeSet<Item.ID>
-  var reloadedSections: TreeSet<Section.ID>
+  var reloadedItems: _HashSet<Item.ID>
+  var reconfiguredItems: _HashSet<Item.ID>
+  var reloadedSections: _HashSet<Section.ID>
 }
 
 extension ListSnapshot {

@@ -52,6 +52,16 @@ extension ListSnapshot {
     _reconfiguredItems.tree._checkInvariants()
     _reloadedSections.tree._checkInvariants()
     for id in _reloadedItems { precondition(_itemRecords.contains(id), "reloaded marker on unknown item \(id)") }
+    if _markerEpoch != 0 {
+      // Stamped records and reloaded markers are the same items.
+      var stamped = 0
+      _itemRecords.forEach { id, record in
+        guard record.reloadStamp == _markerEpoch else { return }
+        stamped += 1
+        precondition(_reloadedItems.contains(id), "item \(id) is stamped reloaded but not marked")
+      }
+      precondition(stamped == _reloadedItems.count, "reloaded markers on unstamped items")
+    }
     for id in _reconfiguredItems { precondition(_itemRecords.contains(id), "reconfigured marker on unknown item \(id)") }
     for id in _reloadedSections { precondition(_sectionRecords.contains(id), "reloaded marker on unknown section \(id)") }
   }

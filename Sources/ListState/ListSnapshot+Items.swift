@@ -246,7 +246,7 @@ extension ListSnapshot {
   @inlinable
   public mutating func reloadItems(_ ids: [Item.ID]) throws(Failure) {
     try _validateExistingItems(ids)
-    for id in ids { _reloadedItems.insert(id) }
+    for id in ids { _markReloaded(id) }
     _checkInvariants()
   }
 
@@ -273,9 +273,14 @@ extension ListSnapshot {
   public mutating func updateItems(_ items: [Item]) throws(Failure) {
     if items.count == 1 { return try updateItem(items[0]) }
     try _validateExistingItems(items.map(\.id))
+    let epoch = _markerEpoch
     for item in items {
-      _itemRecords.modify(item.id) { $0.value = item }
-      _markReloaded(item.id)
+      let hash = Self._hash(item.id)
+      let unmarked = _itemRecords.modify(item.id, hash: hash) { record in
+        record.value = item
+        return Self._stamp(&record, epoch)
+      }
+      if unmarked { _reloadedItems.insert(item.id, hash: hash) }
     }
     _checkInvariants()
   }
@@ -283,12 +288,16 @@ extension ListSnapshot {
   /// Content update of one existing item; see ``updateItems(_:)``.
   @inlinable
   public mutating func updateItem(_ item: Item) throws(Failure) {
-    // One descent: the record is updated where it is found (nothing changes when it is not).
+    // One descent: the record is updated (and stamped reloaded) where it is found; nothing
+    // changes when it is not. The marker set is touched only for an item not yet marked.
     let hash = Self._hash(item.id)
-    guard _itemRecords.modifyIfPresent(item.id, hash: hash, { $0.value = item }) != nil else {
-      throw .itemsNotFound([item.id])
+    let epoch = _markerEpoch
+    let found = _itemRecords.modifyIfPresent(item.id, hash: hash) { record in
+      record.value = item
+      return Self._stamp(&record, epoch)
     }
-    _markReloaded(item.id, hash: hash)
+    guard let unmarked = found else { throw .itemsNotFound([item.id]) }
+    if unmarked { _reloadedItems.insert(item.id, hash: hash) }
     _checkInvariants()
   }
 
@@ -311,14 +320,15 @@ extension ListSnapshot {
     }
     if _itemRecords.contains(newItem.id) { throw .itemsAlreadyExist([newItem.id]) }
     var record = _itemRecords.removeValue(forKey: id)!
+    if Self._isStamped(record, _markerEpoch) { _reloadedItems.remove(id) }
     record.value = newItem
+    _ = Self._stamp(&record, _markerEpoch)
     let label = record.label
     _ = _withTree(of: record.container) { $0.replaceID(label: label, with: newItem.id) }
     record.children.forEach { _itemRecords.modify($0.id) { $0.container = .parent(newItem.id) } }
     _itemRecords.updateValue(record, forKey: newItem.id)
-    _reloadedItems.remove(id)
     _reconfiguredItems.remove(id)
-    _markReloaded(newItem.id)
+    _reloadedItems.insert(newItem.id)
     _checkInvariants()
   }
 

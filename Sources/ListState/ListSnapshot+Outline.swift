@@ -148,7 +148,7 @@ extension ListSnapshot {
     if outline.roots.count == 1, outline.roots[0].children.isEmpty {
       // One leaf (what replaying an insert event usually is): the same checks in the same
       // order without the identifier array.
-      let node = outline.roots[0]
+      // (Fields read in place: copying the node costs a generic value-witness call.)
       let containerHash = Self._hash(location.container)
       guard let count = _count(of: location.container, hash: containerHash) else {
         try _requireContainer(location.container)
@@ -157,14 +157,15 @@ extension ListSnapshot {
       guard location.index >= 0, location.index <= count else {
         throw .indexOutOfRange(index: location.index, count: count)
       }
-      if case .parent(let parent) = location.container, parent == node.item.id {
+      let id = outline.roots[0].item.id
+      if case .parent(let parent) = location.container, parent == id {
         throw .anchorAmongInsertedItems(parent)
       }
-      let hash = Self._hash(node.item.id)
-      if _itemRecords.contains(node.item.id, hash: hash) { throw .itemsAlreadyExist([node.item.id]) }
+      let hash = Self._hash(id)
+      if _itemRecords.contains(id, hash: hash) { throw .itemsAlreadyExist([id]) }
       _insertNewItem(
-        node.item, hash: hash, isExpanded: node.isExpanded, in: location.container, containerHash: containerHash,
-        at: location.index)
+        outline.roots[0].item, hash: hash, isExpanded: outline.roots[0].isExpanded, in: location.container,
+        containerHash: containerHash, at: location.index)
       _checkInvariants()
       return
     }

@@ -343,6 +343,8 @@ extension ListSnapshot {
     _reloadedItems = _HashSet()
     _reconfiguredItems = _HashSet()
     _reloadedSections = _HashSet()
+    // Every stamp is now stale: nothing is marked.
+    _markerEpoch = Self._nextMarkerEpoch(after: _markerEpoch)
     _checkInvariants()
   }
 

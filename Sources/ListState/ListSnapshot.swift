@@ -53,6 +53,12 @@ public struct ListSnapshot<Section: ListElement, Item: ListElement>: Sendable {
   var _reconfiguredItems: _HashSet<Item.ID>
   @usableFromInline
   var _reloadedSections: _HashSet<Section.ID>
+  /// The epoch of the reload markers: an item record whose `reloadStamp` equals it is in
+  /// `_reloadedItems`, and every item there has it. `clearMarkers()` starts a new epoch in O(1).
+  /// 0 turns the stamps off (after 2^48 epochs, so that a stamp can never be mistaken for a
+  /// current one); the set alone then says what is marked.
+  @usableFromInline
+  var _markerEpoch: UInt64
 
   /// An empty list.
   ///
@@ -65,5 +71,6 @@ public struct ListSnapshot<Section: ListElement, Item: ListElement>: Sendable {
     _reloadedItems = _HashSet()
     _reconfiguredItems = _HashSet()
     _reloadedSections = _HashSet()
+    _markerEpoch = 1
   }
 }

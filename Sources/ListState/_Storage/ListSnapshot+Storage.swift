@@ -312,7 +312,7 @@ extension ListSnapshot {
     let hasMarkers = !_reloadedItems.isEmpty || !_reconfiguredItems.isEmpty
     let record = _itemRecords.removeValue(forKey: id, hash: hash)!
     if hasMarkers {
-      _reloadedItems.remove(id, hash: hash)
+      if Self._isStamped(record, _markerEpoch) { _reloadedItems.remove(id, hash: hash) }
       _reconfiguredItems.remove(id, hash: hash)
     }
     // A leaf (the common delete) needs no stack.
@@ -323,7 +323,7 @@ extension ListSnapshot {
       let record = _itemRecords.removeValue(forKey: next)!
       if !record.children.isEmpty { record.children.forEach { stack.append($0.id) } }
       if hasMarkers {
-        _reloadedItems.remove(next)
+        if Self._isStamped(record, _markerEpoch) { _reloadedItems.remove(next) }
         _reconfiguredItems.remove(next)
       }
     }
@@ -478,16 +478,42 @@ extension ListSnapshot {
     _propagate(owner, w1: w1, w2: w2)
   }
 
+  /// Whether the reloaded set may hold the item of `record`: it does when the record carries
+  /// the current stamp; with stamps off (epoch 0), only the set knows.
+  @inlinable
+  @inline(__always)
+  static func _isStamped(_ record: ItemRecord, _ epoch: UInt64) -> Bool {
+    epoch == 0 || record.reloadStamp == epoch
+  }
+
+  /// Stamps `record` as marked in `epoch`; returns whether its item must be added to the
+  /// reloaded set (false when it already carries the stamp).
+  @inlinable
+  @inline(__always)
+  static func _stamp(_ record: inout ItemRecord, _ epoch: UInt64) -> Bool {
+    guard epoch != 0 else { return true }
+    if record.reloadStamp == epoch { return false }
+    record.reloadStamp = epoch
+    return true
+  }
+
   /// Marks an existing item reloaded.
   @inlinable
   mutating func _markReloaded(_ id: Item.ID) {
-    _reloadedItems.insert(id)
+    _markReloaded(id, hash: Self._hash(id))
   }
 
   /// Like ``_markReloaded(_:)`` with the item's hash already computed.
   @inlinable
   mutating func _markReloaded(_ id: Item.ID, hash: UInt64) {
-    _reloadedItems.insert(id, hash: hash)
+    let epoch = _markerEpoch
+    if _itemRecords.modify(id, hash: hash, { Self._stamp(&$0, epoch) }) { _reloadedItems.insert(id, hash: hash) }
+  }
+
+  /// The epoch after `epoch`; 0 (stamps off) once 48 bits are used up, and for ever after.
+  @inlinable
+  static func _nextMarkerEpoch(after epoch: UInt64) -> UInt64 {
+    epoch == 0 || epoch >= (1 << 48) - 1 ? 0 : epoch + 1
   }
 
   // MARK: - Validation helpers

@@ -29,7 +29,7 @@ struct _HashTree<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable
   static var leafCapacity: Int { 32 }
   /// Children per internal node.
   @inlinable
-  static var internalCapacity: Int { 32 }
+  static var internalCapacity: Int { 16 }
   /// The capacity of a map's first leaf (small maps stay small).
   @inlinable
   static var initialLeafCapacity: Int { 4 }
@@ -82,43 +82,65 @@ extension _HashTree {
     try peek(key, hash: nil, body)
   }
 
-  /// The slot of `key` when the map is one small leaf (searched without hashing); nil when
-  /// absent, or when the map is not small (`isSmall` tells which).
+  /// The slot of `key` when the map is one small leaf and holds a key with the very same
+  /// bytes (found without hashing); nil otherwise (`isSmall` tells whether the map was small
+  /// enough to try).
+  ///
+  /// Equal bytes imply equal keys (`==` is reflexive), and an identifier passed around is
+  /// usually the same bytes as the stored one (a small `String` is stored inline), so this
+  /// finds a section without hashing or calling `String.==` (which, for two different small
+  /// strings, costs as much as hashing). When no key has the same bytes the caller searches
+  /// by hash as usual.
   @inlinable
   @inline(__always)
   func smallMapSlot(of key: Key, isSmall: inout Bool) -> Int? {
     guard let root, root.isLeaf, root.count <= Self.linearSearchLimit else { return nil }
     isSmall = true
-    let items = root.items
-    for slot in 0..<root.count where items[slot].key == key { return slot }
-    return nil
+    return withUnsafeBytes(of: key) { wanted in
+      for position in 0..<root.count {
+        let same = withUnsafeBytes(of: &root.item(at: position).pointee.key) { stored in
+          stored.elementsEqual(wanted)
+        }
+        if same { return position }
+      }
+      return nil
+    }
   }
 
   /// Like ``peek(_:_:)`` with the key's hash (``hash(_:)``) already computed, or nil to let the
   /// map hash it if it needs to.
+  ///
+  /// The descent reads, per level, the slot interpolation expects (smallest hash, child and the
+  /// child's slot count together) and never a child's header.
   @inlinable
   func peek<R>(_ key: Key, hash: UInt64?, _ body: (borrowing Value) throws -> R) rethrows -> R? {
     guard let root else { return nil }
-    var isSmall = false
     if hash == nil {
-      let slot = smallMapSlot(of: key, isSmall: &isSmall)
-      if isSmall {
-        guard let slot else { return nil }
-        return try body(root.items[slot].value)
-      }
+      var isSmall = false
+      if let slot = smallMapSlot(of: key, isSmall: &isSmall) { return try body(root.item(at: slot).pointee.value) }
     }
     let hash = hash ?? Self.hash(key)
-    var node = root
+    // Unretained: `self` keeps every node alive (see `_HashNode.unretainedChild(_:)`).
+    var node = Unmanaged.passUnretained(root)
+    var count = root.count
+    var height = root.height
     var low: UInt64 = 0
     var high: UInt64 = .max
-    while !node.isLeaf {
-      let child = node.childIndex(forHash: hash, low: low, high: high)
-      low = node.hashes[child]
-      high = node.childHigh(child, high: high)
-      node = node.children[child]
+    while height > 0 {
+      node = node._withUnsafeGuaranteedRef { node in
+        let child = node.childIndex(forHash: hash, low: low, high: high, count: count)
+        let slot = node.branchSlots + child
+        low = slot.pointee.minHash
+        high = node.childHigh(child, high: high, count: count)
+        count = slot.pointee.count
+        return node.unretainedChild(child)
+      }
+      height &-= 1
     }
-    guard let slot = node.entryIndex(of: key, hash: hash, low: low, high: high) else { return nil }
-    return try body(node.items[slot].value)
+    return try node._withUnsafeGuaranteedRef { node in
+      guard let slot = node.entryIndex(of: key, hash: hash, low: low, high: high, count: count) else { return nil }
+      return try body(node.item(at: slot).pointee.value)
+    }
   }
 
   /// Whether `key` is present.
@@ -141,9 +163,9 @@ extension _HashTree {
   @inlinable
   static func forEach(_ node: Node, _ body: (Key, Value) throws -> Void) rethrows {
     if node.isLeaf {
-      for i in 0..<node.count { try body(node.items[i].key, node.items[i].value) }
+      for i in 0..<node.count { try body(node.item(at: i).pointee.key, node.item(at: i).pointee.value) }
     } else {
-      for i in 0..<node.count { try forEach(node.children[i], body) }
+      for i in 0..<node.count { try forEach(node.branchSlots[i].child, body) }
     }
   }
 
@@ -157,9 +179,9 @@ extension _HashTree {
   @inlinable
   static func forEachKey(_ node: Node, _ body: (Key) throws -> Void) rethrows {
     if node.isLeaf {
-      for i in 0..<node.count { try body(node.items[i].key) }
+      for i in 0..<node.count { try body(node.item(at: i).pointee.key) }
     } else {
-      for i in 0..<node.count { try forEachKey(node.children[i], body) }
+      for i in 0..<node.count { try forEachKey(node.branchSlots[i].child, body) }
     }
   }
 
@@ -177,10 +199,11 @@ extension _HashTree {
   static func collect(_ node: Node, into result: inout [Entry]) {
     if node.isLeaf {
       for i in 0..<node.count {
-        result.append(Entry(hash: node.hashes[i], key: node.items[i].key, value: node.items[i].value))
+        let item = node.item(at: i)
+        result.append(Entry(hash: node.leafHash(i), key: item.pointee.key, value: item.pointee.value))
       }
     } else {
-      for i in 0..<node.count { collect(node.children[i], into: &result) }
+      for i in 0..<node.count { collect(node.branchSlots[i].child, into: &result) }
     }
   }
 }
@@ -201,26 +224,32 @@ extension _HashTree {
   @inlinable
   @discardableResult
   mutating func updateValue(_ value: __owned Value, forKey key: Key, hash: UInt64) -> Value? {
-    guard root != nil else {
-      let leaf = Node.make(isLeaf: true, capacity: Self.initialLeafCapacity)
-      leaf.leafInsert(at: 0, hash: hash, item: Item(key: key, value: value))
-      root = leaf
-      return nil
-    }
     // The entry travels down by address and is moved into place once: passed by value, each
     // level of the recursion copied it (a record copy is several retains).
-    return withUnsafeTemporaryAllocation(of: Item.self, capacity: 1) { buffer in
+    withUnsafeTemporaryAllocation(of: Item.self, capacity: 1) { buffer in
       let item = buffer.baseAddress!
       item.initialize(to: Item(key: key, value: value))
+      guard root != nil else {
+        let leaf = Node.make(height: 0, capacity: Self.initialLeafCapacity)
+        leaf.leafInsert(at: 0, hash: hash, moving: item)
+        root = leaf
+        return nil
+      }
       var old: Value? = nil
       if let upper = Self.insert(consuming: item, hash: hash, into: &root!, low: 0, high: .max, old: &old) {
-        let node = Node.make(isLeaf: false, capacity: Self.internalCapacity)
-        node.branchAppend(root!)
-        node.branchAppend(upper)
-        root = node
+        growRoot(upper)
       }
       return old
     }
+  }
+
+  /// Puts the old root and the split-off `upper` half under a new root.
+  @inlinable
+  mutating func growRoot(_ upper: Node) {
+    let node = Node.make(height: root!.height + 1, capacity: Self.internalCapacity)
+    node.branchAppend(root!)
+    node.branchAppend(upper)
+    root = node
   }
 
   /// Inserts the entry at `item` (moving it out: the memory is uninitialized afterwards) or
@@ -232,13 +261,14 @@ extension _HashTree {
     old: inout Value?
   ) -> Node? {
     makeUnique(&node)
+    let n = node.count
     if node.isLeaf {
-      var position = node.lowerBound(hash, low: low, high: high)
-      let n = node.count
-      while position < n, node.hashes[position] == hash {
-        if node.items[position].key == item.pointee.key {
-          let previous = (node.items + position).move()
-          (node.items + position).initialize(to: Item(key: previous.key, value: item.move().value))
+      var position = node.lowerBound(hash, low: low, high: high, count: n)
+      while position < n, node.leafHash(position) == hash {
+        let existing = node.item(at: position)
+        if existing.pointee.key == item.pointee.key {
+          let previous = existing.move()
+          existing.initialize(to: Item(key: previous.key, value: item.move().value))
           old = previous.value
           return nil
         }
@@ -251,9 +281,11 @@ extension _HashTree {
           node = node.moved(capacity: Swift.min(node.slotCapacity * 2, leafCapacity))
           target = node
         } else if let split = node.leafSplitPoint() {
-          let part = node.splitOff(at: split, capacity: leafCapacity)
+          let (lower, part) = node.leafSplit(at: split, capacity: leafCapacity)
+          node = lower
           upper = part
-          if position > split || (position == split && hash >= part.minHash) {
+          target = lower
+          if position > split {
             position -= split
             target = part
           }
@@ -266,14 +298,16 @@ extension _HashTree {
       target.leafInsert(at: position, hash: hash, moving: item)
       return upper
     }
-    let child = node.childIndex(forHash: hash, low: low, high: high)
+    let child = node.childIndex(forHash: hash, low: low, high: high, count: n)
+    let childLow = node.branchSlots[child].minHash
+    let childHigh = node.childHigh(child, high: high, count: n)
     let split = insert(
-      consuming: item, hash: hash, into: &node.children[child], low: node.hashes[child],
-      high: node.childHigh(child, high: high), old: &old)
+      consuming: item, hash: hash, into: &node.branchSlots[child].child, low: childLow, high: childHigh, old: &old)
+    node.refreshSlot(child)
     if old == nil { node.total &+= 1 }
-    node.hashes[child] = node.children[child].minHash
     guard let split else { return nil }
-    node.total &-= split.total  // re-added below with the split-off child
+    // The split-off part's entries are already counted; they move with it.
+    node.total &-= split.total
     guard node.count == node.slotCapacity else {
       node.branchInsert(split, at: child + 1)
       node.total &+= split.total
@@ -314,11 +348,9 @@ extension _HashTree {
     guard root != nil else { return nil }
     if hash == nil {
       var isSmall = false
-      let slot = smallMapSlot(of: key, isSmall: &isSmall)
-      if isSmall {
-        guard let slot else { return nil }
+      if let slot = smallMapSlot(of: key, isSmall: &isSmall) {
         Self.makeUnique(&root!)
-        return try body(&root!.items[slot].value)
+        return try body(&root!.item(at: slot).pointee.value)
       }
     }
     return try Self.modify(key, hash ?? Self.hash(key), in: &root!, low: 0, high: .max, body)
@@ -338,13 +370,15 @@ extension _HashTree {
     _ key: Key, _ hash: UInt64, in node: inout Node, low: UInt64, high: UInt64, _ body: (inout Value) throws -> R
   ) rethrows -> R? {
     makeUnique(&node)
+    let n = node.count
     if node.isLeaf {
-      guard let position = node.entryIndex(of: key, hash: hash, low: low, high: high) else { return nil }
-      return try body(&node.items[position].value)
+      guard let position = node.entryIndex(of: key, hash: hash, low: low, high: high, count: n) else { return nil }
+      return try body(&node.item(at: position).pointee.value)
     }
-    let child = node.childIndex(forHash: hash, low: low, high: high)
-    return try modify(
-      key, hash, in: &node.children[child], low: node.hashes[child], high: node.childHigh(child, high: high), body)
+    let child = node.childIndex(forHash: hash, low: low, high: high, count: n)
+    let childLow = node.branchSlots[child].minHash
+    let childHigh = node.childHigh(child, high: high, count: n)
+    return try modify(key, hash, in: &node.branchSlots[child].child, low: childLow, high: childHigh, body)
   }
 
   /// Removes `key`; returns its value, or nil (and no change) when absent.
@@ -365,7 +399,7 @@ extension _HashTree {
     if root!.count == 0 {
       root = nil
     } else if !root!.isLeaf, root!.count == 1 {
-      root = root!.children[0]
+      root = root!.branchSlots[0].child
     }
     return removed
   }
@@ -373,20 +407,22 @@ extension _HashTree {
   @inlinable
   static func remove(_ key: Key, _ hash: UInt64, from node: inout Node, low: UInt64, high: UInt64) -> Value {
     makeUnique(&node)
+    let n = node.count
     if node.isLeaf {
-      let position = node.entryIndex(of: key, hash: hash, low: low, high: high)!
+      let position = node.entryIndex(of: key, hash: hash, low: low, high: high, count: n)!
       return node.leafRemove(at: position).value
     }
-    let child = node.childIndex(forHash: hash, low: low, high: high)
-    let removed = remove(
-      key, hash, from: &node.children[child], low: node.hashes[child], high: node.childHigh(child, high: high))
+    let child = node.childIndex(forHash: hash, low: low, high: high, count: n)
+    let childLow = node.branchSlots[child].minHash
+    let childHigh = node.childHigh(child, high: high, count: n)
+    let removed = remove(key, hash, from: &node.branchSlots[child].child, low: childLow, high: childHigh)
     node.total &-= 1
-    let remaining = node.children[child].count
+    let remaining = node.branchSlots[child].child.count
     if remaining == 0 {
       _ = node.branchRemove(at: child)
     } else {
-      node.hashes[child] = node.children[child].minHash
-      let capacity = node.children[child].isLeaf ? leafCapacity : internalCapacity
+      node.refreshSlot(child)
+      let capacity = node.branchSlots[child].child.isLeaf ? leafCapacity : internalCapacity
       if remaining < capacity / 4, node.count > 1 { rebalance(node, around: child) }
     }
     return removed
@@ -398,27 +434,29 @@ extension _HashTree {
   static func rebalance(_ parent: Node, around index: Int) {
     let left = index > 0 ? index - 1 : index
     let right = left + 1
-    makeUnique(&parent.children[left])
-    makeUnique(&parent.children[right])
-    let isLeaf = parent.children[left].isLeaf
+    let slots = parent.branchSlots
+    makeUnique(&slots[left].child)
+    makeUnique(&slots[right].child)
+    let a = slots[left].child
+    let b = slots[right].child
+    let isLeaf = a.isLeaf
     let capacity = isLeaf ? leafCapacity : internalCapacity
-    let leftCount = parent.children[left].count
-    let total = leftCount + parent.children[right].count
-    if total <= Swift.max(capacity, parent.children[left].slotCapacity) {
-      if parent.children[left].slotCapacity < total {
-        parent.children[left] = parent.children[left].moved(capacity: capacity)
+    let leftCount = a.count
+    let total = leftCount + b.count
+    let mergedCapacity = Swift.max(capacity, a.slotCapacity, b.slotCapacity)
+    if total <= mergedCapacity {
+      if isLeaf {
+        slots[left].child = Node.relaidLeaves([a, b], splits: [], capacity: mergedCapacity)[0]
+      } else {
+        if a.slotCapacity < total { slots[left].child = a.moved(capacity: capacity) }
+        slots[left].child.transfer(b.count, from: b, at: 0, to: leftCount)
       }
-      let a = parent.children[left]
-      let b = parent.children[right]
-      a.transfer(b.count, from: b, at: 0, to: a.count)
       _ = parent.branchRemove(at: right)
-      parent.hashes[left] = a.minHash
+      parent.refreshSlot(left)
       return
     }
     // Where to split the combined slots: the middle, moved off any run of equal hashes.
-    let a = parent.children[left]
-    let b = parent.children[right]
-    func combinedHash(_ i: Int) -> UInt64 { i < leftCount ? a.hashes[i] : b.hashes[i - leftCount] }
+    func combinedHash(_ i: Int) -> UInt64 { i < leftCount ? a.slotHash(i) : b.slotHash(i - leftCount) }
     var split: Int? = nil
     let middle = total / 2
     var offset = 0
@@ -431,24 +469,18 @@ extension _HashTree {
       }
       offset += 1
     }
-    guard let split, split <= Swift.max(capacity, a.slotCapacity), total - split <= Swift.max(capacity, b.slotCapacity) else {
-      return
-    }
-    if parent.children[left].slotCapacity < split {
-      parent.children[left] = parent.children[left].moved(capacity: capacity)
-    }
-    if parent.children[right].slotCapacity < total - split {
-      parent.children[right] = parent.children[right].moved(capacity: capacity)
-    }
-    let x = parent.children[left]
-    let y = parent.children[right]
-    if leftCount > split {
-      y.transfer(leftCount - split, from: x, at: split, to: 0)
+    guard let split, split <= mergedCapacity, total - split <= mergedCapacity else { return }
+    if isLeaf {
+      let parts = Node.relaidLeaves([a, b], splits: [split], capacity: mergedCapacity)
+      slots[left].child = parts[0]
+      slots[right].child = parts[1]
+    } else if leftCount > split {
+      b.transfer(leftCount - split, from: a, at: split, to: 0)
     } else {
-      x.transfer(split - leftCount, from: y, at: 0, to: leftCount)
+      a.transfer(split - leftCount, from: b, at: 0, to: leftCount)
     }
-    parent.hashes[left] = x.minHash
-    parent.hashes[right] = y.minHash
+    parent.refreshSlot(left)
+    parent.refreshSlot(right)
   }
 }
 
@@ -535,78 +567,59 @@ extension _HashTree {
       for index in keys.indices { updateValue(value(index), forKey: keys[index]) }
       return
     }
-    withoutActuallyEscaping(value) { value in
-      let new = sortedHashes.lazy.map { Entry(hash: $0.hash, key: keys[$0.index], value: value($0.index)) }
-      if root == nil {
-        root = Self.build(new)
-      } else {
-        let existing = entries
-        root = nil
-        root = Self.build(_MergedEntries(existing: existing, new: new))
+    var builder = _HashTreeBuilder<Key, Value>()
+    if root == nil {
+      for (hash, index) in sortedHashes {
+        builder.append(hash: hash) { $0.initialize(to: Item(key: keys[index], value: value(index))) }
       }
-    }
-  }
-
-  /// Builds a tree from entries sorted by hash, bottom-up, streaming them into full leaves.
-  @inlinable
-  static func build<S: Sequence<Entry>>(_ sorted: S) -> Node? {
-    var level: [Node] = []
-    var leaf = Node.make(isLeaf: true, capacity: leafCapacity)
-    for entry in sorted {
-      if leaf.count == leaf.slotCapacity {
-        if leaf.hashes[leaf.count - 1] != entry.hash {
-          // A full leaf is closed, unless that would separate equal hashes.
-          level.append(leaf)
-          leaf = Node.make(isLeaf: true, capacity: leafCapacity)
-        } else {
-          leaf = leaf.moved(capacity: leaf.slotCapacity * 2)
+    } else {
+      // Merge the existing entries (in hash order) with the new ones.
+      let existing = entries
+      var next = 0
+      for (hash, index) in sortedHashes {
+        while next < existing.count, existing[next].hash <= hash {
+          let entry = existing[next]
+          builder.append(hash: entry.hash) { $0.initialize(to: Item(key: entry.key, value: entry.value)) }
+          next += 1
         }
+        builder.append(hash: hash) { $0.initialize(to: Item(key: keys[index], value: value(index))) }
       }
-      leaf.leafInsert(at: leaf.count, hash: entry.hash, item: Item(key: entry.key, value: entry.value))
-    }
-    if leaf.count > 0 { level.append(leaf) }
-    guard !level.isEmpty else { return nil }
-    while level.count > 1 {
-      let groupCount = (level.count + internalCapacity - 1) / internalCapacity
-      var next: [Node] = []
-      next.reserveCapacity(groupCount)
-      var start = 0
-      for i in 0..<groupCount {
-        let end = level.count * (i + 1) / groupCount
-        let node = Node.make(isLeaf: false, capacity: internalCapacity)
-        for child in level[start..<end] { node.branchAppend(child) }
-        next.append(node)
-        start = end
+      while next < existing.count {
+        let entry = existing[next]
+        builder.append(hash: entry.hash) { $0.initialize(to: Item(key: entry.key, value: entry.value)) }
+        next += 1
       }
-      level = next
     }
-    return level[0]
+    root = builder.finish()
   }
 
-  /// Traps unless counts, hash order, minimum hashes and uniform leaf depth hold.
+  /// Traps unless counts, hash order, minimum hashes, slot counts, heights and uniform leaf
+  /// depth hold.
   @inlinable
   func _checkInvariants() {
     guard let root else { return }
     precondition(root.count > 0, "_HashTree: empty root")
     precondition(root.isLeaf || root.count > 1, "_HashTree: internal root with one child")
     var previous: UInt64? = nil
-    var leafDepth: Int? = nil
     var keys = Set<Key>()
-    Self.check(root, depth: 0, previous: &previous, leafDepth: &leafDepth, keys: &keys)
+    Self.check(root, previous: &previous, keys: &keys)
     precondition(keys.count == root.total, "_HashTree: duplicate keys")
   }
 
   @inlinable
-  static func check(_ node: Node, depth: Int, previous: inout UInt64?, leafDepth: inout Int?, keys: inout Set<Key>) {
+  static func check(_ node: Node, previous: inout UInt64?, keys: inout Set<Key>) {
     precondition(node.count > 0 && node.count <= node.slotCapacity, "_HashTree: node size")
     if node.isLeaf {
-      if let leafDepth { precondition(leafDepth == depth, "_HashTree: uneven depth") } else { leafDepth = depth }
+      var seen = Set<UInt32>()
       for i in 0..<node.count {
-        let entryHash = node.hashes[i]
-        precondition(entryHash == hash(node.items[i].key), "_HashTree: stale hash")
+        let entryHash = node.leafHash(i)
+        precondition(Int(node.leafSlots[i].item) < node.count, "_HashTree: entry outside the dense storage")
+        precondition(seen.insert(node.leafSlots[i].item).inserted, "_HashTree: two slots name one entry")
+        let key = node.item(at: i).pointee.key
+        precondition(entryHash == hash(key), "_HashTree: stale hash")
         if let previous { precondition(previous <= entryHash, "_HashTree: hash order") }
         previous = entryHash
-        keys.insert(node.items[i].key)
+        keys.insert(key)
       }
       precondition(node.total == node.count, "_HashTree: leaf count")
       return
@@ -614,62 +627,75 @@ extension _HashTree {
     precondition(node.slotCapacity <= internalCapacity, "_HashTree: internal capacity")
     var count = 0
     for i in 0..<node.count {
-      let child = node.children[i]
-      precondition(child.minHash == node.hashes[i], "_HashTree: minHash")
+      let slot = node.branchSlots[i]
+      precondition(slot.child.minHash == slot.minHash, "_HashTree: minHash")
+      precondition(slot.child.count == slot.count, "_HashTree: slot count")
+      precondition(slot.child.height == node.height - 1, "_HashTree: uneven depth")
       // Equal hashes never straddle two children.
-      if let previous { precondition(previous < node.hashes[i], "_HashTree: run split between children") }
-      count += child.total
-      check(child, depth: depth + 1, previous: &previous, leafDepth: &leafDepth, keys: &keys)
+      if let previous { precondition(previous < slot.minHash, "_HashTree: run split between children") }
+      count += slot.child.total
+      check(slot.child, previous: &previous, keys: &keys)
     }
     precondition(node.total == count, "_HashTree: internal count")
   }
 }
 
-/// Two hash-sorted entry sequences merged into one (for ``_HashTree/insertNew(keys:sortedHashes:value:)``).
+/// Builds a ``_HashTree`` bottom-up from entries arriving in hash order: fills leaves (never
+/// splitting a run of equal hashes), then stacks internal levels. Entries are initialized in
+/// place, so a record is never copied on its way in.
 @usableFromInline
-struct _MergedEntries<Key: Hashable & Sendable, Value: Sendable, New: Sequence<_HashEntry<Key, Value>>>: Sequence {
+struct _HashTreeBuilder<Key: Hashable & Sendable, Value: Sendable> {
   @usableFromInline
-  let existing: [_HashEntry<Key, Value>]
+  typealias Node = _HashNode<Key, Value>
+
   @usableFromInline
-  let new: New
+  var level: [Node] = []
+  @usableFromInline
+  var leaf: Node? = nil
 
   @inlinable
-  init(existing: [_HashEntry<Key, Value>], new: New) {
-    self.existing = existing
-    self.new = new
-  }
+  init() {}
 
-  @usableFromInline
-  struct Iterator: IteratorProtocol {
-    @usableFromInline
-    var existing: IndexingIterator<[_HashEntry<Key, Value>]>
-    @usableFromInline
-    var new: New.Iterator
-    @usableFromInline
-    var nextExisting: _HashEntry<Key, Value>?
-    @usableFromInline
-    var nextNew: _HashEntry<Key, Value>?
-
-    @inlinable
-    init(existing: [_HashEntry<Key, Value>], new: New) {
-      self.existing = existing.makeIterator()
-      self.new = new.makeIterator()
-      self.nextExisting = self.existing.next()
-      self.nextNew = self.new.next()
-    }
-
-    @inlinable
-    mutating func next() -> _HashEntry<Key, Value>? {
-      if let a = nextExisting, nextNew.map({ a.hash <= $0.hash }) ?? true {
-        nextExisting = existing.next()
-        return a
+  /// Appends an entry with `hash` (not below the previous one), initialized by `initialize`.
+  @inlinable
+  mutating func append(hash: UInt64, _ initialize: (UnsafeMutablePointer<_HashItem<Key, Value>>) -> Void) {
+    if leaf == nil { leaf = Node.make(height: 0, capacity: _HashTree<Key, Value>.leafCapacity) }
+    var current = leaf.unsafelyUnwrapped
+    if current.count == current.slotCapacity {
+      if current.leafHash(current.count - 1) != hash {
+        level.append(current)
+        current = Node.make(height: 0, capacity: _HashTree<Key, Value>.leafCapacity)
+      } else {
+        current = current.moved(capacity: current.slotCapacity * 2)
       }
-      let b = nextNew
-      nextNew = new.next()
-      return b
+      leaf = current
     }
+    current.leafAppend(hash: hash, initialize)
   }
 
+  /// The root of the built tree (nil when nothing was appended).
   @inlinable
-  func makeIterator() -> Iterator { Iterator(existing: existing, new: new) }
+  mutating func finish() -> Node? {
+    if let leaf, leaf.count > 0 { level.append(leaf) }
+    leaf = nil
+    guard !level.isEmpty else { return nil }
+    let capacity = _HashTree<Key, Value>.internalCapacity
+    var height = 1
+    while level.count > 1 {
+      let groupCount = (level.count + capacity - 1) / capacity
+      var next: [Node] = []
+      next.reserveCapacity(groupCount)
+      var start = 0
+      for i in 0..<groupCount {
+        let end = level.count * (i + 1) / groupCount
+        let node = Node.make(height: height, capacity: capacity)
+        for child in level[start..<end] { node.branchAppend(child) }
+        next.append(node)
+        start = end
+      }
+      level = next
+      height += 1
+    }
+    return level[0]
+  }
 }

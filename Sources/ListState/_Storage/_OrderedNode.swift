@@ -97,8 +97,8 @@ struct _OrderedNodeHeader {
 final class _OrderedNode<ID: Hashable & Sendable>: ManagedBuffer<_OrderedNodeHeader, UInt64> {
   @inlinable
   deinit {
-    let count = Int(header.count)
-    if header.isLeaf {
+    let count = Int(headerPointer.pointee.count)
+    if headerPointer.pointee.isLeaf {
       ids.deinitialize(count: count)
     } else {
       children.deinitialize(count: count)
@@ -171,21 +171,36 @@ extension _OrderedNode {
     (base + Self.childrenOffset(capacity: slotCapacity)).assumingMemoryBound(to: _OrderedNode.self)
   }
 
+  /// Child `i` without retaining it, for read-only descents: the parent (kept alive by the
+  /// caller) holds it, and retaining would only add two atomic operations per level.
+  @inlinable
+  @inline(__always)
+  func unretainedChild(_ i: Int) -> Unmanaged<_OrderedNode> {
+    UnsafeRawPointer(children + i).load(as: Unmanaged<_OrderedNode>.self)
+  }
+
   /// Elements (leaf) or children (internal).
+  /// The header, through its address: `header` is a stored class property, and each access
+  /// to one pays a dynamic exclusivity check (two runtime calls), which cost more than the
+  /// search itself.
+  @inlinable
+  @inline(__always)
+  var headerPointer: UnsafeMutablePointer<_OrderedNodeHeader> { withUnsafeMutablePointerToHeader { $0 } }
+
   @inlinable
   @inline(__always)
   var count: Int {
-    get { Int(header.count) }
-    set { header.count = Int32(truncatingIfNeeded: newValue) }
+    get { Int(headerPointer.pointee.count) }
+    set { headerPointer.pointee.count = Int32(truncatingIfNeeded: newValue) }
   }
 
   @inlinable
   @inline(__always)
-  var slotCapacity: Int { Int(header.capacity) }
+  var slotCapacity: Int { Int(headerPointer.pointee.capacity) }
 
   @inlinable
   @inline(__always)
-  var isLeaf: Bool { header.isLeaf }
+  var isLeaf: Bool { headerPointer.pointee.isLeaf }
 
   /// Pointer to the first slot's label; consecutive labels are `labelStride` words apart.
   @inlinable

@@ -26,13 +26,15 @@ struct _OrderedTree<ID: Hashable & Sendable>: @unchecked Sendable {
   @usableFromInline
   typealias Entry = _OrderedEntry<ID>
 
-  /// Elements per leaf at most (16-byte slots plus the identifiers).
+  /// Elements per leaf at most (16-byte slots plus the identifiers). An insertion or removal
+  /// shifts the slots after it and updates their running totals: bigger leaves make that the
+  /// largest cost of an edit (in cache lines), smaller ones add a level.
   @inlinable
-  static var leafCapacity: Int { 64 }
+  static var leafCapacity: Int { 32 }
   /// Children per internal node at most. Smaller than a leaf: copying an internal node retains
   /// every child, and that is most of what a path copy costs.
   @inlinable
-  static var internalCapacity: Int { 32 }
+  static var internalCapacity: Int { 16 }
 
   /// A node below this many slots is merged with, or rebalanced against, a neighbour.
   @inlinable
@@ -85,13 +87,15 @@ extension _OrderedTree {
   @inlinable
   func rank(ofLabel label: UInt64) -> (index: Int, w1: Int, w2: Int)? {
     guard let root else { return nil }
-    var node = root
+    // Unretained: `self` keeps every node alive (see `_OrderedNode.unretainedChild(_:)`).
+    var current = Unmanaged.passUnretained(root)
     var index = 0
     var w1 = 0
     var w2 = 0
-    var low = node.minLabel
+    var low = root.minLabel
     var high: UInt64? = nil
-    while !node.isLeaf {
+    while let next = current._withUnsafeGuaranteedRef({ node -> Unmanaged<Node>? in
+      guard !node.isLeaf else { return nil }
       let child = node.childIndex(forLabel: label, low: low, high: Self.resolvedHigh(node, high))
       if child > 0 {
         let before = node.branchSlots[child - 1]
@@ -101,12 +105,16 @@ extension _OrderedTree {
       }
       low = node.branchSlots[child].label
       if child + 1 < node.count { high = node.branchSlots[child + 1].label &- 1 }
-      node = node.children[child]
+      return node.unretainedChild(child)
+    }) {
+      current = next
     }
-    let position = node.lowerBound(label, low: low, high: Self.resolvedHigh(node, high))
-    guard position < node.count, node.label(at: position) == label else { return nil }
-    let before = node.totalsBefore(position)
-    return (index &+ position, w1 &+ before.w1, w2 &+ before.w2)
+    return current._withUnsafeGuaranteedRef { node in
+      let position = node.lowerBound(label, low: low, high: Self.resolvedHigh(node, high))
+      guard position < node.count, node.label(at: position) == label else { return nil }
+      let before = node.totalsBefore(position)
+      return (index &+ position, w1 &+ before.w1, w2 &+ before.w2)
+    }
   }
 
   /// The number of entries whose label is smaller than `label`.
@@ -115,18 +123,21 @@ extension _OrderedTree {
   @inlinable
   func lowerBound(ofLabel label: UInt64) -> Int {
     guard let root else { return 0 }
-    var node = root
+    var current = Unmanaged.passUnretained(root)
     var index = 0
-    var low = node.minLabel
+    var low = root.minLabel
     var high: UInt64? = nil
-    while !node.isLeaf {
+    while let next = current._withUnsafeGuaranteedRef({ node -> Unmanaged<Node>? in
+      guard !node.isLeaf else { return nil }
       let child = node.childIndex(forLabel: label, low: low, high: Self.resolvedHigh(node, high))
       if child > 0 { index &+= Int(node.branchSlots[child - 1].count) }
       low = node.branchSlots[child].label
       if child + 1 < node.count { high = node.branchSlots[child + 1].label &- 1 }
-      node = node.children[child]
+      return node.unretainedChild(child)
+    }) {
+      current = next
     }
-    return index + node.lowerBound(label, low: low, high: Self.resolvedHigh(node, high))
+    return index + current._withUnsafeGuaranteedRef { $0.lowerBound(label, low: low, high: Self.resolvedHigh($0, high)) }
   }
 
   /// The entry at `index` (`0..<count`).
@@ -135,14 +146,8 @@ extension _OrderedTree {
   @inlinable
   func entry(at index: Int) -> Entry {
     precondition(index >= 0 && index < count, "_OrderedTree index out of range")
-    var node = root!
-    var remaining = index
-    while !node.isLeaf {
-      let child = node.childIndex(forIndex: remaining)
-      if child > 0 { remaining -= Int(node.branchSlots[child - 1].count) }
-      node = node.children[child]
-    }
-    return node.entry(at: remaining)
+    let (leaf, position) = leaf(containing: index)
+    return leaf._withUnsafeGuaranteedRef { $0.entry(at: position) }
   }
 
   /// The labels of the entries at `index - 1` and `index` (nil outside `0..<count`), in one
@@ -152,34 +157,50 @@ extension _OrderedTree {
   @inlinable
   func neighbourLabels(at index: Int) -> (before: UInt64?, after: UInt64?) {
     guard let root else { return (nil, nil) }
-    var node = root
     let n = count
-    if index <= 0 { return (nil, node.minLabelOfSubtree) }
+    if index <= 0 { return (nil, root.minLabelOfSubtree) }
     // Descend to the entry at `index - 1`; the next label is in the same leaf, or is the
     // smallest label of the next subtree at the deepest level where one exists.
+    var current = Unmanaged.passUnretained(root)
     var remaining = index - 1
     var next: UInt64? = nil
-    while !node.isLeaf {
+    while let child = current._withUnsafeGuaranteedRef({ node -> Unmanaged<Node>? in
+      guard !node.isLeaf else { return nil }
       let child = node.childIndex(forIndex: remaining)
       if child > 0 { remaining -= Int(node.branchSlots[child - 1].count) }
       if child + 1 < node.count { next = node.branchSlots[child + 1].label }
-      node = node.children[child]
+      return node.unretainedChild(child)
+    }) {
+      current = child
     }
-    let before = node.label(at: remaining)
-    let after = remaining + 1 < node.count ? node.label(at: remaining + 1) : next
-    return (before, index < n ? after : nil)
+    return current._withUnsafeGuaranteedRef { node in
+      let before = node.label(at: remaining)
+      let after = remaining + 1 < node.count ? node.label(at: remaining + 1) : next
+      return (before, index < n ? after : nil)
+    }
+  }
+
+  /// The leaf holding the entry at `index` (`0..<count`) and its position there, unretained
+  /// (valid while this tree is).
+  @inlinable
+  func leaf(containing index: Int) -> (leaf: Unmanaged<Node>, position: Int) {
+    var current = Unmanaged.passUnretained(root!)
+    var remaining = index
+    while let child = current._withUnsafeGuaranteedRef({ node -> Unmanaged<Node>? in
+      guard !node.isLeaf else { return nil }
+      let child = node.childIndex(forIndex: remaining)
+      if child > 0 { remaining -= Int(node.branchSlots[child - 1].count) }
+      return node.unretainedChild(child)
+    }) {
+      current = child
+    }
+    return (current, remaining)
   }
 
   @inlinable
   func entryLabel(_ index: Int) -> UInt64 {
-    var node = root!
-    var remaining = index
-    while !node.isLeaf {
-      let child = node.childIndex(forIndex: remaining)
-      if child > 0 { remaining -= Int(node.branchSlots[child - 1].count) }
-      node = node.children[child]
-    }
-    return node.label(at: remaining)
+    let (leaf, position) = leaf(containing: index)
+    return leaf._withUnsafeGuaranteedRef { $0.label(at: position) }
   }
 
   /// The entry covering `offset` of the running `w1` sum (`0..<w1`): the entry `e` with
@@ -199,22 +220,27 @@ extension _OrderedTree {
 
   @inlinable
   func entry(atOffset offset: Int, visible: Bool) -> (index: Int, entry: Entry, remainder: Int) {
-    var node = root!
+    var current = Unmanaged.passUnretained(root!)
     var remaining = offset
     var index = 0
-    while !node.isLeaf {
+    while let child = current._withUnsafeGuaranteedRef({ node -> Unmanaged<Node>? in
+      guard !node.isLeaf else { return nil }
       let child = node.slot(forOffset: remaining, visible: visible)
       if child > 0 {
         let before = node.branchSlots[child - 1]
         remaining -= Int(visible ? before.w2 : before.w1)
         index += Int(before.count)
       }
-      node = node.children[child]
+      return node.unretainedChild(child)
+    }) {
+      current = child
     }
-    let position = node.slot(forOffset: remaining, visible: visible)
-    let before = node.totalsBefore(position)
-    remaining -= visible ? before.w2 : before.w1
-    return (index + position, node.entry(at: position), remaining)
+    return current._withUnsafeGuaranteedRef { node in
+      let position = node.slot(forOffset: remaining, visible: visible)
+      let before = node.totalsBefore(position)
+      remaining -= visible ? before.w2 : before.w1
+      return (index + position, node.entry(at: position), remaining)
+    }
   }
 
   /// The label of the entry at `index`, or nil when `index` is outside `0..<count`.

@@ -1,5 +1,3 @@
-import HashTreeCollections
-
 extension ListSnapshot {
   /// Builds a whole list in one pass: sections in order, each with its forest.
   ///

@@ -1,5 +1,3 @@
-import HashTreeCollections
-
 /// Two snapshots are equal when they have the same sections in the same order with equal values,
 /// and each section holds the same forest: the same items (equal values) in the same order and
 /// nesting, with the same expansion flags.

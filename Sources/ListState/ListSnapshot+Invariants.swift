@@ -1,5 +1,3 @@
-import HashTreeCollections
-
 /// The item count up to which `_checkInvariants()` checks everything after each mutation.
 @usableFromInline let _invariantFullCheckLimit = 4_096
 
@@ -38,6 +36,7 @@ extension ListSnapshot {
   public func _checkAllInvariants() {
     _sectionOrder._checkInvariants()
     _itemRecords._checkInvariants()
+    _sectionRecords._checkInvariants()
     precondition(_sectionOrder.count == _sectionRecords.count, "section order and records disagree")
     var reached = 0
     _sectionOrder.forEach { entry in
@@ -49,9 +48,22 @@ extension ListSnapshot {
       _checkForest(record.roots, container: .section(entry.id), reached: &reached)
     }
     precondition(reached == _itemRecords.count, "\(_itemRecords.count - reached) item records are unreachable")
-    for id in _reloadedItems { precondition(_itemRecords[id] != nil, "reloaded marker on unknown item \(id)") }
-    for id in _reconfiguredItems { precondition(_itemRecords[id] != nil, "reconfigured marker on unknown item \(id)") }
-    for id in _reloadedSections { precondition(_sectionRecords[id] != nil, "reloaded marker on unknown section \(id)") }
+    _reloadedItems.tree._checkInvariants()
+    _reconfiguredItems.tree._checkInvariants()
+    _reloadedSections.tree._checkInvariants()
+    for id in _reloadedItems { precondition(_itemRecords.contains(id), "reloaded marker on unknown item \(id)") }
+    if _markerEpoch != 0 {
+      // Stamped records and reloaded markers are the same items.
+      var stamped = 0
+      _itemRecords.forEach { id, record in
+        guard record.reloadStamp == _markerEpoch else { return }
+        stamped += 1
+        precondition(_reloadedItems.contains(id), "item \(id) is stamped reloaded but not marked")
+      }
+      precondition(stamped == _reloadedItems.count, "reloaded markers on unstamped items")
+    }
+    for id in _reconfiguredItems { precondition(_itemRecords.contains(id), "reconfigured marker on unknown item \(id)") }
+    for id in _reloadedSections { precondition(_sectionRecords.contains(id), "reloaded marker on unknown section \(id)") }
   }
 
   @inlinable

@@ -1,5 +1,3 @@
-import HashTreeCollections
-
 // Validation order of the item operations (the first failing check throws):
 // duplicates in the argument → unknown items, sections, anchors or parents (`.noSections` for a
 // default section) → index range (inserts) → anchor or parent among the inserted items → items
@@ -19,7 +17,7 @@ extension ListSnapshot {
       _ = try _resolveAppendSection(section)
     }
     let target = try _resolveAppendSection(section)
-    _insertNewItems(items, in: .section(target), at: _sectionRecords[target]!.roots.count, sortedHashes: sortedHashes)
+    _insertNewItems(items, in: .section(target), at: _count(of: .section(target))!, sortedHashes: sortedHashes)
     _checkInvariants()
   }
 
@@ -31,7 +29,7 @@ extension ListSnapshot {
   @inlinable
   public mutating func appendItems(_ items: [Item], underParent parent: Item.ID) throws(Failure) {
     let sortedHashes = try _validateNewItems(items.map(\.id), anchor: parent)
-    _insertNewItems(items, in: .parent(parent), at: _itemRecords[parent]!.children.count, sortedHashes: sortedHashes)
+    _insertNewItems(items, in: .parent(parent), at: _count(of: .parent(parent))!, sortedHashes: sortedHashes)
     _checkInvariants()
   }
 
@@ -74,10 +72,10 @@ extension ListSnapshot {
       // and the small arrays (the caller needs sorted hashes only for bulk insertion).
       try resolve()
       if let anchor {
-        if _itemRecords[anchor] == nil { throw .itemsNotFound([anchor]) }
+        if !_itemRecords.contains(anchor) { throw .itemsNotFound([anchor]) }
         if ids.first == anchor { throw .anchorAmongInsertedItems(anchor) }
       }
-      if let id = ids.first, _itemRecords[id] != nil { throw .itemsAlreadyExist([id]) }
+      if let id = ids.first, _itemRecords.contains(id) { throw .itemsAlreadyExist([id]) }
       return []
     }
     let sortedHashes = _HashTree<Item.ID, ItemRecord>.sortedHashes(of: ids)
@@ -102,11 +100,22 @@ extension ListSnapshot {
   ///   identifiers.
   @inlinable
   public mutating func deleteItems(_ ids: [Item.ID]) throws(Failure) {
+    if ids.count == 1 {
+      // One item (the common edit): no duplicate scan, the item hashed once.
+      let hash = Self._hash(ids[0])
+      guard let (label, container) = _itemRecords.peek(ids[0], hash: hash, { ($0.label, $0.container) }) else {
+        throw .itemsNotFound(ids)
+      }
+      _ = _detachItem(label: label, from: container)
+      _removeRecords(ofSubtree: ids[0], hash: hash)
+      _checkInvariants()
+      return
+    }
     let duplicates = Self._duplicates(in: ids)
     if !duplicates.isEmpty { throw .duplicateItems(duplicates) }
     try _requireItems(ids)
     // An identifier may already be gone as part of an earlier identifier's subtree.
-    for id in ids where _itemRecords[id] != nil { _deleteItem(id) }
+    for id in ids where _itemRecords.contains(id) { _deleteItem(id) }
     _checkInvariants()
   }
 
@@ -115,7 +124,7 @@ extension ListSnapshot {
   /// - Complexity: as ``deleteItems(_:)``.
   @inlinable
   public mutating func deleteItemsIfPresent(_ ids: [Item.ID]) {
-    for id in ids where _itemRecords[id] != nil { _deleteItem(id) }
+    for id in ids where _itemRecords.contains(id) { _deleteItem(id) }
     _checkInvariants()
   }
 
@@ -160,10 +169,10 @@ extension ListSnapshot {
   /// - Complexity: O(depth · log n).
   @inlinable
   public mutating func moveItem(_ id: Item.ID, toSection section: Section.ID) throws(Failure) {
-    try _requireItems([id])
-    try _requireSections([section])
+    try _requireItem(id)
+    try _requireSection(section)
     let entry = _detachItem(id)
-    _attachItem(entry, in: .section(section), at: _sectionRecords[section]!.roots.count)
+    _attachItem(entry, in: .section(section), at: _count(of: .section(section))!)
     _checkInvariants()
   }
 
@@ -175,7 +184,7 @@ extension ListSnapshot {
   public mutating func moveItem(_ id: Item.ID, underParent parent: Item.ID) throws(Failure) {
     try _validateMove(id, relativeTo: parent)
     let entry = _detachItem(id)
-    _attachItem(entry, in: .parent(parent), at: _itemRecords[parent]!.children.count)
+    _attachItem(entry, in: .parent(parent), at: _count(of: .parent(parent))!)
     _checkInvariants()
   }
 
@@ -190,20 +199,34 @@ extension ListSnapshot {
   /// - Complexity: O(depth · log n).
   @inlinable
   public mutating func moveItem(_ id: Item.ID, to location: Location) throws(Failure) {
+    // Validation in the documented order, each lookup done once (and each key hashed once).
+    let hash = Self._hash(id)
+    let destinationHash = Self._hash(location.container)
+    let found = _itemRecords.peek(id, hash: hash) { ($0.label, $0.container) }
+    let count: Int
     switch location.container {
     case .section(let section):
-      try _requireItems([id])
-      try _requireSections([section])
+      guard found != nil else { throw .itemsNotFound([id]) }
+      guard let sectionCount = _count(of: location.container, hash: destinationHash) else {
+        throw .sectionsNotFound([section])
+      }
+      count = sectionCount
     case .parent(let parent):
-      try _validateMove(id, relativeTo: parent)
+      guard found != nil, let childCount = _count(of: location.container, hash: destinationHash) else {
+        try _requireItems([id, parent])
+        preconditionFailure("unreachable: an item was missing")
+      }
+      if id == parent { throw .itemRelativeToItself(id) }
+      if _isDescendant(parent, of: id) { throw .itemUnderOwnDescendant(item: id, destination: parent) }
+      count = childCount
     }
-    let record = _itemRecords[id]!
-    let available = _tree(of: location.container)!.count - (record.container == location.container ? 1 : 0)
+    let (label, container) = found!
+    let available = count - (container == location.container ? 1 : 0)
     guard location.index >= 0, location.index <= available else {
       throw .indexOutOfRange(index: location.index, count: available)
     }
-    let entry = _detachItem(id)
-    _attachItem(entry, in: location.container, at: location.index)
+    let entry = _detachItem(label: label, from: container)
+    _attachItem(entry, hash: hash, in: location.container, containerHash: destinationHash, at: location.index)
     _checkInvariants()
   }
 
@@ -211,7 +234,7 @@ extension ListSnapshot {
   /// `destination` is not inside `id`'s subtree.
   @inlinable
   func _validateMove(_ id: Item.ID, relativeTo destination: Item.ID) throws(Failure) {
-    if _itemRecords[id] == nil || _itemRecords[destination] == nil { try _requireItems([id, destination]) }
+    if !_itemRecords.contains(id) || !_itemRecords.contains(destination) { try _requireItems([id, destination]) }
     if id == destination { throw .itemRelativeToItself(id) }
     if _isDescendant(destination, of: id) { throw .itemUnderOwnDescendant(item: id, destination: destination) }
   }
@@ -223,7 +246,7 @@ extension ListSnapshot {
   @inlinable
   public mutating func reloadItems(_ ids: [Item.ID]) throws(Failure) {
     try _validateExistingItems(ids)
-    for id in ids { _reloadedItems.insert(id) }
+    for id in ids { _markReloaded(id) }
     _checkInvariants()
   }
 
@@ -248,10 +271,16 @@ extension ListSnapshot {
   /// - Complexity: O(k log n).
   @inlinable
   public mutating func updateItems(_ items: [Item]) throws(Failure) {
+    if items.count == 1 { return try updateItem(items[0]) }
     try _validateExistingItems(items.map(\.id))
+    let epoch = _markerEpoch
     for item in items {
-      _itemRecords.modify(item.id) { $0.value = item }
-      _reloadedItems.insert(item.id)
+      let hash = Self._hash(item.id)
+      let unmarked = _itemRecords.modify(item.id, hash: hash) { record in
+        record.value = item
+        return Self._stamp(&record, epoch)
+      }
+      if unmarked { _reloadedItems.insert(item.id, hash: hash) }
     }
     _checkInvariants()
   }
@@ -259,7 +288,17 @@ extension ListSnapshot {
   /// Content update of one existing item; see ``updateItems(_:)``.
   @inlinable
   public mutating func updateItem(_ item: Item) throws(Failure) {
-    try updateItems([item])
+    // One descent: the record is updated (and stamped reloaded) where it is found; nothing
+    // changes when it is not. The marker set is touched only for an item not yet marked.
+    let hash = Self._hash(item.id)
+    let epoch = _markerEpoch
+    let found = _itemRecords.modifyIfPresent(item.id, hash: hash) { record in
+      record.value = item
+      return Self._stamp(&record, epoch)
+    }
+    guard let unmarked = found else { throw .itemsNotFound([item.id]) }
+    if unmarked { _reloadedItems.insert(item.id, hash: hash) }
+    _checkInvariants()
   }
 
   /// Replace header: `newItem` takes `id`'s place, children and expansion; `id` is gone (with
@@ -272,21 +311,22 @@ extension ListSnapshot {
   /// - Complexity: O(c + log n) for c children (each child names its parent).
   @inlinable
   public mutating func replaceItem(_ id: Item.ID, with newItem: Item) throws(Failure) {
-    try _requireItems([id])
+    try _requireItem(id)
     if newItem.id == id {
       _itemRecords.modify(id) { $0.value = newItem }
-      _reloadedItems.insert(id)
+      _markReloaded(id)
       _checkInvariants()
       return
     }
-    if _itemRecords[newItem.id] != nil { throw .itemsAlreadyExist([newItem.id]) }
+    if _itemRecords.contains(newItem.id) { throw .itemsAlreadyExist([newItem.id]) }
     var record = _itemRecords.removeValue(forKey: id)!
+    if Self._isStamped(record, _markerEpoch) { _reloadedItems.remove(id) }
     record.value = newItem
+    _ = Self._stamp(&record, _markerEpoch)
     let label = record.label
-    _withTree(of: record.container) { $0.replaceID(label: label, with: newItem.id) }
+    _ = _withTree(of: record.container) { $0.replaceID(label: label, with: newItem.id) }
     record.children.forEach { _itemRecords.modify($0.id) { $0.container = .parent(newItem.id) } }
     _itemRecords.updateValue(record, forKey: newItem.id)
-    _reloadedItems.remove(id)
     _reconfiguredItems.remove(id)
     _reloadedItems.insert(newItem.id)
     _checkInvariants()
@@ -294,7 +334,10 @@ extension ListSnapshot {
 
   @inlinable
   func _validateExistingItems(_ ids: [Item.ID]) throws(Failure) {
-    if ids.count == 1, _itemRecords[ids[0]] != nil { return }  // no duplicates, present
+    if ids.count == 1 {  // no duplicates
+      if !_itemRecords.contains(ids[0]) { throw .itemsNotFound(ids) }
+      return
+    }
     let duplicates = Self._duplicates(in: ids)
     if !duplicates.isEmpty { throw .duplicateItems(duplicates) }
     try _requireItems(ids)

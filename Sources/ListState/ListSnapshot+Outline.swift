@@ -1,5 +1,3 @@
-import HashTreeCollections
-
 // Validation order, as for items: duplicates in the outline → unknown anchor, parent or section →
 // index range → anchor or parent among the outline's items → items that already exist.
 extension ListSnapshot {
@@ -23,17 +21,33 @@ extension ListSnapshot {
 
   @inlinable
   mutating func _setExpanded(_ ids: [Item.ID], _ expanded: Bool) throws(Failure) {
+    if ids.count == 1 {
+      guard _setExpandedIfPresent(ids[0], expanded) else { throw .itemsNotFound(ids) }
+      _checkInvariants()
+      return
+    }
     let duplicates = Self._duplicates(in: ids)
     if !duplicates.isEmpty { throw .duplicateItems(duplicates) }
     try _requireItems(ids)
-    for id in ids {
-      let record = _itemRecords[id]!
-      guard record.isExpanded != expanded else { continue }
-      _itemRecords.modify(id) { $0.isExpanded = expanded }
-      let hidden = record.children.w2
-      _adjustEntry(of: id, w1: 0, w2: expanded ? hidden : -hidden)
-    }
+    for id in ids { _setExpandedIfPresent(id, expanded) }
     _checkInvariants()
+  }
+
+  /// Sets the flag of an item and moves its children's rows in or out of the visible weights
+  /// of its entry and its ancestors'. Returns false (changing nothing) when the item is unknown.
+  @inlinable
+  @discardableResult
+  mutating func _setExpandedIfPresent(_ id: Item.ID, _ expanded: Bool) -> Bool {
+    // One descent finds the record, flips the flag and hands back where its entry is.
+    let found = _itemRecords.modifyIfPresent(id, hash: Self._hash(id)) { record -> (label: UInt64, container: Container, hidden: Int)? in
+      guard record.isExpanded != expanded else { return nil }
+      record.isExpanded = expanded
+      return (record.label, record.container, record.children.w2)
+    }
+    guard let found else { return false }
+    guard let change = found, change.hidden != 0 else { return true }
+    _adjustEntry(label: change.label, in: change.container, w1: 0, w2: expanded ? change.hidden : -change.hidden)
+    return true
   }
 
   /// Replaces all children of `parent` (their subtrees are deleted) with `outline`. Items of the
@@ -50,7 +64,7 @@ extension ListSnapshot {
     if !duplicates.isEmpty { throw .duplicateItems(duplicates) }
     try _requireItems([parent])
     if ids.contains(parent) { throw .anchorAmongInsertedItems(parent) }
-    let existing = Self._unique(ids.filter { _itemRecords[$0] != nil && !_isDescendant($0, of: parent) })
+    let existing = Self._unique(ids.filter { _itemRecords.contains($0) && !_isDescendant($0, of: parent) })
     if !existing.isEmpty { throw .itemsAlreadyExist(existing) }
 
     let old = _itemRecords[parent]!
@@ -105,7 +119,7 @@ extension ListSnapshot {
     let ids = outline.itemIdentifiers
     try _validateNewItems(ids) { () throws(Failure) in _ = try _resolveAppendSection(section) }
     let target = try _resolveAppendSection(section)
-    _insertNewOutline(outline.roots, in: .section(target), at: _sectionRecords[target]!.roots.count)
+    _insertNewOutline(outline.roots, in: .section(target), at: _count(of: .section(target))!)
     _checkInvariants()
   }
 
@@ -118,7 +132,7 @@ extension ListSnapshot {
   public mutating func append(_ outline: Outline, underParent parent: Item.ID) throws(Failure) {
     let ids = outline.itemIdentifiers
     try _validateNewItems(ids, anchor: parent)
-    _insertNewOutline(outline.roots, in: .parent(parent), at: _itemRecords[parent]!.children.count)
+    _insertNewOutline(outline.roots, in: .parent(parent), at: _count(of: .parent(parent))!)
     _checkInvariants()
   }
 
@@ -131,6 +145,30 @@ extension ListSnapshot {
   /// - Complexity: O(k log n + depth · log n).
   @inlinable
   public mutating func insert(_ outline: Outline, at location: Location) throws(Failure) {
+    if outline.roots.count == 1, outline.roots[0].children.isEmpty {
+      // One leaf (what replaying an insert event usually is): the same checks in the same
+      // order without the identifier array.
+      // (Fields read in place: copying the node costs a generic value-witness call.)
+      let containerHash = Self._hash(location.container)
+      guard let count = _count(of: location.container, hash: containerHash) else {
+        try _requireContainer(location.container)
+        preconditionFailure("unreachable: the container was missing")
+      }
+      guard location.index >= 0, location.index <= count else {
+        throw .indexOutOfRange(index: location.index, count: count)
+      }
+      let id = outline.roots[0].item.id
+      if case .parent(let parent) = location.container, parent == id {
+        throw .anchorAmongInsertedItems(parent)
+      }
+      let hash = Self._hash(id)
+      if _itemRecords.contains(id, hash: hash) { throw .itemsAlreadyExist([id]) }
+      _insertNewItem(
+        outline.roots[0].item, hash: hash, isExpanded: outline.roots[0].isExpanded, in: location.container,
+        containerHash: containerHash, at: location.index)
+      _checkInvariants()
+      return
+    }
     let ids = outline.itemIdentifiers
     try _validateNewItems(ids) { () throws(Failure) in
       try _requireContainer(location.container)

@@ -1,5 +1,3 @@
-import HashTreeCollections
-
 // MARK: - Counts and identifiers
 
 extension ListSnapshot {
@@ -20,7 +18,7 @@ extension ListSnapshot {
   /// - Complexity: O(log n).
   @inlinable
   public func numberOfItems(inSection section: Section.ID) -> Int? {
-    _sectionRecords[section]?.roots.w1
+    _sectionRecords.peek(section) { $0.roots.w1 }
   }
 
   /// The section identifiers in order.
@@ -33,7 +31,7 @@ extension ListSnapshot {
   ///
   /// - Complexity: O(s log s).
   @inlinable
-  public var sections: [Section] { _sectionOrder.ids.map { _sectionRecords[$0]!.value } }
+  public var sections: [Section] { _sectionOrder.ids.map { _sectionRecords.peek($0) { $0.value }! } }
 
   /// All item identifiers in list order (sections in order, each in pre-order).
   ///
@@ -46,7 +44,7 @@ extension ListSnapshot {
     var result: [Item.ID] = []
     result.reserveCapacity(numberOfItems)
     _sectionOrder.forEach { entry in
-      _appendPreorder(of: _sectionRecords[entry.id]!.roots, visibleOnly: false, into: &result)
+      _appendPreorder(of: _sectionRecords.peek(entry.id) { $0.roots }!, visibleOnly: false, into: &result)
     }
     return result
   }
@@ -56,7 +54,7 @@ extension ListSnapshot {
   /// - Complexity: O(k) for k items in the section.
   @inlinable
   public func itemIdentifiersIfPresent(inSection section: Section.ID) -> [Item.ID]? {
-    guard let roots = _sectionRecords[section]?.roots else { return nil }
+    guard let roots = _sectionRecords.peek(section, { $0.roots }) else { return nil }
     var result: [Item.ID] = []
     result.reserveCapacity(roots.w1)
     _appendPreorder(of: roots, visibleOnly: false, into: &result)
@@ -75,21 +73,21 @@ extension ListSnapshot {
   ///
   /// - Complexity: O(log n).
   @inlinable
-  public func section(_ id: Section.ID) -> Section? { _sectionRecords[id]?.value }
+  public func section(_ id: Section.ID) -> Section? { _sectionRecords.peek(id) { $0.value } }
 
   /// The item's value; nil when unknown.
   ///
   /// - Complexity: O(log n).
   @inlinable
-  public func item(_ id: Item.ID) -> Item? { _itemRecords[id]?.value }
+  public func item(_ id: Item.ID) -> Item? { _itemRecords.peek(id) { $0.value } }
 
   /// - Complexity: O(log n).
   @inlinable
-  public func contains(item id: Item.ID) -> Bool { _itemRecords[id] != nil }
+  public func contains(item id: Item.ID) -> Bool { _itemRecords.contains(id) }
 
   /// - Complexity: O(log n).
   @inlinable
-  public func contains(section id: Section.ID) -> Bool { _sectionRecords[id] != nil }
+  public func contains(section id: Section.ID) -> Bool { _sectionRecords.contains(id) }
 }
 
 // MARK: - Positions
@@ -110,19 +108,21 @@ extension ListSnapshot {
   ///   items of the sections before.
   @inlinable
   public func index(ofItem id: Item.ID) -> Int? {
-    guard var record = _itemRecords[id] else { return nil }
+    guard var (label, container) = _itemRecords.peek(id, { ($0.label, $0.container) }) else { return nil }
     var index = 0
     while true {
-      switch record.container {
+      switch container {
       case .section(let section):
-        let sectionRecord = _sectionRecords[section]!
-        index += sectionRecord.roots.rank(ofLabel: record.label)!.w1
-        index += _sectionOrder.rank(ofLabel: sectionRecord.label)!.w1
-        return index
+        let itemLabel = label
+        let (sectionLabel, before) = _sectionRecords.peek(section) { ($0.label, $0.roots.rank(ofLabel: itemLabel)!.w1) }!
+        return index + before + _sectionOrder.rank(ofLabel: sectionLabel)!.w1
       case .parent(let parent):
-        let parentRecord = _itemRecords[parent]!
-        index += parentRecord.children.rank(ofLabel: record.label)!.w1 + 1
-        record = parentRecord
+        let itemLabel = label
+        let before: Int
+        (label, container, before) = _itemRecords.peek(parent) {
+          ($0.label, $0.container, $0.children.rank(ofLabel: itemLabel)!.w1)
+        }!
+        index += before + 1
       }
     }
   }
@@ -132,8 +132,17 @@ extension ListSnapshot {
   /// - Complexity: O(log n).
   @inlinable
   public func index(ofSection id: Section.ID) -> Int? {
-    guard let record = _sectionRecords[id] else { return nil }
-    return _sectionOrder.rank(ofLabel: record.label)!.index
+    guard let label = _sectionRecords.peek(id, { $0.label }) else { return nil }
+    return _sectionOrder.rank(ofLabel: label)!.index
+  }
+
+  /// The index and prefix weights of the entry with `label` in an existing `container`.
+  @inlinable
+  func _rank(ofLabel label: UInt64, in container: Container) -> (index: Int, w1: Int, w2: Int) {
+    switch container {
+    case .section(let section): return _sectionRecords.peek(section) { $0.roots.rank(ofLabel: label)! }!
+    case .parent(let parent): return _itemRecords.peek(parent) { $0.children.rank(ofLabel: label)! }!
+    }
   }
 
   /// Where the item hangs and its index among its siblings.
@@ -144,9 +153,8 @@ extension ListSnapshot {
   /// - Complexity: O(log n).
   @inlinable
   public func location(ofItem id: Item.ID) -> Location? {
-    guard let record = _itemRecords[id] else { return nil }
-    let index = _tree(of: record.container)!.rank(ofLabel: record.label)!.index
-    return Location(record.container, index: index)
+    guard let (label, container) = _itemRecords.peek(id, { ($0.label, $0.container) }) else { return nil }
+    return Location(container, index: _rank(ofLabel: label, in: container).index)
   }
 
   /// The item's parent; nil for root items and unknown items.
@@ -154,8 +162,10 @@ extension ListSnapshot {
   /// - Complexity: O(log n).
   @inlinable
   public func parent(of id: Item.ID) -> Item.ID? {
-    guard case .parent(let parent)? = _itemRecords[id]?.container else { return nil }
-    return parent
+    _itemRecords.peek(id) { record -> Item.ID? in
+      guard case .parent(let parent) = record.container else { return nil }
+      return parent
+    } ?? nil
   }
 
   /// 0 for root items; nil when unknown.
@@ -163,11 +173,11 @@ extension ListSnapshot {
   /// - Complexity: O(depth).
   @inlinable
   public func level(of id: Item.ID) -> Int? {
-    guard var container = _itemRecords[id]?.container else { return nil }
+    guard var container = _container(of: id) else { return nil }
     var level = 0
     while case .parent(let parent) = container {
       level += 1
-      container = _itemRecords[parent]!.container
+      container = _container(of: parent)!
     }
     return level
   }
@@ -176,18 +186,18 @@ extension ListSnapshot {
   ///
   /// - Complexity: O(log n).
   @inlinable
-  public func isExpanded(_ id: Item.ID) -> Bool { _itemRecords[id]?.isExpanded ?? false }
+  public func isExpanded(_ id: Item.ID) -> Bool { _itemRecords.peek(id) { $0.isExpanded } ?? false }
 
   /// True when every ancestor is expanded (root items are visible); false when unknown.
   ///
   /// - Complexity: O(depth).
   @inlinable
   public func isVisible(_ id: Item.ID) -> Bool {
-    guard var container = _itemRecords[id]?.container else { return false }
+    guard var container = _container(of: id) else { return false }
     while case .parent(let parent) = container {
-      let record = _itemRecords[parent]!
-      guard record.isExpanded else { return false }
-      container = record.container
+      let (isExpanded, next) = _itemRecords.peek(parent) { ($0.isExpanded, $0.container) }!
+      guard isExpanded else { return false }
+      container = next
     }
     return true
   }
@@ -196,13 +206,13 @@ extension ListSnapshot {
   ///
   /// - Complexity: O(k) for k children.
   @inlinable
-  public func children(of id: Item.ID) -> [Item.ID] { _itemRecords[id]?.children.ids ?? [] }
+  public func children(of id: Item.ID) -> [Item.ID] { _itemRecords.peek(id) { $0.children.ids } ?? [] }
 
   /// The section's root items in order; empty when unknown.
   ///
   /// - Complexity: O(k) for k roots.
   @inlinable
-  public func rootItems(inSection section: Section.ID) -> [Item.ID] { _sectionRecords[section]?.roots.ids ?? [] }
+  public func rootItems(inSection section: Section.ID) -> [Item.ID] { _sectionRecords.peek(section) { $0.roots.ids } ?? [] }
 }
 
 // MARK: - Visible rows
@@ -213,7 +223,7 @@ extension ListSnapshot {
   /// - Complexity: O(r) for r visible rows (hidden subtrees are skipped, not walked).
   @inlinable
   public func visibleItems(inSection section: Section.ID) -> [Item.ID] {
-    guard let roots = _sectionRecords[section]?.roots else { return [] }
+    guard let roots = _sectionRecords.peek(section, { $0.roots }) else { return [] }
     var result: [Item.ID] = []
     result.reserveCapacity(roots.w2)
     _appendPreorder(of: roots, visibleOnly: true, into: &result)
@@ -228,7 +238,7 @@ extension ListSnapshot {
     var result: [Item.ID] = []
     result.reserveCapacity(_sectionOrder.w2)
     _sectionOrder.forEach { entry in
-      _appendPreorder(of: _sectionRecords[entry.id]!.roots, visibleOnly: true, into: &result)
+      _appendPreorder(of: _sectionRecords.peek(entry.id) { $0.roots }!, visibleOnly: true, into: &result)
     }
     return result
   }
@@ -237,7 +247,7 @@ extension ListSnapshot {
   ///
   /// - Complexity: O(log n).
   @inlinable
-  public func numberOfVisibleItems(inSection section: Section.ID) -> Int? { _sectionRecords[section]?.roots.w2 }
+  public func numberOfVisibleItems(inSection section: Section.ID) -> Int? { _sectionRecords.peek(section) { $0.roots.w2 } }
 
   /// The item shown at a visible index path; nil when there is no such row.
   ///
@@ -245,14 +255,14 @@ extension ListSnapshot {
   @inlinable
   public func visibleItem(at indexPath: ListIndexPath) -> Item.ID? {
     guard indexPath.section >= 0, indexPath.section < _sectionOrder.count, indexPath.row >= 0 else { return nil }
-    var tree = _sectionRecords[_sectionOrder.entry(at: indexPath.section).id]!.roots
+    var tree = _sectionRecords.peek(_sectionOrder.entry(at: indexPath.section).id) { $0.roots }!
     guard indexPath.row < tree.w2 else { return nil }
     var row = indexPath.row
     while true {
       let (_, entry, remainder) = tree.entry(atW2Offset: row)
       if remainder == 0 { return entry.id }
       row = remainder - 1
-      tree = _itemRecords[entry.id]!.children
+      tree = _itemRecords.peek(entry.id) { $0.children }!
     }
   }
 
@@ -261,19 +271,22 @@ extension ListSnapshot {
   /// - Complexity: O(depth · log n).
   @inlinable
   public func visibleIndexPath(ofItem id: Item.ID) -> ListIndexPath? {
-    guard var record = _itemRecords[id] else { return nil }
+    guard var (label, container) = _itemRecords.peek(id, { ($0.label, $0.container) }) else { return nil }
     var row = 0
     while true {
-      switch record.container {
+      switch container {
       case .section(let section):
-        let sectionRecord = _sectionRecords[section]!
-        row += sectionRecord.roots.rank(ofLabel: record.label)!.w2
-        return ListIndexPath(section: _sectionOrder.rank(ofLabel: sectionRecord.label)!.index, row: row)
+        let itemLabel = label
+        let (sectionLabel, before) = _sectionRecords.peek(section) { ($0.label, $0.roots.rank(ofLabel: itemLabel)!.w2) }!
+        return ListIndexPath(section: _sectionOrder.rank(ofLabel: sectionLabel)!.index, row: row + before)
       case .parent(let parent):
-        let parentRecord = _itemRecords[parent]!
-        guard parentRecord.isExpanded else { return nil }
-        row += parentRecord.children.rank(ofLabel: record.label)!.w2 + 1
-        record = parentRecord
+        let itemLabel = label
+        let (parentLabel, next, isExpanded, before) = _itemRecords.peek(parent) {
+          ($0.label, $0.container, $0.isExpanded, $0.children.rank(ofLabel: itemLabel)!.w2)
+        }!
+        guard isExpanded else { return nil }
+        row += before + 1
+        (label, container) = (parentLabel, next)
       }
     }
   }
@@ -292,7 +305,7 @@ extension ListSnapshot {
   @inlinable
   public func outline(of parent: Item.ID, includingParent: Bool = false) -> Outline? {
     guard let record = _itemRecords[parent] else { return nil }
-    let children = _outlineNodes(of: record.children)
+    let children = record.children.isEmpty ? [] : _outlineNodes(of: record.children)
     if includingParent {
       return Outline([Outline.Node(record.value, isExpanded: record.isExpanded, children: children)])
     }
@@ -304,7 +317,7 @@ extension ListSnapshot {
   /// - Complexity: O(k) for k items in the section.
   @inlinable
   public func outline(ofSection section: Section.ID) -> Outline? {
-    guard let roots = _sectionRecords[section]?.roots else { return nil }
+    guard let roots = _sectionRecords.peek(section, { $0.roots }) else { return nil }
     return Outline(_outlineNodes(of: roots))
   }
 
@@ -327,9 +340,11 @@ extension ListSnapshot {
   /// - Complexity: O(1).
   @inlinable
   public mutating func clearMarkers() {
-    _reloadedItems = []
-    _reconfiguredItems = []
-    _reloadedSections = []
+    _reloadedItems = _HashSet()
+    _reconfiguredItems = _HashSet()
+    _reloadedSections = _HashSet()
+    // Every stamp is now stale: nothing is marked.
+    _markerEpoch = Self._nextMarkerEpoch(after: _markerEpoch)
     _checkInvariants()
   }
 
@@ -361,7 +376,7 @@ extension ListSnapshot {
     }
     _sectionOrder.forEach { entry in
       lines.append("Section \(entry.id)")
-      draw(_sectionRecords[entry.id]!.roots, level: 0)
+      draw(_sectionRecords.peek(entry.id) { $0.roots }!, level: 0)
     }
     return lines.joined(separator: "\n")
   }

@@ -1,5 +1,3 @@
-import HashTreeCollections
-
 extension ListSnapshot {
   /// What a drag does: the visible row at `source` (with its subtree) moves so that it lands at
   /// `destination` of the final layout — before the row now there, as its sibling — or, when
@@ -30,16 +28,17 @@ extension ListSnapshot {
       throw .indexPathOutOfRange(section: destination.section, row: destination.row)
     }
     // The row is visible, so its subtree's visible rows follow it contiguously.
-    let movedRows = _itemRecords[id]!.visibleCount
+    let movedRows = _itemRecords.peek(id) { $0.visibleCount }!
     let destinationSection = _sectionOrder.entry(at: destination.section).id
-    let remaining = _sectionRecords[destinationSection]!.roots.w2 - (destination.section == source.section ? movedRows : 0)
+    let remaining = _sectionRecords.peek(destinationSection) { $0.roots.w2 }!
+      - (destination.section == source.section ? movedRows : 0)
     guard destination.row >= 0, destination.row <= remaining else {
       throw .indexPathOutOfRange(section: destination.section, row: destination.row)
     }
     let initial = self
     let entry = _detachItem(id)
     if destination.row == remaining {
-      _attachItem(entry, in: .section(destinationSection), at: _sectionRecords[destinationSection]!.roots.count)
+      _attachItem(entry, in: .section(destinationSection), at: _count(of: .section(destinationSection))!)
     } else {
       let target = visibleItem(at: destination)!
       let location = location(ofItem: target)!

@@ -1,5 +1,3 @@
-import HashTreeCollections
-
 // Validation order of the section operations (the first failing check throws):
 // duplicates in the argument → unknown sections/anchors → index range → anchor among the
 // inserted sections → sections that already exist → relative to itself.
@@ -132,15 +130,15 @@ extension ListSnapshot {
 
   @inlinable
   mutating func _detachSection(_ id: Section.ID) -> _OrderedEntry<Section.ID> {
-    _sectionOrder.remove(label: _sectionRecords[id]!.label)!
+    _sectionOrder.remove(label: _sectionRecords.peek(id) { $0.label }!)!
   }
 
   @inlinable
   mutating func _attachSection(_ entry: _OrderedEntry<Section.ID>, at index: Int) {
     var relabeled: [(Section.ID, UInt64)] = []
     let label = _sectionOrder.insert(contentsOf: [entry], at: index, relabeled: &relabeled)[0]
-    for (id, label) in relabeled { _sectionRecords[id]!.label = label }
-    _sectionRecords[entry.id]!.label = label
+    for (id, label) in relabeled { _sectionRecords.modify(id) { $0.label = label } }
+    _sectionRecords.modify(entry.id) { $0.label = label }
   }
 
   /// Marks sections reloaded.
@@ -163,7 +161,7 @@ extension ListSnapshot {
   @inlinable
   public mutating func updateSection(_ section: Section) throws(Failure) {
     try _requireSections([section.id])
-    _sectionRecords[section.id]!.value = section
+    _sectionRecords.modify(section.id) { $0.value = section }
     _reloadedSections.insert(section.id)
     _checkInvariants()
   }
@@ -180,17 +178,17 @@ extension ListSnapshot {
   public mutating func replaceSection(_ id: Section.ID, with newSection: Section) throws(Failure) {
     try _requireSections([id])
     if newSection.id == id {
-      _sectionRecords[id]!.value = newSection
+      _sectionRecords.modify(id) { $0.value = newSection }
       _reloadedSections.insert(id)
       _checkInvariants()
       return
     }
-    if _sectionRecords[newSection.id] != nil { throw .sectionsAlreadyExist([newSection.id]) }
+    if _sectionRecords.contains(newSection.id) { throw .sectionsAlreadyExist([newSection.id]) }
     var record = _sectionRecords.removeValue(forKey: id)!
     record.value = newSection
     _sectionOrder.replaceID(label: record.label, with: newSection.id)
     record.roots.forEach { _itemRecords.modify($0.id) { $0.container = .section(newSection.id) } }
-    _sectionRecords[newSection.id] = record
+    _sectionRecords.updateValue(record, forKey: newSection.id)
     _reloadedSections.remove(id)
     _reloadedSections.insert(newSection.id)
     _checkInvariants()

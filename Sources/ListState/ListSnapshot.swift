@@ -1,5 +1,3 @@
-import HashTreeCollections
-
 /// The whole state of a list: ordered sections, each holding an ordered forest of items with
 /// expanded/collapsed flags — UIKit's `NSDiffableDataSourceSnapshot` and
 /// `NSDiffableDataSourceSectionSnapshot` in one portable value.
@@ -42,7 +40,7 @@ public struct ListSnapshot<Section: ListElement, Item: ListElement>: Sendable {
 
   /// Every section's record, keyed by identifier.
   @usableFromInline
-  var _sectionRecords: TreeDictionary<Section.ID, SectionRecord>
+  var _sectionRecords: _HashTree<Section.ID, SectionRecord>
   /// Every item's record (at every level), keyed by identifier.
   @usableFromInline
   var _itemRecords: _HashTree<Item.ID, ItemRecord>
@@ -50,22 +48,29 @@ public struct ListSnapshot<Section: ListElement, Item: ListElement>: Sendable {
   @usableFromInline
   var _sectionOrder: _OrderedTree<Section.ID>
   @usableFromInline
-  var _reloadedItems: TreeSet<Item.ID>
+  var _reloadedItems: _HashSet<Item.ID>
   @usableFromInline
-  var _reconfiguredItems: TreeSet<Item.ID>
+  var _reconfiguredItems: _HashSet<Item.ID>
   @usableFromInline
-  var _reloadedSections: TreeSet<Section.ID>
+  var _reloadedSections: _HashSet<Section.ID>
+  /// The epoch of the reload markers: an item record whose `reloadStamp` equals it is in
+  /// `_reloadedItems`, and every item there has it. `clearMarkers()` starts a new epoch in O(1).
+  /// 0 turns the stamps off (after 2^48 epochs, so that a stamp can never be mistaken for a
+  /// current one); the set alone then says what is marked.
+  @usableFromInline
+  var _markerEpoch: UInt64
 
   /// An empty list.
   ///
   /// - Complexity: O(1).
   @inlinable
   public init() {
-    _sectionRecords = [:]
+    _sectionRecords = _HashTree()
     _itemRecords = _HashTree()
     _sectionOrder = _OrderedTree()
-    _reloadedItems = []
-    _reconfiguredItems = []
-    _reloadedSections = []
+    _reloadedItems = _HashSet()
+    _reconfiguredItems = _HashSet()
+    _reloadedSections = _HashSet()
+    _markerEpoch = 1
   }
 }

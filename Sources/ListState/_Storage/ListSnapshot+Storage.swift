@@ -1,5 +1,3 @@
-import HashTreeCollections
-
 // Storage primitives shared by the operations: container access, weight propagation, placing
 // and removing entries, building records for new items. None of them validates its input: the
 // public operations validate everything first, then call these.
@@ -7,15 +5,66 @@ import HashTreeCollections
 // Section-of strategy: only root items store their section (`container == .section(id)`); a
 // nested item stores its parent and finds its section by walking up, O(depth). Moving a subtree
 // between sections therefore rewrites one record (the moved root), never the k records below it.
+//
+// Cost discipline: reads go through `peek` (the record in place, no copy of its fields), and a
+// mutation touches each record once: the owner of a sibling sequence is changed in the same
+// `modify` that hands back what the next step up needs (`_Owner`), so propagating a weight
+// change costs one descent of the record map per level.
+
+/// Who owns a sibling sequence, with what propagating a change of its totals needs: the
+/// section's label in the section order, or the parent item's label, container and expansion.
+@usableFromInline
+enum _Owner<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable> {
+  case section(label: UInt64)
+  case item(label: UInt64, container: ListItemContainer<SectionID, ItemID>, isExpanded: Bool)
+}
+
 extension ListSnapshot {
+  @usableFromInline
+  typealias Owner = _Owner<Section.ID, Item.ID>
+  @usableFromInline
+  typealias ItemMap = _HashTree<Item.ID, ItemRecord>
+  @usableFromInline
+  typealias SectionMap = _HashTree<Section.ID, SectionRecord>
+
+  /// The hash the record maps order an item by; computed once per operation and passed to
+  /// every lookup of the same item (hashing a `String` costs more than a descent).
+  @inlinable
+  @inline(__always)
+  static func _hash(_ id: Item.ID) -> UInt64 { ItemMap.hash(id) }
+
+  /// The hash of the key of `container`'s owner when it is a parent item; nil for a section
+  /// (the section map hashes only when it is too large to search by comparing identifiers).
+  @inlinable
+  @inline(__always)
+  static func _hash(_ container: Container) -> UInt64? {
+    switch container {
+    case .section: return nil
+    case .parent(let parent): return ItemMap.hash(parent)
+    }
+  }
+
   // MARK: - Reading
 
   /// The sibling sequence of `container`; nil when the section or parent is unknown.
   @inlinable
   func _tree(of container: Container) -> ItemTree? {
     switch container {
-    case .section(let section): return _sectionRecords[section]?.roots
-    case .parent(let parent): return _itemRecords[parent]?.children
+    case .section(let section): return _sectionRecords.peek(section) { $0.roots }
+    case .parent(let parent): return _itemRecords.peek(parent) { $0.children }
+    }
+  }
+
+  /// The number of entries in `container`'s sibling sequence; nil when it is unknown.
+  @inlinable
+  func _count(of container: Container) -> Int? { _count(of: container, hash: Self._hash(container)) }
+
+  /// Like ``_count(of:)`` with the owner's hash (``_hash(_:)``) already computed.
+  @inlinable
+  func _count(of container: Container, hash: UInt64?) -> Int? {
+    switch container {
+    case .section(let section): return _sectionRecords.peek(section, hash: hash) { $0.roots.count }
+    case .parent(let parent): return _itemRecords.peek(parent, hash: hash) { $0.children.count }
     }
   }
 
@@ -23,21 +72,30 @@ extension ListSnapshot {
   @inlinable
   func _containerExists(_ container: Container) -> Bool {
     switch container {
-    case .section(let section): return _sectionRecords[section] != nil
-    case .parent(let parent): return _itemRecords[parent] != nil
+    case .section(let section): return _sectionRecords.contains(section)
+    case .parent(let parent): return _itemRecords.contains(parent)
     }
   }
+
+  /// The container of an item; nil when unknown.
+  @inlinable
+  func _container(of id: Item.ID) -> Container? { _itemRecords.peek(id) { $0.container } }
 
   /// The section an existing item is in: walks up to its root.
   ///
   /// - Complexity: O(depth).
   @inlinable
   func _sectionOfItem(_ id: Item.ID) -> Section.ID? {
-    guard var container = _itemRecords[id]?.container else { return nil }
+    var next: Item.ID
+    switch _itemRecords.peek(id, { record -> Container in record.container }) {
+    case nil: return nil
+    case .section(let section)?: return section
+    case .parent(let parent)?: next = parent
+    }
     while true {
-      switch container {
+      switch _itemRecords.peek(next, { $0.container })! {
       case .section(let section): return section
-      case .parent(let parent): container = _itemRecords[parent]!.container
+      case .parent(let parent): next = parent
       }
     }
   }
@@ -47,10 +105,10 @@ extension ListSnapshot {
   /// - Complexity: O(depth of `candidate`).
   @inlinable
   func _isDescendant(_ candidate: Item.ID, of ancestor: Item.ID) -> Bool {
-    guard var container = _itemRecords[candidate]?.container else { return false }
+    guard var container = _container(of: candidate) else { return false }
     while case .parent(let parent) = container {
       if parent == ancestor { return true }
-      container = _itemRecords[parent]!.container
+      container = _container(of: parent)!
     }
     return false
   }
@@ -62,7 +120,7 @@ extension ListSnapshot {
       result.append(entry.id)
       // An entry with weight > 1 has (visible) descendants; leaves need no lookup.
       if (visibleOnly ? entry.w2 : entry.w1) > 1 {
-        _appendPreorder(of: _itemRecords[entry.id]!.children, visibleOnly: visibleOnly, into: &result)
+        _appendPreorder(of: _itemRecords.peek(entry.id) { $0.children }!, visibleOnly: visibleOnly, into: &result)
       }
     }
   }
@@ -73,47 +131,93 @@ extension ListSnapshot {
     var nodes: [Outline.Node] = []
     nodes.reserveCapacity(tree.count)
     tree.forEach { entry in
-      let record = _itemRecords[entry.id]!
-      nodes.append(Outline.Node(record.value, isExpanded: record.isExpanded, children: _outlineNodes(of: record.children)))
+      let (value, isExpanded, children) = _itemRecords.peek(entry.id) { ($0.value, $0.isExpanded, $0.children) }!
+      nodes.append(Outline.Node(value, isExpanded: isExpanded, children: entry.w1 > 1 ? _outlineNodes(of: children) : []))
     }
     return nodes
   }
 
   // MARK: - Writing
 
-  /// Calls `body` with the sibling sequence of an existing `container`, in place.
-  @discardableResult
+  /// Calls `body` with the sibling sequence of an existing `container`, in place; returns its
+  /// result and the sequence's owner (for ``_propagate(_:w1:w2:)``).
   @inlinable
-  mutating func _withTree<R>(of container: Container, _ body: (inout ItemTree) -> R) -> R {
+  mutating func _withTree<R>(of container: Container, _ body: (inout ItemTree) -> R) -> (R, Owner) {
+    _withTree(of: container, hash: Self._hash(container), body)
+  }
+
+  /// Like ``_withTree(of:_:)`` with the owner's hash (``_hash(_:)``) already computed.
+  @inlinable
+  mutating func _withTree<R>(of container: Container, hash: UInt64?, _ body: (inout ItemTree) -> R) -> (R, Owner) {
     switch container {
-    case .section(let section): return body(&_sectionRecords[section]!.roots)
-    case .parent(let parent): return _itemRecords.modify(parent) { body(&$0.children) }
+    case .section(let section):
+      return _sectionRecords.modify(section, hash: hash) { record in (body(&record.roots), .section(label: record.label)) }
+    case .parent(let parent):
+      return _itemRecords.modify(parent, hash: hash) { record in
+        (body(&record.children), .item(label: record.label, container: record.container, isExpanded: record.isExpanded))
+      }
     }
   }
 
-  /// The contents of `container` grew by `w1` items and `w2` visible rows (negative: shrank):
-  /// updates the weights of its owner and of every ancestor up to the section's entry.
+  /// The contents owned by `owner` grew by `w1` items and `w2` visible rows (negative:
+  /// shrank): updates the weights of its entry and of every ancestor's up to the section's.
   ///
   /// - Complexity: O(depth · log n).
   @inlinable
-  mutating func _propagate(changeIn container: Container, w1: Int, w2: Int) {
-    var container = container
-    let w1 = w1
+  mutating func _propagate(_ owner: Owner, w1: Int, w2: Int) {
+    var owner = owner
     var w2 = w2
-    while w1 != 0 || w2 != 0 {
-      switch container {
-      case .section(let section):
-        _sectionOrder.adjustWeights(label: _sectionRecords[section]!.label, w1: w1, w2: w2)
+    while true {
+      switch owner {
+      case .section(let label):
+        if w1 != 0 || w2 != 0 { _sectionOrder.adjustWeights(label: label, w1: w1, w2: w2) }
         return
-      case .parent(let parent):
-        let record = _itemRecords[parent]!
-        if !record.isExpanded { w2 = 0 }
+      case .item(let label, let container, let isExpanded):
+        if !isExpanded { w2 = 0 }
         if w1 == 0 && w2 == 0 { return }
-        let (label, dw1, dw2) = (record.label, w1, w2)
-        _withTree(of: record.container) { $0.adjustWeights(label: label, w1: dw1, w2: dw2) }
-        container = record.container
+        let dw2 = w2
+        (_, owner) = _withTree(of: container) { $0.adjustWeights(label: label, w1: w1, w2: dw2) }
       }
     }
+  }
+
+  /// The contents of `container` grew by `w1` items and `w2` visible rows (negative: shrank).
+  @inlinable
+  mutating func _propagate(changeIn container: Container, w1: Int, w2: Int) {
+    guard w1 != 0 || w2 != 0 else { return }
+    let owner: Owner
+    switch container {
+    case .section(let section): owner = .section(label: _sectionRecords.peek(section) { $0.label }!)
+    case .parent(let parent):
+      owner = _itemRecords.peek(parent) {
+        .item(label: $0.label, container: $0.container, isExpanded: $0.isExpanded)
+      }!
+    }
+    _propagate(owner, w1: w1, w2: w2)
+  }
+
+  /// Gives relabeled items their new labels.
+  @inlinable
+  mutating func _applyRelabels(_ relabeled: [(Item.ID, UInt64)]) {
+    for (id, label) in relabeled { _itemRecords.modify(id) { $0.label = label } }
+  }
+
+  /// Inserts one entry (its label assigned here) into `container` at `index`, updates the labels
+  /// of any relabeled siblings' records and the ancestors' weights. The caller creates or
+  /// updates the entry's record with the returned label.
+  ///
+  /// - Complexity: O(log n + depth · log n), plus amortised relabeling.
+  @inlinable
+  mutating func _placeEntry(
+    _ id: Item.ID, w1: Int, w2: Int, in container: Container, hash: UInt64?, at index: Int
+  ) -> UInt64 {
+    var relabeled: [(Item.ID, UInt64)] = []
+    let (label, owner) = _withTree(of: container, hash: hash) {
+      $0.insert(id, w1: w1, w2: w2, at: index, relabeled: &relabeled)
+    }
+    if !relabeled.isEmpty { _applyRelabels(relabeled) }
+    _propagate(owner, w1: w1, w2: w2)
+    return label
   }
 
   /// Inserts entries (labels assigned here) into `container` at `index`, updates the labels of
@@ -123,16 +227,22 @@ extension ListSnapshot {
   /// - Complexity: O(k log n + depth · log n), plus amortised relabeling.
   @inlinable
   mutating func _placeEntries(_ entries: [ItemEntry], in container: Container, at index: Int) -> [UInt64] {
+    if entries.count == 1 {
+      return [
+        _placeEntry(
+          entries[0].id, w1: entries[0].w1, w2: entries[0].w2, in: container, hash: Self._hash(container), at: index)
+      ]
+    }
     var relabeled: [(Item.ID, UInt64)] = []
-    let labels = _withTree(of: container) { $0.insert(contentsOf: entries, at: index, relabeled: &relabeled) }
-    for (id, label) in relabeled { _itemRecords.modify(id) { $0.label = label } }
+    let (labels, owner) = _withTree(of: container) { $0.insert(contentsOf: entries, at: index, relabeled: &relabeled) }
+    if !relabeled.isEmpty { _applyRelabels(relabeled) }
     var w1 = 0
     var w2 = 0
     for entry in entries {
       w1 += entry.w1
       w2 += entry.w2
     }
-    _propagate(changeIn: container, w1: w1, w2: w2)
+    _propagate(owner, w1: w1, w2: w2)
     return labels
   }
 
@@ -142,23 +252,29 @@ extension ListSnapshot {
     let entries = sections.map { _OrderedEntry(id: $0.id, w1: 0, w2: 0) }
     var relabeled: [(Section.ID, UInt64)] = []
     let labels = _sectionOrder.insert(contentsOf: entries, at: index, relabeled: &relabeled)
-    for (id, label) in relabeled { _sectionRecords[id]!.label = label }
+    for (id, label) in relabeled { _sectionRecords.modify(id) { $0.label = label } }
     for (section, label) in zip(sections, labels) {
-      _sectionRecords[section.id] = SectionRecord(value: section, label: label, roots: ItemTree())
+      _sectionRecords.updateValue(SectionRecord(value: section, label: label, roots: ItemTree()), forKey: section.id)
     }
   }
 
-  /// Takes an existing item (with its subtree) out of its container; its records stay.
+  /// Takes an existing item (with its subtree) with `label` out of `container`; its records
+  /// stay.
   ///
   /// - Returns: Its entry (with its weights).
   /// - Complexity: O(depth · log n).
   @inlinable
-  mutating func _detachItem(_ id: Item.ID) -> ItemEntry {
-    let record = _itemRecords[id]!
-    let label = record.label
-    let entry = _withTree(of: record.container) { $0.remove(label: label)! }
-    _propagate(changeIn: record.container, w1: -entry.w1, w2: -entry.w2)
+  mutating func _detachItem(label: UInt64, from container: Container) -> ItemEntry {
+    let (entry, owner) = _withTree(of: container, hash: Self._hash(container)) { $0.remove(label: label)! }
+    _propagate(owner, w1: -entry.w1, w2: -entry.w2)
     return entry
+  }
+
+  /// Takes an existing item (with its subtree) out of its container; its records stay.
+  @inlinable
+  mutating func _detachItem(_ id: Item.ID) -> ItemEntry {
+    let (label, container) = _itemRecords.peek(id) { ($0.label, $0.container) }!
+    return _detachItem(label: label, from: container)
   }
 
   /// Puts a detached item (whose record still exists) into `container` at `index`.
@@ -166,8 +282,16 @@ extension ListSnapshot {
   /// - Complexity: O(depth · log n), plus amortised relabeling.
   @inlinable
   mutating func _attachItem(_ entry: ItemEntry, in container: Container, at index: Int) {
-    let label = _placeEntries([entry], in: container, at: index)[0]
-    _itemRecords.modify(entry.id) {
+    _attachItem(entry, hash: Self._hash(entry.id), in: container, containerHash: Self._hash(container), at: index)
+  }
+
+  /// Like ``_attachItem(_:in:at:)`` with the item's and the container owner's hashes.
+  @inlinable
+  mutating func _attachItem(
+    _ entry: ItemEntry, hash: UInt64, in container: Container, containerHash: UInt64?, at index: Int
+  ) {
+    let label = _placeEntry(entry.id, w1: entry.w1, w2: entry.w2, in: container, hash: containerHash, at: index)
+    _itemRecords.modify(entry.id, hash: hash) {
       $0.label = label
       $0.container = container
     }
@@ -179,13 +303,27 @@ extension ListSnapshot {
   /// - Complexity: O(k) for k removed items.
   @inlinable
   mutating func _removeRecords(ofSubtree id: Item.ID) {
-    var stack = [id]
+    _removeRecords(ofSubtree: id, hash: Self._hash(id))
+  }
+
+  /// Like ``_removeRecords(ofSubtree:)`` with the item's hash already computed.
+  @inlinable
+  mutating func _removeRecords(ofSubtree id: Item.ID, hash: UInt64) {
     let hasMarkers = !_reloadedItems.isEmpty || !_reconfiguredItems.isEmpty
+    let record = _itemRecords.removeValue(forKey: id, hash: hash)!
+    if hasMarkers {
+      if Self._isStamped(record, _markerEpoch) { _reloadedItems.remove(id, hash: hash) }
+      _reconfiguredItems.remove(id, hash: hash)
+    }
+    // A leaf (the common delete) needs no stack.
+    guard !record.children.isEmpty else { return }
+    var stack: [Item.ID] = []
+    record.children.forEach { stack.append($0.id) }
     while let next = stack.popLast() {
       let record = _itemRecords.removeValue(forKey: next)!
       if !record.children.isEmpty { record.children.forEach { stack.append($0.id) } }
       if hasMarkers {
-        _reloadedItems.remove(next)
+        if Self._isStamped(record, _markerEpoch) { _reloadedItems.remove(next) }
         _reconfiguredItems.remove(next)
       }
     }
@@ -198,6 +336,28 @@ extension ListSnapshot {
     _removeRecords(ofSubtree: id)
   }
 
+  /// Creates the record of a new leaf item and places it in `container` at `index`.
+  ///
+  /// - Complexity: O(log n + depth · log n).
+  @inlinable
+  mutating func _insertNewItem(_ item: Item, isExpanded: Bool, in container: Container, at index: Int) {
+    _insertNewItem(
+      item, hash: Self._hash(item.id), isExpanded: isExpanded, in: container, containerHash: Self._hash(container),
+      at: index)
+  }
+
+  /// Like ``_insertNewItem(_:isExpanded:in:at:)`` with the item's and the container owner's
+  /// hashes already computed.
+  @inlinable
+  mutating func _insertNewItem(
+    _ item: Item, hash: UInt64, isExpanded: Bool, in container: Container, containerHash: UInt64?, at index: Int
+  ) {
+    let label = _placeEntry(item.id, w1: 1, w2: 1, in: container, hash: containerHash, at: index)
+    _itemRecords.updateValue(
+      ItemRecord(value: item, label: label, children: ItemTree(), container: container, isExpanded: isExpanded),
+      forKey: item.id, hash: hash)
+  }
+
   /// Creates records for new leaf items and places them in `container` at `index`.
   /// `sortedHashes` (from ``_HashTree/sortedHashes(of:)`` over the items' identifiers) may be
   /// passed when validation already computed it.
@@ -208,14 +368,12 @@ extension ListSnapshot {
     _ items: [Item], in container: Container, at index: Int, sortedHashes: [(hash: UInt64, index: Int)]? = nil
   ) {
     guard !items.isEmpty else { return }
-    let entries = items.map { ItemEntry(id: $0.id, w1: 1, w2: 1) }
-    let labels = _placeEntries(entries, in: container, at: index)
     if items.count == 1 {
-      _itemRecords.updateValue(
-        ItemRecord(value: items[0], label: labels[0], children: ItemTree(), container: container, isExpanded: false),
-        forKey: items[0].id)
+      _insertNewItem(items[0], isExpanded: false, in: container, at: index)
       return
     }
+    let entries = items.map { ItemEntry(id: $0.id, w1: 1, w2: 1) }
+    let labels = _placeEntries(entries, in: container, at: index)
     let keys = items.map(\.id)
     _itemRecords.insertNew(
       keys: keys, sortedHashes: sortedHashes ?? _HashTree<Item.ID, ItemRecord>.sortedHashes(of: keys)
@@ -230,6 +388,10 @@ extension ListSnapshot {
   /// - Complexity: O(k log n) for k nodes.
   @inlinable
   mutating func _insertNewOutline(_ nodes: [Outline.Node], in container: Container, at index: Int) {
+    if nodes.count == 1, nodes[0].children.isEmpty {
+      _insertNewItem(nodes[0].item, isExpanded: nodes[0].isExpanded, in: container, at: index)
+      return
+    }
     var newRecords: [(Item.ID, ItemRecord)] = []
     _insertNewOutline(nodes, in: container, at: index, deferringRecordsInto: &newRecords)
     _insertNewRecords(newRecords)
@@ -266,6 +428,10 @@ extension ListSnapshot {
   /// Adds records for new items (distinct and absent identifiers), in bulk.
   @inlinable
   mutating func _insertNewRecords(_ newRecords: [(Item.ID, ItemRecord)]) {
+    if newRecords.count == 1 {
+      _itemRecords.updateValue(newRecords[0].1, forKey: newRecords[0].0)
+      return
+    }
     let keys = newRecords.map(\.0)
     _itemRecords.insertNew(keys: keys, sortedHashes: _HashTree<Item.ID, ItemRecord>.sortedHashes(of: keys)) {
       newRecords[$0].1
@@ -298,17 +464,68 @@ extension ListSnapshot {
   @inlinable
   mutating func _adjustEntry(of id: Item.ID, w1: Int, w2: Int) {
     guard w1 != 0 || w2 != 0 else { return }
-    let record = _itemRecords[id]!
-    let label = record.label
-    _withTree(of: record.container) { $0.adjustWeights(label: label, w1: w1, w2: w2) }
-    _propagate(changeIn: record.container, w1: w1, w2: w2)
+    let (label, container) = _itemRecords.peek(id) { ($0.label, $0.container) }!
+    _adjustEntry(label: label, in: container, w1: w1, w2: w2)
+  }
+
+  /// Changes the weights of the entry with `label` in `container`, and of its ancestors.
+  @inlinable
+  mutating func _adjustEntry(label: UInt64, in container: Container, w1: Int, w2: Int) {
+    guard w1 != 0 || w2 != 0 else { return }
+    let (_, owner) = _withTree(of: container, hash: Self._hash(container)) {
+      $0.adjustWeights(label: label, w1: w1, w2: w2)
+    }
+    _propagate(owner, w1: w1, w2: w2)
+  }
+
+  /// Whether the reloaded set may hold the item of `record`: it does when the record carries
+  /// the current stamp; with stamps off (epoch 0), only the set knows.
+  @inlinable
+  @inline(__always)
+  static func _isStamped(_ record: ItemRecord, _ epoch: UInt64) -> Bool {
+    epoch == 0 || record.reloadStamp == epoch
+  }
+
+  /// Stamps `record` as marked in `epoch`; returns whether its item must be added to the
+  /// reloaded set (false when it already carries the stamp).
+  @inlinable
+  @inline(__always)
+  static func _stamp(_ record: inout ItemRecord, _ epoch: UInt64) -> Bool {
+    guard epoch != 0 else { return true }
+    if record.reloadStamp == epoch { return false }
+    record.reloadStamp = epoch
+    return true
+  }
+
+  /// Marks an existing item reloaded.
+  @inlinable
+  mutating func _markReloaded(_ id: Item.ID) {
+    _markReloaded(id, hash: Self._hash(id))
+  }
+
+  /// Like ``_markReloaded(_:)`` with the item's hash already computed.
+  @inlinable
+  mutating func _markReloaded(_ id: Item.ID, hash: UInt64) {
+    let epoch = _markerEpoch
+    if _itemRecords.modify(id, hash: hash, { Self._stamp(&$0, epoch) }) { _reloadedItems.insert(id, hash: hash) }
+  }
+
+  /// The epoch after `epoch`; 0 (stamps off) once 48 bits are used up, and for ever after.
+  @inlinable
+  static func _nextMarkerEpoch(after epoch: UInt64) -> UInt64 {
+    epoch == 0 || epoch >= (1 << 48) - 1 ? 0 : epoch + 1
   }
 
   // MARK: - Validation helpers
 
   /// The identifiers that occur more than once in `ids`, each once, in order of first occurrence.
   @inlinable
-  static func _duplicates<ID: Hashable>(in ids: some Sequence<ID>) -> [ID] {
+  static func _duplicates<ID: Hashable>(in ids: some Collection<ID>) -> [ID] {
+    guard ids.count > 1 else { return [] }
+    if ids.count == 2 {
+      let first = ids.first!
+      return first == ids[ids.index(after: ids.startIndex)] ? [first] : []
+    }
     var seen = Set<ID>()
     var reported = Set<ID>()
     var result: [ID] = []
@@ -327,44 +544,64 @@ extension ListSnapshot {
 
   @inlinable
   func _missingItems(_ ids: some Sequence<Item.ID>) -> [Item.ID] {
-    Self._unique(ids.lazy.filter { _itemRecords[$0] == nil })
+    Self._unique(ids.lazy.filter { !_itemRecords.contains($0) })
   }
 
   @inlinable
   func _existingItems(_ ids: some Sequence<Item.ID>) -> [Item.ID] {
-    Self._unique(ids.lazy.filter { _itemRecords[$0] != nil })
+    Self._unique(ids.lazy.filter { _itemRecords.contains($0) })
   }
 
   @inlinable
   func _missingSections(_ ids: some Sequence<Section.ID>) -> [Section.ID] {
-    Self._unique(ids.lazy.filter { _sectionRecords[$0] == nil })
+    Self._unique(ids.lazy.filter { !_sectionRecords.contains($0) })
   }
 
   @inlinable
   func _existingSections(_ ids: some Sequence<Section.ID>) -> [Section.ID] {
-    Self._unique(ids.lazy.filter { _sectionRecords[$0] != nil })
+    Self._unique(ids.lazy.filter { _sectionRecords.contains($0) })
   }
 
   /// Throws `.itemsNotFound` naming the unknown identifiers, if any.
   @inlinable
-  func _requireItems(_ ids: some Sequence<Item.ID>) throws(Failure) {
+  func _requireItems(_ ids: [Item.ID]) throws(Failure) {
+    if ids.count == 1 {
+      if !_itemRecords.contains(ids[0]) { throw .itemsNotFound(ids) }
+      return
+    }
     let missing = _missingItems(ids)
     if !missing.isEmpty { throw .itemsNotFound(missing) }
   }
 
+  /// Throws `.itemsNotFound([id])` when `id` is unknown.
+  @inlinable
+  func _requireItem(_ id: Item.ID) throws(Failure) {
+    if !_itemRecords.contains(id) { throw .itemsNotFound([id]) }
+  }
+
   /// Throws `.sectionsNotFound` naming the unknown identifiers, if any.
   @inlinable
-  func _requireSections(_ ids: some Sequence<Section.ID>) throws(Failure) {
+  func _requireSections(_ ids: [Section.ID]) throws(Failure) {
+    if ids.count == 1 {
+      if !_sectionRecords.contains(ids[0]) { throw .sectionsNotFound(ids) }
+      return
+    }
     let missing = _missingSections(ids)
     if !missing.isEmpty { throw .sectionsNotFound(missing) }
+  }
+
+  /// Throws `.sectionsNotFound([id])` when `id` is unknown.
+  @inlinable
+  func _requireSection(_ id: Section.ID) throws(Failure) {
+    if !_sectionRecords.contains(id) { throw .sectionsNotFound([id]) }
   }
 
   /// Throws `.itemsNotFound`/`.sectionsNotFound` when `container` does not exist.
   @inlinable
   func _requireContainer(_ container: Container) throws(Failure) {
     switch container {
-    case .section(let section): try _requireSections([section])
-    case .parent(let parent): try _requireItems([parent])
+    case .section(let section): try _requireSection(section)
+    case .parent(let parent): try _requireItem(parent)
     }
   }
 
@@ -373,7 +610,7 @@ extension ListSnapshot {
   @inlinable
   func _resolveAppendSection(_ section: Section.ID?) throws(Failure) -> Section.ID {
     if let section {
-      try _requireSections([section])
+      try _requireSection(section)
       return section
     }
     guard _sectionOrder.count > 0 else { throw .noSections }

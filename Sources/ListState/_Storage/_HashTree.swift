@@ -1,11 +1,12 @@
 /// A persistent hash map: a B+tree of entries ordered by the keys' hashes.
 ///
-/// It stands in for `TreeDictionary` for the item records because it can be **built in bulk**:
-/// hashing the keys, sorting by hash and filling leaves bottom-up costs about as much as
-/// building a `Dictionary`, whereas inserting into a hash trie one key at a time costs several
-/// times more. Lookups descend O(log n) nodes (4 levels at a million keys); updates copy the
-/// path of shared nodes and mutate unique ones in place, so copies are O(1) and a mutation of
-/// a copy is O(log n).
+/// It stands in for `TreeDictionary` for the item records (and the section records and
+/// markers) because it can be **built in bulk**: hashing the keys, sorting by hash and filling
+/// leaves bottom-up costs about as much as building a `Dictionary`, whereas inserting into a
+/// hash trie one key at a time costs several times more. Lookups descend O(log n) nodes; since
+/// hashes are evenly spread, each node is searched from the slot interpolation expects, which
+/// is usually the right cache line. Updates copy the path of shared nodes and mutate unique ones
+/// in place, so copies are O(1) and a mutation of a copy is O(log n).
 ///
 /// Keys with equal hashes sit next to each other in one leaf (splits never separate them).
 ///
@@ -15,16 +16,27 @@
 /// map["a"]   // 1
 /// ```
 @usableFromInline
-struct _HashTree<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+struct _HashTree<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
   @usableFromInline
-  typealias Node = _HashTreeNode<Key, Value>
+  typealias Node = _HashNode<Key, Value>
   @usableFromInline
   typealias Entry = _HashEntry<Key, Value>
+  @usableFromInline
+  typealias Item = _HashItem<Key, Value>
 
+  /// Entries per leaf (unless a run of equal hashes needs more).
   @inlinable
-  static var leafCapacity: Int { 64 }
+  static var leafCapacity: Int { 32 }
+  /// Children per internal node.
   @inlinable
-  static var internalCapacity: Int { 64 }
+  static var internalCapacity: Int { 16 }
+  /// The capacity of a map's first leaf (small maps stay small).
+  @inlinable
+  static var initialLeafCapacity: Int { 4 }
+  /// Up to this many keys (in a single leaf), a lookup without a precomputed hash compares
+  /// keys instead of hashing: a list's few sections are found without hashing a `String`.
+  @inlinable
+  static var linearSearchLimit: Int { 16 }
 
   @usableFromInline
   var root: Node?
@@ -34,14 +46,21 @@ struct _HashTree<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
   /// The number of keys.
   @inlinable
-  var count: Int { root?.count ?? 0 }
+  var count: Int { root?.total ?? 0 }
 
   @inlinable
   var isEmpty: Bool { root == nil }
 
   /// The hash the map orders by (the standard library's per-process seeded hash).
   @inlinable
+  @inline(__always)
   static func hash(_ key: Key) -> UInt64 { UInt64(bitPattern: Int64(key.hashValue)) }
+
+  @inlinable
+  @inline(__always)
+  static func makeUnique(_ node: inout Node) {
+    if !isKnownUniquelyReferenced(&node) { node = node.copy(capacity: node.slotCapacity) }
+  }
 }
 
 // MARK: - Lookups
@@ -52,16 +71,85 @@ extension _HashTree {
   /// - Complexity: O(log n).
   @inlinable
   subscript(key: Key) -> Value? {
-    guard var node = root else { return nil }
-    let hash = Self.hash(key)
-    while !node.isLeaf { node = node.children[node.childIndex(forHash: hash)] }
-    guard let position = node.entryIndex(of: key, hash: hash) else { return nil }
-    return node.items[position].value
+    peek(key, hash: Self.hash(key)) { $0 }
+  }
+
+  /// Calls `body` with the value for `key` in place (no copy); nil when `key` is absent.
+  ///
+  /// - Complexity: O(log n), plus `body`.
+  @inlinable
+  func peek<R>(_ key: Key, _ body: (borrowing Value) throws -> R) rethrows -> R? {
+    try peek(key, hash: nil, body)
+  }
+
+  /// The slot of `key` when the map is one small leaf and holds a key with the very same
+  /// bytes (found without hashing); nil otherwise (`isSmall` tells whether the map was small
+  /// enough to try).
+  ///
+  /// Equal bytes imply equal keys (`==` is reflexive), and an identifier passed around is
+  /// usually the same bytes as the stored one (a small `String` is stored inline), so this
+  /// finds a section without hashing or calling `String.==` (which, for two different small
+  /// strings, costs as much as hashing). When no key has the same bytes the caller searches
+  /// by hash as usual.
+  @inlinable
+  @inline(__always)
+  func smallMapSlot(of key: Key, isSmall: inout Bool) -> Int? {
+    guard let root, root.isLeaf, root.count <= Self.linearSearchLimit else { return nil }
+    isSmall = true
+    return withUnsafeBytes(of: key) { wanted in
+      for position in 0..<root.count {
+        let same = withUnsafeBytes(of: &root.item(at: position).pointee.key) { stored in
+          stored.elementsEqual(wanted)
+        }
+        if same { return position }
+      }
+      return nil
+    }
+  }
+
+  /// Like ``peek(_:_:)`` with the key's hash (``hash(_:)``) already computed, or nil to let the
+  /// map hash it if it needs to.
+  ///
+  /// The descent reads, per level, the slot interpolation expects (smallest hash, child and the
+  /// child's slot count together) and never a child's header.
+  @inlinable
+  func peek<R>(_ key: Key, hash: UInt64?, _ body: (borrowing Value) throws -> R) rethrows -> R? {
+    guard let root else { return nil }
+    if hash == nil {
+      var isSmall = false
+      if let slot = smallMapSlot(of: key, isSmall: &isSmall) { return try body(root.item(at: slot).pointee.value) }
+    }
+    let hash = hash ?? Self.hash(key)
+    // Unretained: `self` keeps every node alive (see `_HashNode.unretainedChild(_:)`).
+    var node = Unmanaged.passUnretained(root)
+    var count = root.count
+    var height = root.height
+    var low: UInt64 = 0
+    var high: UInt64 = .max
+    while height > 0 {
+      node = node._withUnsafeGuaranteedRef { node in
+        let child = node.childIndex(forHash: hash, low: low, high: high, count: count)
+        let slot = node.branchSlots + child
+        low = slot.pointee.minHash
+        high = node.childHigh(child, high: high, count: count)
+        count = slot.pointee.count
+        return node.unretainedChild(child)
+      }
+      height &-= 1
+    }
+    return try node._withUnsafeGuaranteedRef { node in
+      guard let slot = node.entryIndex(of: key, hash: hash, low: low, high: high, count: count) else { return nil }
+      return try body(node.item(at: slot).pointee.value)
+    }
   }
 
   /// Whether `key` is present.
   @inlinable
-  func contains(_ key: Key) -> Bool { self[key] != nil }
+  func contains(_ key: Key) -> Bool { peek(key, hash: nil) { _ in true } != nil }
+
+  /// Whether `key` (with `hash`, or nil) is present.
+  @inlinable
+  func contains(_ key: Key, hash: UInt64?) -> Bool { peek(key, hash: hash) { _ in true } != nil }
 
   /// Calls `body` with every key and value (in hash order).
   ///
@@ -75,9 +163,25 @@ extension _HashTree {
   @inlinable
   static func forEach(_ node: Node, _ body: (Key, Value) throws -> Void) rethrows {
     if node.isLeaf {
-      for item in node.items { try body(item.key, item.value) }
+      for i in 0..<node.count { try body(node.item(at: i).pointee.key, node.item(at: i).pointee.value) }
     } else {
-      for child in node.children { try forEach(child, body) }
+      for i in 0..<node.count { try forEach(node.branchSlots[i].child, body) }
+    }
+  }
+
+  /// Calls `body` with every key (in hash order).
+  @inlinable
+  func forEachKey(_ body: (Key) throws -> Void) rethrows {
+    guard let root else { return }
+    try Self.forEachKey(root, body)
+  }
+
+  @inlinable
+  static func forEachKey(_ node: Node, _ body: (Key) throws -> Void) rethrows {
+    if node.isLeaf {
+      for i in 0..<node.count { try body(node.item(at: i).pointee.key) }
+    } else {
+      for i in 0..<node.count { try forEachKey(node.branchSlots[i].child, body) }
     }
   }
 
@@ -94,9 +198,12 @@ extension _HashTree {
   @inlinable
   static func collect(_ node: Node, into result: inout [Entry]) {
     if node.isLeaf {
-      for i in 0..<node.hashes.count { result.append(node.entry(at: i)) }
+      for i in 0..<node.count {
+        let item = node.item(at: i)
+        result.append(Entry(hash: node.leafHash(i), key: item.pointee.key, value: item.pointee.value))
+      }
     } else {
-      for child in node.children { collect(child, into: &result) }
+      for i in 0..<node.count { collect(node.branchSlots[i].child, into: &result) }
     }
   }
 }
@@ -109,45 +216,112 @@ extension _HashTree {
   /// - Complexity: O(log n).
   @inlinable
   @discardableResult
-  mutating func updateValue(_ value: Value, forKey key: Key) -> Value? {
-    let entry = Entry(hash: Self.hash(key), key: key, value: value)
-    guard root != nil else {
-      root = Node(entries: [entry])
-      return nil
-    }
-    var old: Value? = nil
-    if let upper = Self.insert(entry, into: &root!, old: &old) {
-      root = Node(children: [root!, upper])
-    }
-    return old
+  mutating func updateValue(_ value: __owned Value, forKey key: Key) -> Value? {
+    updateValue(value, forKey: key, hash: Self.hash(key))
   }
 
+  /// Like ``updateValue(_:forKey:)`` with the key's hash already computed.
   @inlinable
-  static func insert(_ entry: Entry, into node: inout Node, old: inout Value?) -> Node? {
-    if !isKnownUniquelyReferenced(&node) { node = Node(copying: node) }
-    if node.isLeaf {
-      if let position = node.entryIndex(of: entry.key, hash: entry.hash) {
-        old = node.items[position].value
-        node.items[position].value = entry.value
+  @discardableResult
+  mutating func updateValue(_ value: __owned Value, forKey key: Key, hash: UInt64) -> Value? {
+    // The entry travels down by address and is moved into place once: passed by value, each
+    // level of the recursion copied it (a record copy is several retains).
+    withUnsafeTemporaryAllocation(of: Item.self, capacity: 1) { buffer in
+      let item = buffer.baseAddress!
+      item.initialize(to: Item(key: key, value: value))
+      guard root != nil else {
+        let leaf = Node.make(height: 0, capacity: Self.initialLeafCapacity)
+        leaf.leafInsert(at: 0, hash: hash, moving: item)
+        root = leaf
         return nil
       }
-      var position = node.entryLowerBound(entry.hash)
-      while position < node.hashes.count, node.hashes[position] == entry.hash { position += 1 }
-      node.hashes.insert(entry.hash, at: position)
-      node.items.insert(_HashItem(key: entry.key, value: entry.value), at: position)
-      node.count += 1
-      return node.hashes.count > leafCapacity ? node.splitOffUpperHalf() : nil
+      var old: Value? = nil
+      if let upper = Self.insert(consuming: item, hash: hash, into: &root!, low: 0, high: .max, old: &old) {
+        growRoot(upper)
+      }
+      return old
     }
-    let child = node.childIndex(forHash: entry.hash)
-    let upper = insert(entry, into: &node.children[child], old: &old)
-    if old == nil { node.count += 1 }
-    node.minHashes[child] = node.children[child].minHash
-    if let upper {
-      node.children.insert(upper, at: child + 1)
-      node.minHashes.insert(upper.minHash, at: child + 1)
-      if node.children.count > internalCapacity { return node.splitOffUpperHalf() }
+  }
+
+  /// Puts the old root and the split-off `upper` half under a new root.
+  @inlinable
+  mutating func growRoot(_ upper: Node) {
+    let node = Node.make(height: root!.height + 1, capacity: Self.internalCapacity)
+    node.branchAppend(root!)
+    node.branchAppend(upper)
+    root = node
+  }
+
+  /// Inserts the entry at `item` (moving it out: the memory is uninitialized afterwards) or
+  /// replaces the value of an equal key (reported in `old`). Returns the split-off upper part
+  /// when the node overflowed.
+  @inlinable
+  static func insert(
+    consuming item: UnsafeMutablePointer<Item>, hash: UInt64, into node: inout Node, low: UInt64, high: UInt64,
+    old: inout Value?
+  ) -> Node? {
+    makeUnique(&node)
+    let n = node.count
+    if node.isLeaf {
+      var position = node.lowerBound(hash, low: low, high: high, count: n)
+      while position < n, node.leafHash(position) == hash {
+        let existing = node.item(at: position)
+        if existing.pointee.key == item.pointee.key {
+          let previous = existing.move()
+          existing.initialize(to: Item(key: previous.key, value: item.move().value))
+          old = previous.value
+          return nil
+        }
+        position += 1
+      }
+      var target = node
+      var upper: Node? = nil
+      if n == node.slotCapacity {
+        if node.slotCapacity < leafCapacity {
+          node = node.moved(capacity: Swift.min(node.slotCapacity * 2, leafCapacity))
+          target = node
+        } else if let split = node.leafSplitPoint() {
+          let (lower, part) = node.leafSplit(at: split, capacity: leafCapacity)
+          node = lower
+          upper = part
+          target = lower
+          if position > split {
+            position -= split
+            target = part
+          }
+        } else {
+          // One run of equal hashes fills the leaf (only adversarial collisions do that).
+          node = node.moved(capacity: node.slotCapacity * 2)
+          target = node
+        }
+      }
+      target.leafInsert(at: position, hash: hash, moving: item)
+      return upper
     }
-    return nil
+    let child = node.childIndex(forHash: hash, low: low, high: high, count: n)
+    let childLow = node.branchSlots[child].minHash
+    let childHigh = node.childHigh(child, high: high, count: n)
+    let split = insert(
+      consuming: item, hash: hash, into: &node.branchSlots[child].child, low: childLow, high: childHigh, old: &old)
+    node.refreshSlot(child)
+    if old == nil { node.total &+= 1 }
+    guard let split else { return nil }
+    // The split-off part's entries are already counted; they move with it.
+    node.total &-= split.total
+    guard node.count == node.slotCapacity else {
+      node.branchInsert(split, at: child + 1)
+      node.total &+= split.total
+      return nil
+    }
+    let upper = node.splitOff(at: node.count / 2, capacity: internalCapacity)
+    if child + 1 <= node.count {
+      node.branchInsert(split, at: child + 1)
+      node.total &+= split.total
+    } else {
+      upper.branchInsert(split, at: child + 1 - node.count)
+      upper.total &+= split.total
+    }
+    return upper
   }
 
   /// Calls `body` with the value of `key` in place. `key` must be present.
@@ -155,22 +329,56 @@ extension _HashTree {
   /// - Complexity: O(log n), plus `body`.
   @inlinable
   mutating func modify<R>(_ key: Key, _ body: (inout Value) throws -> R) rethrows -> R {
-    precondition(root != nil, "_HashTree.modify: unknown key")
-    return try Self.modify(key, Self.hash(key), in: &root!, body)
+    try modify(key, hash: nil, body)
+  }
+
+  /// Calls `body` with the value of `key` in place; nil (and nothing observable changes) when
+  /// `key` is absent.
+  ///
+  /// - Complexity: O(log n), plus `body`.
+  @inlinable
+  mutating func modifyIfPresent<R>(_ key: Key, _ body: (inout Value) throws -> R) rethrows -> R? {
+    try modifyIfPresent(key, hash: nil, body)
+  }
+
+  /// Like ``modifyIfPresent(_:_:)`` with the key's hash already computed, or nil to let the map
+  /// hash it if it needs to.
+  @inlinable
+  mutating func modifyIfPresent<R>(_ key: Key, hash: UInt64?, _ body: (inout Value) throws -> R) rethrows -> R? {
+    guard root != nil else { return nil }
+    if hash == nil {
+      var isSmall = false
+      if let slot = smallMapSlot(of: key, isSmall: &isSmall) {
+        Self.makeUnique(&root!)
+        return try body(&root!.item(at: slot).pointee.value)
+      }
+    }
+    return try Self.modify(key, hash ?? Self.hash(key), in: &root!, low: 0, high: .max, body)
+  }
+
+  /// Like ``modify(_:_:)`` with the key's hash already computed (or nil).
+  @inlinable
+  mutating func modify<R>(_ key: Key, hash: UInt64?, _ body: (inout Value) throws -> R) rethrows -> R {
+    guard let result = try modifyIfPresent(key, hash: hash, body) else {
+      preconditionFailure("_HashTree.modify: unknown key \(key)")
+    }
+    return result
   }
 
   @inlinable
-  static func modify<R>(_ key: Key, _ hash: UInt64, in node: inout Node, _ body: (inout Value) throws -> R) rethrows
-    -> R
-  {
-    if !isKnownUniquelyReferenced(&node) { node = Node(copying: node) }
+  static func modify<R>(
+    _ key: Key, _ hash: UInt64, in node: inout Node, low: UInt64, high: UInt64, _ body: (inout Value) throws -> R
+  ) rethrows -> R? {
+    makeUnique(&node)
+    let n = node.count
     if node.isLeaf {
-      guard let position = node.entryIndex(of: key, hash: hash) else {
-        preconditionFailure("_HashTree.modify: unknown key \(key)")
-      }
-      return try body(&node.items[position].value)
+      guard let position = node.entryIndex(of: key, hash: hash, low: low, high: high, count: n) else { return nil }
+      return try body(&node.item(at: position).pointee.value)
     }
-    return try modify(key, hash, in: &node.children[node.childIndex(forHash: hash)], body)
+    let child = node.childIndex(forHash: hash, low: low, high: high, count: n)
+    let childLow = node.branchSlots[child].minHash
+    let childHigh = node.childHigh(child, high: high, count: n)
+    return try modify(key, hash, in: &node.branchSlots[child].child, low: childLow, high: childHigh, body)
   }
 
   /// Removes `key`; returns its value, or nil (and no change) when absent.
@@ -179,93 +387,100 @@ extension _HashTree {
   @inlinable
   @discardableResult
   mutating func removeValue(forKey key: Key) -> Value? {
-    guard root != nil, contains(key) else { return nil }
-    let removed = Self.remove(key, Self.hash(key), from: &root!)
+    removeValue(forKey: key, hash: Self.hash(key))
+  }
+
+  /// Like ``removeValue(forKey:)`` with the key's hash already computed.
+  @inlinable
+  @discardableResult
+  mutating func removeValue(forKey key: Key, hash: UInt64) -> Value? {
+    guard root != nil, contains(key, hash: hash) else { return nil }
+    let removed = Self.remove(key, hash, from: &root!, low: 0, high: .max)
     if root!.count == 0 {
       root = nil
-    } else if !root!.isLeaf, root!.children.count == 1 {
-      root = root!.children[0]
+    } else if !root!.isLeaf, root!.count == 1 {
+      root = root!.branchSlots[0].child
     }
     return removed
   }
 
   @inlinable
-  static func remove(_ key: Key, _ hash: UInt64, from node: inout Node) -> Value {
-    if !isKnownUniquelyReferenced(&node) { node = Node(copying: node) }
-    node.count -= 1
+  static func remove(_ key: Key, _ hash: UInt64, from node: inout Node, low: UInt64, high: UInt64) -> Value {
+    makeUnique(&node)
+    let n = node.count
     if node.isLeaf {
-      let position = node.entryIndex(of: key, hash: hash)!
-      node.hashes.remove(at: position)
-      return node.items.remove(at: position).value
+      let position = node.entryIndex(of: key, hash: hash, low: low, high: high, count: n)!
+      return node.leafRemove(at: position).value
     }
-    let child = node.childIndex(forHash: hash)
-    let removed = remove(key, hash, from: &node.children[child])
-    if node.children[child].count == 0 {
-      node.children.remove(at: child)
-      node.minHashes.remove(at: child)
+    let child = node.childIndex(forHash: hash, low: low, high: high, count: n)
+    let childLow = node.branchSlots[child].minHash
+    let childHigh = node.childHigh(child, high: high, count: n)
+    let removed = remove(key, hash, from: &node.branchSlots[child].child, low: childLow, high: childHigh)
+    node.total &-= 1
+    let remaining = node.branchSlots[child].child.count
+    if remaining == 0 {
+      _ = node.branchRemove(at: child)
     } else {
-      node.minHashes[child] = node.children[child].minHash
-      let capacity = node.children[child].isLeaf ? leafCapacity : internalCapacity
-      if node.children[child].slotCount < capacity / 4, node.children.count > 1 {
-        rebalance(node, around: child)
-      }
+      node.refreshSlot(child)
+      let capacity = node.branchSlots[child].child.isLeaf ? leafCapacity : internalCapacity
+      if remaining < capacity / 4, node.count > 1 { rebalance(node, around: child) }
     }
     return removed
   }
 
-  /// Merges the underfull child at `index` with a neighbour, or splits their slots anew.
+  /// Merges the underfull child at `index` with a neighbour, or splits their slots anew (never
+  /// between equal hashes).
   @inlinable
   static func rebalance(_ parent: Node, around index: Int) {
     let left = index > 0 ? index - 1 : index
     let right = left + 1
-    if !isKnownUniquelyReferenced(&parent.children[left]) { parent.children[left] = Node(copying: parent.children[left]) }
-    if !isKnownUniquelyReferenced(&parent.children[right]) {
-      parent.children[right] = Node(copying: parent.children[right])
-    }
-    let a = parent.children[left]
-    let b = parent.children[right]
-    let capacity = a.isLeaf ? leafCapacity : internalCapacity
-    if a.isLeaf {
-      let hashes = a.hashes + b.hashes
-      let items = a.items + b.items
-      if hashes.count > capacity, let split = Node.splitPoint(count: hashes.count, hash: { hashes[$0] }) {
-        a.hashes = Array(hashes[..<split])
-        a.items = Array(items[..<split])
-        b.hashes = Array(hashes[split...])
-        b.items = Array(items[split...])
-        a.count = a.hashes.count
-        b.count = b.hashes.count
-        parent.minHashes[left] = a.minHash
-        parent.minHashes[right] = b.minHash
-        return
+    let slots = parent.branchSlots
+    makeUnique(&slots[left].child)
+    makeUnique(&slots[right].child)
+    let a = slots[left].child
+    let b = slots[right].child
+    let isLeaf = a.isLeaf
+    let capacity = isLeaf ? leafCapacity : internalCapacity
+    let leftCount = a.count
+    let total = leftCount + b.count
+    let mergedCapacity = Swift.max(capacity, a.slotCapacity, b.slotCapacity)
+    if total <= mergedCapacity {
+      if isLeaf {
+        slots[left].child = Node.relaidLeaves([a, b], splits: [], capacity: mergedCapacity)[0]
+      } else {
+        if a.slotCapacity < total { slots[left].child = a.moved(capacity: capacity) }
+        slots[left].child.transfer(b.count, from: b, at: 0, to: leftCount)
       }
-      a.hashes = hashes
-      a.items = items
-      a.count = hashes.count
+      _ = parent.branchRemove(at: right)
+      parent.refreshSlot(left)
+      return
+    }
+    // Where to split the combined slots: the middle, moved off any run of equal hashes.
+    func combinedHash(_ i: Int) -> UInt64 { i < leftCount ? a.slotHash(i) : b.slotHash(i - leftCount) }
+    var split: Int? = nil
+    let middle = total / 2
+    var offset = 0
+    while split == nil, offset < total {
+      for candidate in [middle + offset, middle - offset] where candidate > 0 && candidate < total {
+        if !isLeaf || combinedHash(candidate - 1) != combinedHash(candidate) {
+          split = candidate
+          break
+        }
+      }
+      offset += 1
+    }
+    guard let split, split <= mergedCapacity, total - split <= mergedCapacity else { return }
+    if isLeaf {
+      let parts = Node.relaidLeaves([a, b], splits: [split], capacity: mergedCapacity)
+      slots[left].child = parts[0]
+      slots[right].child = parts[1]
+    } else if leftCount > split {
+      b.transfer(leftCount - split, from: a, at: split, to: 0)
     } else {
-      var allChildren = a.children
-      allChildren.append(contentsOf: b.children)
-      var allHashes = a.minHashes
-      allHashes.append(contentsOf: b.minHashes)
-      if allChildren.count > capacity {
-        let split = allChildren.count / 2
-        a.children = Array(allChildren[..<split])
-        a.minHashes = Array(allHashes[..<split])
-        b.children = Array(allChildren[split...])
-        b.minHashes = Array(allHashes[split...])
-        a.count = a.children.reduce(0) { $0 + $1.count }
-        b.count = b.children.reduce(0) { $0 + $1.count }
-        parent.minHashes[left] = a.minHash
-        parent.minHashes[right] = b.minHash
-        return
-      }
-      a.children = allChildren
-      a.minHashes = allHashes
-      a.count += b.count
+      a.transfer(split - leftCount, from: b, at: 0, to: leftCount)
     }
-    parent.children.remove(at: right)
-    parent.minHashes.remove(at: right)
-    parent.minHashes[left] = a.minHash
+    parent.refreshSlot(left)
+    parent.refreshSlot(right)
   }
 }
 
@@ -352,138 +567,135 @@ extension _HashTree {
       for index in keys.indices { updateValue(value(index), forKey: keys[index]) }
       return
     }
-    withoutActuallyEscaping(value) { value in
-      let new = sortedHashes.lazy.map { Entry(hash: $0.hash, key: keys[$0.index], value: value($0.index)) }
-      if root == nil {
-        root = Self.build(new)
-      } else {
-        let existing = entries
-        root = nil
-        root = Self.build(_MergedEntries(existing: existing, new: new))
+    var builder = _HashTreeBuilder<Key, Value>()
+    if root == nil {
+      for (hash, index) in sortedHashes {
+        builder.append(hash: hash) { $0.initialize(to: Item(key: keys[index], value: value(index))) }
+      }
+    } else {
+      // Merge the existing entries (in hash order) with the new ones.
+      let existing = entries
+      var next = 0
+      for (hash, index) in sortedHashes {
+        while next < existing.count, existing[next].hash <= hash {
+          let entry = existing[next]
+          builder.append(hash: entry.hash) { $0.initialize(to: Item(key: entry.key, value: entry.value)) }
+          next += 1
+        }
+        builder.append(hash: hash) { $0.initialize(to: Item(key: keys[index], value: value(index))) }
+      }
+      while next < existing.count {
+        let entry = existing[next]
+        builder.append(hash: entry.hash) { $0.initialize(to: Item(key: entry.key, value: entry.value)) }
+        next += 1
       }
     }
+    root = builder.finish()
   }
 
-  /// Builds a tree from entries sorted by hash, bottom-up, streaming them into leaves.
+  /// Traps unless counts, hash order, minimum hashes, slot counts, heights and uniform leaf
+  /// depth hold.
   @inlinable
-  static func build<S: Sequence<Entry>>(_ sorted: S) -> Node? {
-    var level: [Node] = []
-    var hashes: [UInt64] = []
-    var items: [_HashItem<Key, Value>] = []
-    hashes.reserveCapacity(leafCapacity)
-    items.reserveCapacity(leafCapacity)
-    for entry in sorted {
-      // A full leaf is closed, unless that would separate equal hashes.
-      if hashes.count >= leafCapacity, hashes[hashes.count - 1] != entry.hash {
-        level.append(Node(hashes: hashes, items: items))
-        hashes = []
-        items = []
-        hashes.reserveCapacity(leafCapacity)
-        items.reserveCapacity(leafCapacity)
+  func _checkInvariants() {
+    guard let root else { return }
+    precondition(root.count > 0, "_HashTree: empty root")
+    precondition(root.isLeaf || root.count > 1, "_HashTree: internal root with one child")
+    var previous: UInt64? = nil
+    var keys = Set<Key>()
+    Self.check(root, previous: &previous, keys: &keys)
+    precondition(keys.count == root.total, "_HashTree: duplicate keys")
+  }
+
+  @inlinable
+  static func check(_ node: Node, previous: inout UInt64?, keys: inout Set<Key>) {
+    precondition(node.count > 0 && node.count <= node.slotCapacity, "_HashTree: node size")
+    if node.isLeaf {
+      var seen = Set<UInt32>()
+      for i in 0..<node.count {
+        let entryHash = node.leafHash(i)
+        precondition(Int(node.leafSlots[i].item) < node.count, "_HashTree: entry outside the dense storage")
+        precondition(seen.insert(node.leafSlots[i].item).inserted, "_HashTree: two slots name one entry")
+        let key = node.item(at: i).pointee.key
+        precondition(entryHash == hash(key), "_HashTree: stale hash")
+        if let previous { precondition(previous <= entryHash, "_HashTree: hash order") }
+        previous = entryHash
+        keys.insert(key)
       }
-      hashes.append(entry.hash)
-      items.append(_HashItem(key: entry.key, value: entry.value))
+      precondition(node.total == node.count, "_HashTree: leaf count")
+      return
     }
-    guard !hashes.isEmpty else { return nil }
-    level.append(Node(hashes: hashes, items: items))
+    precondition(node.slotCapacity <= internalCapacity, "_HashTree: internal capacity")
+    var count = 0
+    for i in 0..<node.count {
+      let slot = node.branchSlots[i]
+      precondition(slot.child.minHash == slot.minHash, "_HashTree: minHash")
+      precondition(slot.child.count == slot.count, "_HashTree: slot count")
+      precondition(slot.child.height == node.height - 1, "_HashTree: uneven depth")
+      // Equal hashes never straddle two children.
+      if let previous { precondition(previous < slot.minHash, "_HashTree: run split between children") }
+      count += slot.child.total
+      check(slot.child, previous: &previous, keys: &keys)
+    }
+    precondition(node.total == count, "_HashTree: internal count")
+  }
+}
+
+/// Builds a ``_HashTree`` bottom-up from entries arriving in hash order: fills leaves (never
+/// splitting a run of equal hashes), then stacks internal levels. Entries are initialized in
+/// place, so a record is never copied on its way in.
+@usableFromInline
+struct _HashTreeBuilder<Key: Hashable & Sendable, Value: Sendable> {
+  @usableFromInline
+  typealias Node = _HashNode<Key, Value>
+
+  @usableFromInline
+  var level: [Node] = []
+  @usableFromInline
+  var leaf: Node? = nil
+
+  @inlinable
+  init() {}
+
+  /// Appends an entry with `hash` (not below the previous one), initialized by `initialize`.
+  @inlinable
+  mutating func append(hash: UInt64, _ initialize: (UnsafeMutablePointer<_HashItem<Key, Value>>) -> Void) {
+    if leaf == nil { leaf = Node.make(height: 0, capacity: _HashTree<Key, Value>.leafCapacity) }
+    var current = leaf.unsafelyUnwrapped
+    if current.count == current.slotCapacity {
+      if current.leafHash(current.count - 1) != hash {
+        level.append(current)
+        current = Node.make(height: 0, capacity: _HashTree<Key, Value>.leafCapacity)
+      } else {
+        current = current.moved(capacity: current.slotCapacity * 2)
+      }
+      leaf = current
+    }
+    current.leafAppend(hash: hash, initialize)
+  }
+
+  /// The root of the built tree (nil when nothing was appended).
+  @inlinable
+  mutating func finish() -> Node? {
+    if let leaf, leaf.count > 0 { level.append(leaf) }
+    leaf = nil
+    guard !level.isEmpty else { return nil }
+    let capacity = _HashTree<Key, Value>.internalCapacity
+    var height = 1
     while level.count > 1 {
-      let groupCount = (level.count + internalCapacity - 1) / internalCapacity
+      let groupCount = (level.count + capacity - 1) / capacity
       var next: [Node] = []
       next.reserveCapacity(groupCount)
       var start = 0
       for i in 0..<groupCount {
         let end = level.count * (i + 1) / groupCount
-        next.append(Node(children: Array(level[start..<end])))
+        let node = Node.make(height: height, capacity: capacity)
+        for child in level[start..<end] { node.branchAppend(child) }
+        next.append(node)
         start = end
       }
       level = next
+      height += 1
     }
     return level[0]
   }
-
-  /// Traps unless counts, hash order, minimum hashes and uniform leaf depth hold.
-  @inlinable
-  func _checkInvariants() {
-    guard let root else { return }
-    var previous: UInt64? = nil
-    var leafDepth: Int? = nil
-    var keys = Set<Key>()
-    Self.check(root, depth: 0, previous: &previous, leafDepth: &leafDepth, keys: &keys)
-    precondition(keys.count == root.count, "_HashTree: duplicate keys")
-  }
-
-  @inlinable
-  static func check(_ node: Node, depth: Int, previous: inout UInt64?, leafDepth: inout Int?, keys: inout Set<Key>) {
-    if node.isLeaf {
-      precondition(!node.hashes.isEmpty && node.hashes.count == node.items.count, "_HashTree: leaf arrays")
-      if let leafDepth { precondition(leafDepth == depth, "_HashTree: uneven depth") } else { leafDepth = depth }
-      for (entryHash, item) in zip(node.hashes, node.items) {
-        precondition(entryHash == hash(item.key), "_HashTree: stale hash")
-        if let previous { precondition(previous <= entryHash, "_HashTree: hash order") }
-        previous = entryHash
-        keys.insert(item.key)
-      }
-      precondition(node.count == node.hashes.count, "_HashTree: leaf count")
-      return
-    }
-    precondition(node.children.count == node.minHashes.count && !node.children.isEmpty, "_HashTree: shape")
-    var count = 0
-    for (child, minHash) in zip(node.children, node.minHashes) {
-      precondition(child.minHash == minHash, "_HashTree: minHash")
-      // Equal hashes never straddle two children.
-      if let previous { precondition(previous < minHash, "_HashTree: run split between children") }
-      count += child.count
-      check(child, depth: depth + 1, previous: &previous, leafDepth: &leafDepth, keys: &keys)
-    }
-    precondition(node.count == count, "_HashTree: internal count")
-  }
-}
-
-/// Two hash-sorted entry sequences merged into one (for ``_HashTree/insertNew(keys:sortedHashes:value:)``).
-@usableFromInline
-struct _MergedEntries<Key: Hashable & Sendable, Value: Sendable, New: Sequence<_HashEntry<Key, Value>>>: Sequence {
-  @usableFromInline
-  let existing: [_HashEntry<Key, Value>]
-  @usableFromInline
-  let new: New
-
-  @inlinable
-  init(existing: [_HashEntry<Key, Value>], new: New) {
-    self.existing = existing
-    self.new = new
-  }
-
-  @usableFromInline
-  struct Iterator: IteratorProtocol {
-    @usableFromInline
-    var existing: IndexingIterator<[_HashEntry<Key, Value>]>
-    @usableFromInline
-    var new: New.Iterator
-    @usableFromInline
-    var nextExisting: _HashEntry<Key, Value>?
-    @usableFromInline
-    var nextNew: _HashEntry<Key, Value>?
-
-    @inlinable
-    init(existing: [_HashEntry<Key, Value>], new: New) {
-      self.existing = existing.makeIterator()
-      self.new = new.makeIterator()
-      self.nextExisting = self.existing.next()
-      self.nextNew = self.new.next()
-    }
-
-    @inlinable
-    mutating func next() -> _HashEntry<Key, Value>? {
-      if let a = nextExisting, nextNew.map({ a.hash <= $0.hash }) ?? true {
-        nextExisting = existing.next()
-        return a
-      }
-      let b = nextNew
-      nextNew = new.next()
-      return b
-    }
-  }
-
-  @inlinable
-  func makeIterator() -> Iterator { Iterator(existing: existing, new: new) }
 }

@@ -19,6 +19,12 @@ struct _ItemRecord<Item: ListElement, SectionID: Hashable & Sendable>: Sendable 
   var container: ListItemContainer<SectionID, Item.ID>
   @usableFromInline
   var isExpanded: Bool
+  // The reload stamp (see `reloadStamp`), 48 bits in two fields placed after `isExpanded` so
+  // that they fill the record's tail padding instead of growing it.
+  @usableFromInline
+  var _stampHigh: UInt16
+  @usableFromInline
+  var _stampLow: UInt32
 
   @inlinable
   init(
@@ -30,6 +36,21 @@ struct _ItemRecord<Item: ListElement, SectionID: Hashable & Sendable>: Sendable 
     self.children = children
     self.container = container
     self.isExpanded = isExpanded
+    self._stampHigh = 0
+    self._stampLow = 0
+  }
+
+  /// The snapshot's marker epoch when the item was marked reloaded (0: never): while it equals
+  /// the snapshot's current epoch, the item is in the reloaded set, and the other way round (see
+  /// ``ListSnapshot/_markerEpoch``). Lets a content update of an already marked item, and a
+  /// delete of an unmarked one, skip the marker set.
+  @inlinable
+  var reloadStamp: UInt64 {
+    get { UInt64(_stampHigh) << 32 | UInt64(_stampLow) }
+    set {
+      _stampHigh = UInt16(truncatingIfNeeded: newValue >> 32)
+      _stampLow = UInt32(truncatingIfNeeded: newValue)
+    }
   }
 
   /// The number of items in the subtree, the item included.

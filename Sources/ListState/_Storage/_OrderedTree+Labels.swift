@@ -53,8 +53,7 @@ extension _OrderedTree {
       let start = Self.centreLabel - step * (newCount / 2)
       return (0..<newCount).map { start + step * $0 }
     }
-    let lower = index > 0 ? label(at: index - 1) : nil
-    let upper = index < n ? label(at: index) : nil
+    let (lower, upper) = neighbourLabels(at: index)
     switch (lower, upper) {
     case (let lower?, nil):
       let step = Swift.min(Self.labelGap, (UInt64.max - lower) / (newCount + 1))
@@ -69,6 +68,26 @@ extension _OrderedTree {
       preconditionFailure("unreachable: non-empty tree")
     }
     return relabelWindow(at: index, count: k, anchor: lower ?? upper!, relabeled: &relabeled)
+  }
+
+  /// A label strictly between `lower` and `upper` (either may be missing: the sequence's
+  /// ends), chosen as ``makeRoom(at:count:relabeled:)`` chooses one for a single entry: the
+  /// midpoint, or a gap of ``labelGap`` past an end. Nil when there is no room.
+  @inlinable
+  static func label(between lower: UInt64?, and upper: UInt64?) -> UInt64? {
+    switch (lower, upper) {
+    case (let lower?, nil):
+      let step = Swift.min(labelGap, (UInt64.max - lower) / 2)
+      return step >= 1 ? lower + step : nil
+    case (nil, let upper?):
+      let step = Swift.min(labelGap, upper / 2)
+      return step >= 1 ? upper - step : nil
+    case (let lower?, let upper?):
+      let step = (upper - lower) / 2
+      return step >= 1 ? lower + step : nil
+    case (nil, nil):
+      return centreLabel
+    }
   }
 
   /// Spreads the labels of the smallest sparse-enough aligned window around `anchor` evenly,

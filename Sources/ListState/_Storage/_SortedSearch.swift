@@ -1,29 +1,90 @@
 /// Searching a node's sorted `UInt64` keys (order labels, hashes).
 ///
-/// (Interpolation search was tried here: on evenly spread labels and hashes it reads fewer
-/// cache lines, but its floating-point guess made every in-cache search slower, which cost more
-/// overall than it saved at a million items.)
+/// Keys may be strided (a key field at the start of a larger slot): `stride` counts `UInt64`
+/// words between consecutive keys.
+///
+/// The searches that take a `guess` start where interpolation expects the key and gallop
+/// outwards, then bisect the bracket they found. On evenly spread keys (hashes always; labels
+/// after relabelling) the guess is a few slots off, so a search of a node that is not in the
+/// cache reads one or two cache lines instead of the three or four a bisection of 64 keys
+/// touches; on skewed keys the gallop bounds the cost at about twice a bisection.
 @usableFromInline
 enum _SortedSearch {
   /// The first index `i` with `keys[i] >= key` (`keys.count` when none).
   @inlinable
   static func lowerBound(_ keys: UnsafeBufferPointer<UInt64>, _ key: UInt64) -> Int {
-    // A branch-light binary search: within one node (at most 64 keys) this beats
-    // interpolation, whose floating-point guess costs more than the probes it saves.
-    var base = 0
-    var length = keys.count
-    while length > 1 {
-      let half = length >> 1
-      if keys[base + half - 1] < key { base += half }
-      length -= half
-    }
-    return base + (length == 1 && keys[base] < key ? 1 : 0)
+    guard let base = keys.baseAddress else { return 0 }
+    return lowerBound(base, stride: 1, count: keys.count, key, guess: keys.count >> 1)
   }
 
   /// The last index `i` with `keys[i] <= key`, or 0 when none (the child that covers `key`).
   @inlinable
   static func lastNotAbove(_ keys: UnsafeBufferPointer<UInt64>, _ key: UInt64) -> Int {
-    guard key < UInt64.max else { return Swift.max(keys.count - 1, 0) }
-    return Swift.max(lowerBound(keys, key + 1) - 1, 0)
+    guard let base = keys.baseAddress else { return 0 }
+    return lastNotAbove(base, stride: 1, count: keys.count, key, guess: keys.count >> 1)
+  }
+
+  /// Where `key` would sit among `count` keys spread evenly over `low...high`.
+  ///
+  /// - Complexity: O(1) (one floating-point division).
+  @inlinable
+  @inline(__always)
+  static func guess(_ key: UInt64, low: UInt64, high: UInt64, count: Int) -> Int {
+    guard key > low else { return 0 }
+    guard key < high else { return count - 1 }
+    // `high - low + 1` may be 2^64: compute the span in floating point.
+    let fraction = Double(key &- low) / (Double(high &- low) + 1)
+    return Int(fraction * Double(count))
+  }
+
+  /// The first index `i` in `0..<count` with `keys[i * stride] >= key` (`count` when none),
+  /// searching from `guess`: a short linear walk (the guess is usually a slot or two off), then
+  /// a bisection of what is left when the walk gets long (skewed keys).
+  ///
+  /// - Complexity: O(d) for a guess d ≤ 8 slots off the answer, O(log count) otherwise.
+  @inlinable
+  static func lowerBound(
+    _ keys: UnsafePointer<UInt64>, stride: Int, count: Int, _ key: UInt64, guess: Int
+  ) -> Int {
+    guard count > 0 else { return 0 }
+    var i = Swift.min(Swift.max(guess, 0), count &- 1)
+    if keys[i &* stride] < key {
+      i &+= 1
+      let limit = Swift.min(i &+ 8, count)
+      while i < limit {
+        if keys[i &* stride] >= key { return i }
+        i &+= 1
+      }
+      return i == count ? count : bisect(keys, stride: stride, low: i, high: count, key)
+    }
+    let limit = Swift.max(i &- 8, 0)
+    while i > limit {
+      if keys[(i &- 1) &* stride] < key { return i }
+      i &-= 1
+    }
+    return i == 0 ? 0 : bisect(keys, stride: stride, low: 0, high: i, key)
+  }
+
+  /// The first index in `low...high` whose key is `>= key`, given that the answer is in that
+  /// range (`high` may be `count`).
+  @inlinable
+  static func bisect(_ keys: UnsafePointer<UInt64>, stride: Int, low: Int, high: Int, _ key: UInt64) -> Int {
+    var low = low
+    var high = high
+    while low < high {
+      let middle = (low &+ high) &>> 1
+      if keys[middle &* stride] < key { low = middle &+ 1 } else { high = middle }
+    }
+    return low
+  }
+
+  /// The last index `i` in `0..<count` with `keys[i * stride] <= key`, or 0 when none,
+  /// searching outwards from `guess`.
+  @inlinable
+  static func lastNotAbove(
+    _ keys: UnsafePointer<UInt64>, stride: Int, count: Int, _ key: UInt64, guess: Int
+  ) -> Int {
+    guard key < UInt64.max else { return Swift.max(count - 1, 0) }
+    return Swift.max(lowerBound(keys, stride: stride, count: count, key &+ 1, guess: guess &+ 1) - 1, 0)
   }
 }

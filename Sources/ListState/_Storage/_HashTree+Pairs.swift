@@ -59,7 +59,7 @@ extension _HashTree {
   @inlinable
   static func leaves(of node: Node) -> [Node] {
     var leaves: [Node] = []
-    leaves.reserveCapacity(node.count / (leafCapacity / 2) + 1)
+    leaves.reserveCapacity(node.total / (leafCapacity / 2) + 1)
     collectLeaves(node, into: &leaves)
     return leaves
   }
@@ -69,25 +69,23 @@ extension _HashTree {
     if node.isLeaf {
       leaves.append(node)
     } else {
-      for child in node.children { collectLeaves(child, into: &leaves) }
+      for i in 0..<node.count { collectLeaves(node.branchSlots[i].child, into: &leaves) }
     }
   }
 
-  /// A position in a sequence of leaves; the current leaf's arrays are held in locals so that
-  /// stepping reads no node fields.
+  /// A position in a sequence of leaves, stepping through each leaf's slots in hash order.
   @usableFromInline
   struct LeafCursor {
     @usableFromInline
     let leaves: [Node]
     @usableFromInline
     var leafIndex = 0
-    /// Position in the current leaf.
+    /// Position in the current leaf's hash order.
     @usableFromInline
     var index = 0
+    /// Entries in the current leaf (0 past the end).
     @usableFromInline
-    var hashes: [UInt64] = []
-    @usableFromInline
-    var items: [_HashItem<Key, Value>] = []
+    var leafCount = 0
 
     @inlinable
     init(_ leaves: [Node]) {
@@ -98,10 +96,7 @@ extension _HashTree {
     @inlinable
     mutating func load() {
       // Leaves are never empty (an emptied leaf is removed), so `index` stays in range.
-      if leafIndex < leaves.count {
-        hashes = leaves[leafIndex].hashes
-        items = leaves[leafIndex].items
-      }
+      leafCount = leafIndex < leaves.count ? leaves[leafIndex].count : 0
     }
 
     @inlinable
@@ -109,25 +104,26 @@ extension _HashTree {
     @inlinable
     var leaf: Node { leaves[leafIndex] }
     @inlinable
-    var hash: UInt64 { hashes[index] }
+    var hash: UInt64 { leaves[leafIndex].leafHash(index) }
     @inlinable
-    var key: Key { items[index].key }
+    var key: Key { leaves[leafIndex].item(at: index).pointee.key }
     @inlinable
-    var value: Value { items[index].value }
+    var value: Value { leaves[leafIndex].item(at: index).pointee.value }
     @inlinable
-    var item: _HashItem<Key, Value> { items[index] }
+    var item: _HashItem<Key, Value> { leaves[leafIndex].item(at: index).pointee }
 
     /// Whether the next entry (maybe in the next leaf) has the current hash.
     @inlinable
     var nextHasSameHash: Bool {
-      if index + 1 < hashes.count { return hashes[index + 1] == hashes[index] }
-      return leafIndex + 1 < leaves.count && leaves[leafIndex + 1].hashes[0] == hashes[index]
+      let current = hash
+      if index + 1 < leafCount { return leaves[leafIndex].leafHash(index + 1) == current }
+      return leafIndex + 1 < leaves.count && leaves[leafIndex + 1].leafHash(0) == current
     }
 
     @inlinable
     mutating func advance() {
       index += 1
-      if index == hashes.count { skipLeaf() }
+      if index == leafCount { skipLeaf() }
     }
 
     @inlinable

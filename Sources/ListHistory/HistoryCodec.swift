@@ -52,6 +52,8 @@ public struct HistoryCodec<Section: ListElement, Item: ListElement>: Sendable {
 
   /// Strings up to this many UTF-8 bytes are interned.
   static var internedStringLimit: Int { 256 }
+  /// Format 1.1: strings inside element contents are interned only up to this many UTF-8 bytes.
+  static var internedContentStringLimit: Int { 8 }
   /// Nesting limit of values (arrays/objects) — bounds recursion on untrusted input.
   static var maximumValueDepth: Int { 64 }
 

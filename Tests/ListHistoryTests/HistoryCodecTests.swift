@@ -137,6 +137,22 @@ import Testing
       lengths[minor] = try codec.encode(events: [.insertItems(ListOutline(items: [TestRow(201, "")]), at: Self.location)]).count
     }
     #expect(lengths[1]! + 2 == lengths[0]!, "\(lengths)")
+
+    // Longer strings inside contents are not interned in 1.1 (a repeat is stored again), short
+    // ones are (a repeat is a one-byte reference) — in 1.0 both are.
+    for minor in [0, 1] as [UInt16] {
+      var codec = HistoryCodec<String, TestRow>()
+      codec.encoderFormatMinor = minor
+      func twice(_ title: String) throws -> (first: Int, second: Int) {
+        let first = try codec.encode(events: [.insertItems(ListOutline(items: [TestRow(300, title)]), at: Self.location)])
+        let second = try codec.encode(events: [.insertItems(ListOutline(items: [TestRow(301, title)]), at: Self.location)])
+        return (first.count, second.count)
+      }
+      let short = try twice("done")
+      #expect(short.second < short.first, "minor \(minor): \(short)")
+      let long = try twice("a title of some length")
+      if minor == 0 { #expect(long.second + 10 < long.first, "\(long)") } else { #expect(long.second + 10 > long.first, "\(long)") }
+    }
   }
 
   @Test func unknownCompactFormsAreTypedErrors() throws {

@@ -50,7 +50,16 @@ extension HistoryCodec {
       writer.byte(_ValueTag.double)
       let bits = number.bitPattern
       for shift in stride(from: 0, to: 64, by: 8) { writer.byte(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
-    case .string(let text): writeString(text, into: &writer)
+    case .string(let text):
+      // Since 1.1 longer strings inside contents are not interned: they are mostly unique text
+      // (titles, notes) that an update's remembered content no longer needs to refer back to,
+      // so interning them only grows the tables and costs a hash lookup each (zstd still
+      // catches a repeat). Short ones — states, tags — keep their one-byte references.
+      if depth > 0, writesCompactForms, text.utf8.count > Self.internedContentStringLimit {
+        writeRawString(text, into: &writer)
+      } else {
+        writeString(text, into: &writer)
+      }
     case .array(let values):
       guard depth < Self.maximumValueDepth else { throw .unencodable("value nests deeper than \(Self.maximumValueDepth)") }
       writer.byte(_ValueTag.array)
@@ -93,14 +102,16 @@ extension HistoryCodec {
     return shape
   }
 
+  /// A string that is not interned (any format).
+  func writeRawString(_ text: String, into writer: inout _ByteWriter) {
+    writer.byte(_ValueTag.rawString)
+    writer.varint(text.utf8.count)
+    writer.raw(text.utf8)
+  }
+
   mutating func writeString(_ text: String, into writer: inout _ByteWriter) {
     let utf8 = text.utf8
-    guard utf8.count <= Self.internedStringLimit else {
-      writer.byte(_ValueTag.rawString)
-      writer.varint(utf8.count)
-      writer.raw(utf8)
-      return
-    }
+    guard utf8.count <= Self.internedStringLimit else { return writeRawString(text, into: &writer) }
     // One hash lookup: the entry is created with the next index when the string is new.
     let next = encoderTables.stringList.count
     let index = Self.entry(&encoderTables.strings[text, default: next])

@@ -366,6 +366,12 @@ func runStoreProfile(_ phase: String, directory: String, count: Int) {
       let start = now()
       let history = try JournalHistory<BenchSection, BenchItem>.open(at: path)
       say("replay: \(history.store.eventCount) events, \(fmt(now() - start, 2)) s")
+    case "history-travel":
+      let history = try JournalHistory<BenchSection, BenchItem>.open(at: path)
+      var random = BenchRandom(state: 7)
+      let start = now()
+      for _ in 0..<count { _ = try history.state(at: Version(random.below(history.latestVersion.rawValue + 1))) }
+      say("history travel: mean \(fmt((now() - start) / Double(count) * 1000, 2)) ms")
     case "travel":
       let travel = try JournalTimeTravel<BenchSection, BenchItem>.open(at: path)
       var random = BenchRandom(state: 7)

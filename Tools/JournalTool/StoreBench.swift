@@ -333,6 +333,13 @@ func runStoreBenchmarks(directory: String, events: Int, items: Int) {
 ///   JournalTool store-profile workload DIR N      the mixed workload up to N events (writes DIR/store.journal)
 ///   JournalTool store-profile replay DIR          open + full replay of DIR/store.journal
 ///   JournalTool store-profile travel DIR N        N random time travels in DIR/store.journal
+///   JournalTool store-profile history-travel DIR N   replay DIR/store.journal, then N random state(at:)
+///   JournalTool store-profile workload-memory DIR N  the mixed workload on a store without a journal
+///   JournalTool store-profile analyze DIR         where the bytes of DIR/store.journal go
+///   JournalTool store-profile dump DIR SEQ        40 records from sequence SEQ, decoded
+///   JournalTool store-profile stream DIR          its non-checkpoint records, framed, to DIR/records.bin
+///   JournalTool store-profile recode DIR MINOR    the same re-encoded as format 1.MINOR to
+///                                                 DIR/records-MINOR.bin (LEVEL=n: checkpoints' zstd level)
 func runStoreProfile(_ phase: String, directory: String, count: Int) {
   do {
     let path = directory + "/store.journal"
@@ -366,6 +373,12 @@ func runStoreProfile(_ phase: String, directory: String, count: Int) {
       let start = now()
       let history = try JournalHistory<BenchSection, BenchItem>.open(at: path)
       say("replay: \(history.store.eventCount) events, \(fmt(now() - start, 2)) s")
+    case "history-travel":
+      let history = try JournalHistory<BenchSection, BenchItem>.open(at: path)
+      var random = BenchRandom(state: 7)
+      let start = now()
+      for _ in 0..<count { _ = try history.state(at: Version(random.below(history.latestVersion.rawValue + 1))) }
+      say("history travel: mean \(fmt((now() - start) / Double(count) * 1000, 2)) ms")
     case "travel":
       let travel = try JournalTimeTravel<BenchSection, BenchItem>.open(at: path)
       var random = BenchRandom(state: 7)

@@ -4,6 +4,7 @@
 //   JournalTool crash-check PATH ACKED       reopen (recovery) and verify records 1...ACKED
 //   JournalTool bench DIR [EVENTS]           size / throughput / latency numbers (release build)
 //   JournalTool store-bench DIR [EVENTS] [ITEMS]  end-to-end numbers with real history records
+//   JournalTool store-profile PHASE DIR [N]  one phase of store-bench, for profilers (StoreBench.swift)
 //   JournalTool seeds DIR                    small journals for Tools/fuzz/corpus
 import CZstd
 import JournalFormat

@@ -64,14 +64,16 @@ extension JournalWriter {
   ///
   /// - Complexity: one write and one `fdatasync`.
   public func sync() throws(JournalError) {
-    try syncing.withLock { _ throws(JournalError) in
+    let durable = try syncing.withLock { _ throws(JournalError) -> UInt64? in
       let pending = try state.withLock { (s) throws(JournalError) -> (file: any JournalFileHandle, sequence: UInt64)? in
         try _checkOpen(s)
         try _emitChunk(&s, forceFrameEnd: false)
         return _unsyncedWrites(s)
       }
-      if let pending { try _syncOutsideLock(pending) }
+      guard let pending else { return nil }
+      return try _syncOutsideLock(pending)
     }
+    if let durable { options.onDurable?(durable) }
   }
 
   /// Ends the current frame, makes everything durable (`fsync`) and releases the lock.
@@ -80,11 +82,12 @@ extension JournalWriter {
   /// - Complexity: one write and one `fsync`.
   public func close() throws(JournalError) {
     // Waits for a sync running outside the state lock, so the file is not closed under it.
-    try syncing.withLock { _ throws(JournalError) in try _close() }
+    let durable = try syncing.withLock { _ throws(JournalError) -> UInt64? in try _close() }
+    if let durable { options.onDurable?(durable) }
   }
 
-  private func _close() throws(JournalError) {
-    let durable = try state.withLock { (s) throws(JournalError) -> UInt64? in
+  private func _close() throws(JournalError) -> UInt64? {
+    try state.withLock { (s) throws(JournalError) -> UInt64? in
       guard s.closedReason == nil, let file = s.file else { return nil }
       defer {
         file.close()
@@ -99,7 +102,6 @@ extension JournalWriter {
       s.durableSequence = s.writtenSequence
       return s.durableSequence
     }
-    if let durable { options.onDurable?(durable) }
   }
 
   // MARK: - Under the lock
@@ -179,15 +181,18 @@ extension JournalWriter {
   /// pending, then `fdatasync`s outside the state lock so appends continue meanwhile. A failure
   /// poisons the writer; the next append or sync reports it.
   private func _groupSync(timer: Bool) {
-    syncing.withLock { _ in
+    let durable = syncing.withLock { _ -> UInt64? in
       let pending = state.withLock { (s) -> (file: any JournalFileHandle, sequence: UInt64)? in
         if timer { s.timerScheduled = false } else { s.syncRequested = false }
         guard s.closedReason == nil else { return nil }
         do throws(JournalError) { try _emitChunk(&s, forceFrameEnd: false) } catch { return nil }
         return _unsyncedWrites(s)
       }
-      if let pending { try? _syncOutsideLock(pending) }
+      guard let pending else { return nil }
+      return try? _syncOutsideLock(pending)
     }
+    // Outside every lock: the callback may call back into the writer (`sync()`, say).
+    if let durable { options.onDurable?(durable) }
   }
 
   /// The file and the last written sequence when some written record is not yet durable.
@@ -197,21 +202,21 @@ extension JournalWriter {
   }
 
   /// `fdatasync` of writes already in the file, without the state lock (the caller holds
-  /// `syncing`, so `close()` waits); then advances `durableSequence` to what the sync covered.
-  /// A failure poisons the writer — records appended meanwhile are never reported durable.
-  private func _syncOutsideLock(_ pending: (file: any JournalFileHandle, sequence: UInt64)) throws(JournalError) {
+  /// `syncing`, so `close()` waits); then advances `durableSequence` to what the sync covered and
+  /// returns it if it advanced (the caller reports it once it holds no lock). A failure poisons
+  /// the writer — records appended meanwhile are never reported durable.
+  private func _syncOutsideLock(_ pending: (file: any JournalFileHandle, sequence: UInt64)) throws(JournalError) -> UInt64? {
     do throws(JournalError) { try pending.file.sync(dataOnly: true) } catch {
       state.withLock { s in
         if s.closedReason == nil { _poison(&s, error) }
       }
       throw error
     }
-    let durable = state.withLock { (s) -> UInt64? in
+    return state.withLock { (s) -> UInt64? in
       guard pending.sequence > s.durableSequence else { return nil }
       s.durableSequence = pending.sequence
       return s.durableSequence
     }
-    if let durable { options.onDurable?(durable) }
   }
 
   /// Compresses pending records into one chunk and writes it with a single `pwrite`.

@@ -111,6 +111,33 @@ import Testing
     #expect(try JournalReader.open(at: "/j", fileSystem: fs).readAll().count == appended)
   }
 
+  /// The durability callback runs without the writer's locks: it may call back into the writer.
+  @Test func durabilityCallbackMayCallBackIntoTheWriter() throws {
+    final class Box: @unchecked Sendable {
+      let lock = NSLock()
+      var writer: JournalWriter?
+      var calls = 0
+    }
+    let box = Box()
+    let fs = FaultInjectingFileSystem()
+    var options = memoryOptions(fs, .grouped(maxDelayMilliseconds: 1, maxBytes: 64))
+    options.onDurable = { _ in
+      let writer = box.lock.withLock {
+        box.calls += 1
+        return box.writer
+      }
+      try? writer?.sync()
+      _ = writer?.durableSequence
+    }
+    let writer = try JournalWriter.create(at: "/j", options: options)
+    box.lock.withLock { box.writer = writer }
+    for n in 0..<200 { try writer.append(syntheticRecord(n)) }
+    try writer.sync()
+    try writer.close()
+    #expect(box.lock.withLock { box.calls } > 0)
+    #expect(try JournalReader.open(at: "/j", fileSystem: fs).readAll().count == 200)
+  }
+
   @Test func crc32cMatchesKnownVector() {
     let value = Array("123456789".utf8).withUnsafeBytes { _CRC32C.checksum($0) }
     #expect(value == 0xE306_9283)

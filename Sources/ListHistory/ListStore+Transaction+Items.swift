@@ -145,11 +145,12 @@ extension ListStore.Transaction {
   }
 
   public mutating func updateItems(_ items: [Item]) throws(Failure) {
-    let before = snapshot
+    // Old contents read first (a kept copy of the snapshot would make the update copy nodes).
+    let before = items.map { snapshot.item($0.id) }
     try snapshot.updateItems(items)
     var latest: [Item.ID: Item] = [:]
-    for item in items {
-      guard let old = latest[item.id] ?? before.item(item.id) else { continue }
+    for (item, previous) in zip(items, before) {
+      guard let old = latest[item.id] ?? previous else { continue }
       if items.count > 1 { latest[item.id] = item }
       record(.updateItem(old: old, new: item))
     }

@@ -1,23 +1,25 @@
 import ListState
 
 extension ListStore.Transaction {
+  // The flags before the change are read first: keeping a copy of the working snapshot
+  // instead would make the change copy every node it touches (the nodes would be shared).
   public mutating func expand(_ ids: [Item.ID]) throws(Failure) {
-    let before = snapshot
+    let before = ids.map { snapshot.isExpanded($0) }
     try snapshot.expand(ids)
     var seen = Set<Item.ID>()
-    for id in ids {
-      let was = seen.contains(id) || before.isExpanded(id)
+    for (id, wasExpanded) in zip(ids, before) {
+      let was = seen.contains(id) || wasExpanded
       if ids.count > 1 { seen.insert(id) }
       record(.expand(id, wasExpanded: was))
     }
   }
 
   public mutating func collapse(_ ids: [Item.ID]) throws(Failure) {
-    let before = snapshot
+    let before = ids.map { snapshot.isExpanded($0) }
     try snapshot.collapse(ids)
     var seen = Set<Item.ID>()
-    for id in ids {
-      let was = !seen.contains(id) && before.isExpanded(id)
+    for (id, wasExpanded) in zip(ids, before) {
+      let was = !seen.contains(id) && wasExpanded
       if ids.count > 1 { seen.insert(id) }
       record(.collapse(id, wasExpanded: was))
     }

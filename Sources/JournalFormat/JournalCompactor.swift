@@ -65,6 +65,8 @@ public enum JournalCompactor {
 
     var writeOptions = options
     writeOptions.compressionLevel = level
+    // The rewrite announces the original's minor: its records keep their encodings.
+    writeOptions.formatMinor = reader.formatMinor
     // One chunk per frame: with no per-commit flushes the recompressed frames are smallest.
     writeOptions.durability = .grouped(maxDelayMilliseconds: 3_600_000, maxBytes: options.frameTargetBytes)
     writeOptions.onDurable = nil

@@ -9,8 +9,10 @@
 public struct JournalOptions: Sendable {
   /// When records reach stable storage (default `.grouped`).
   public var durability: JournalDurability = .grouped
-  /// zstd level for new frames (default 3).
-  public var compressionLevel: Int32 = 3
+  /// zstd level for new frames (default 6). Journals are many small records flushed in small
+  /// chunks, where level 6's lazy matching finds ~5% more than level 3 (measured on the history
+  /// benchmark: 9.4 instead of 9.8 bytes per record) for ~0.3 µs more per record.
+  public var compressionLevel: Int32 = 6
   /// A zstd frame ends once it holds this many uncompressed bytes (default 256 KiB), so random
   /// access never decodes more than about this much.
   public var frameTargetBytes: Int = 256 * 1024
@@ -25,6 +27,16 @@ public struct JournalOptions: Sendable {
   public var fixedSalt: UInt64?
   /// A fixed creation time (nanoseconds since 1970) for a new journal's header (nil: now).
   public var fixedCreationTimeNanoseconds: Int64?
+  /// The format minor a new journal's header announces (default: the newest, 1). The byte
+  /// layer is the same in every 1.x; the minor tells the history layer which record encodings
+  /// it may append (1.0: the original ones, so older 1.x readers can read the file). Appending
+  /// to an existing journal keeps its minor.
+  public var formatMinor: UInt16 = JournalOptions.newestFormatMinor {
+    didSet { formatMinor = min(formatMinor, Self.newestFormatMinor) }
+  }
+
+  /// The newest format minor this library writes.
+  public static var newestFormatMinor: UInt16 { _FileHeader.currentMinor }
 
   public init() {}
 }

@@ -19,6 +19,36 @@ extension JournalWriter {
     return receipt
   }
 
+  /// Appends several records as one chunk (a checkpoint among them still starts its own frame),
+  /// then applies the durability mode once: one zstd flush and one `pwrite` for the whole batch
+  /// where `append(_:)` would pay them per record. Either every record is accepted or none is
+  /// (they are checked before any is added); returns the receipt of the last one (the others
+  /// have the sequences just before it), or nil for an empty batch.
+  ///
+  /// ```swift
+  /// let last = try writer.append(contentsOf: records)   // relaxed: all in the page cache now
+  /// ```
+  /// - Complexity: O(total payload) plus, per durability mode, one write and one `fdatasync`.
+  @discardableResult
+  public func append(contentsOf records: some Collection<JournalRecord>) throws(JournalError) -> AppendReceipt? {
+    guard !records.isEmpty else { return nil }
+    let (receipt, durable) = try state.withLock { (s) throws(JournalError) -> (AppendReceipt?, UInt64?) in
+      try _checkOpen(s)
+      var previous = s.lastVersion
+      for record in records {
+        try _validate(record, after: previous)
+        previous = record.version
+      }
+      var receipt: AppendReceipt?
+      for record in records { receipt = try _stage(record, &s) }
+      let durable = try _applyDurability(&s)
+      guard let last = receipt else { return (nil, durable) }
+      return (AppendReceipt(sequence: last.sequence, version: last.version, isDurable: s.durableSequence >= last.sequence), durable)
+    }
+    if let durable { options.onDurable?(durable) }
+    return receipt
+  }
+
   /// Appends a checkpoint record (full state at `version`), starting a new zstd frame.
   ///
   /// - Complexity: as `append(_:)`.
@@ -29,12 +59,19 @@ extension JournalWriter {
 
   /// Writes anything pending and makes everything written durable.
   ///
+  /// The `fdatasync` runs without blocking appends (they continue into the page cache and are
+  /// covered by a later sync).
+  ///
   /// - Complexity: one write and one `fdatasync`.
   public func sync() throws(JournalError) {
-    let durable = try state.withLock { (s) throws(JournalError) -> UInt64? in
-      try _checkOpen(s)
-      try _emitChunk(&s, forceFrameEnd: false)
-      return try _syncFile(&s)
+    let durable = try syncing.withLock { _ throws(JournalError) -> UInt64? in
+      let pending = try state.withLock { (s) throws(JournalError) -> (file: any JournalFileHandle, sequence: UInt64)? in
+        try _checkOpen(s)
+        try _emitChunk(&s, forceFrameEnd: false)
+        return _unsyncedWrites(s)
+      }
+      guard let pending else { return nil }
+      return try _syncOutsideLock(pending)
     }
     if let durable { options.onDurable?(durable) }
   }
@@ -44,7 +81,13 @@ extension JournalWriter {
   ///
   /// - Complexity: one write and one `fsync`.
   public func close() throws(JournalError) {
-    let durable = try state.withLock { (s) throws(JournalError) -> UInt64? in
+    // Waits for a sync running outside the state lock, so the file is not closed under it.
+    let durable = try syncing.withLock { _ throws(JournalError) -> UInt64? in try _close() }
+    if let durable { options.onDurable?(durable) }
+  }
+
+  private func _close() throws(JournalError) -> UInt64? {
+    try state.withLock { (s) throws(JournalError) -> UInt64? in
       guard s.closedReason == nil, let file = s.file else { return nil }
       defer {
         file.close()
@@ -59,7 +102,6 @@ extension JournalWriter {
       s.durableSequence = s.writtenSequence
       return s.durableSequence
     }
-    if let durable { options.onDurable?(durable) }
   }
 
   // MARK: - Under the lock
@@ -70,11 +112,24 @@ extension JournalWriter {
 
   private func _append(_ record: JournalRecord, _ s: inout _WriterState) throws(JournalError) -> (AppendReceipt, UInt64?) {
     try _checkOpen(s)
+    try _validate(record, after: s.lastVersion)
+    let staged = try _stage(record, &s)
+    let durable = try _applyDurability(&s)
+    let receipt = AppendReceipt(sequence: staged.sequence, version: record.version, isDurable: s.durableSequence >= staged.sequence)
+    return (receipt, durable)
+  }
+
+  private func _validate(_ record: JournalRecord, after lastVersion: UInt64?) throws(JournalError) {
     guard record.payload.count <= options.limits.maxRecordPayload else {
       throw .tooLarge(what: "record payload", size: Int64(record.payload.count), limit: Int64(options.limits.maxRecordPayload), offset: nil)
     }
     guard record.kind.rawValue != 0 else { throw .invalidArgument("record kind 0 is reserved") }
-    if let last = s.lastVersion, record.version < last { throw .versionOutOfOrder(version: record.version, previous: last) }
+    if let last = lastVersion, record.version < last { throw .versionOutOfOrder(version: record.version, previous: last) }
+  }
+
+  /// Adds a validated record to the pending chunk (a checkpoint first ends the current frame);
+  /// the receipt's `isDurable` is not yet meaningful.
+  private func _stage(_ record: JournalRecord, _ s: inout _WriterState) throws(JournalError) -> AppendReceipt {
     if record.kind == .checkpoint && (s.frameOpen || s.pendingCount > 0) {
       try _emitChunk(&s, forceFrameEnd: true)
     }
@@ -91,40 +146,77 @@ extension JournalWriter {
     let sequence = s.nextSequence
     s.nextSequence += 1
     s.lastVersion = record.version
+    return AppendReceipt(sequence: sequence, version: record.version, isDurable: false)
+  }
 
-    var durable: UInt64?
+  /// What the durability mode does after records were staged; returns a newly durable sequence.
+  private func _applyDurability(_ s: inout _WriterState) throws(JournalError) -> UInt64? {
     switch options.durability {
     case .strict:
       try _emitChunk(&s, forceFrameEnd: false)
-      durable = try _syncFile(&s)
+      return try _syncFile(&s)
     case .relaxed:
       try _emitChunk(&s, forceFrameEnd: false)
+      return nil
     case .grouped(let maxDelay, let maxBytes):
+      // The appending thread never waits for a sync: a full group is written here (bounding
+      // the memory held) and its sync, like the timed one, runs on another thread.
       if s.pending.count >= maxBytes || s.pendingCount >= UInt32.max / 2 {
         try _emitChunk(&s, forceFrameEnd: false)
-        durable = try _syncFile(&s)
+        if !s.syncRequested {
+          s.syncRequested = true
+          DispatchQueue.global().async { [weak self] in self?._groupSync(timer: false) }
+        }
       } else if !s.timerScheduled {
         s.timerScheduled = true
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(max(0, maxDelay))) { [weak self] in
-          self?._groupTimerFired()
+          self?._groupSync(timer: true)
         }
       }
+      return nil
     }
-    let receipt = AppendReceipt(sequence: sequence, version: record.version, isDurable: s.durableSequence >= sequence)
-    return (receipt, durable)
   }
 
-  private func _groupTimerFired() {
-    let durable = state.withLock { (s) -> UInt64? in
-      s.timerScheduled = false
-      guard s.closedReason == nil, s.pendingCount > 0 || s.writtenSequence > s.durableSequence else { return nil }
-      // A failure here poisons the writer; the next append or sync reports it.
-      do throws(JournalError) {
-        try _emitChunk(&s, forceFrameEnd: false)
-        return try _syncFile(&s)
-      } catch { return nil }
+  /// Grouped durability's shared sync (after the delay, or after a full group): writes what is
+  /// pending, then `fdatasync`s outside the state lock so appends continue meanwhile. A failure
+  /// poisons the writer; the next append or sync reports it.
+  private func _groupSync(timer: Bool) {
+    let durable = syncing.withLock { _ -> UInt64? in
+      let pending = state.withLock { (s) -> (file: any JournalFileHandle, sequence: UInt64)? in
+        if timer { s.timerScheduled = false } else { s.syncRequested = false }
+        guard s.closedReason == nil else { return nil }
+        do throws(JournalError) { try _emitChunk(&s, forceFrameEnd: false) } catch { return nil }
+        return _unsyncedWrites(s)
+      }
+      guard let pending else { return nil }
+      return try? _syncOutsideLock(pending)
     }
+    // Outside every lock: the callback may call back into the writer (`sync()`, say).
     if let durable { options.onDurable?(durable) }
+  }
+
+  /// The file and the last written sequence when some written record is not yet durable.
+  private func _unsyncedWrites(_ s: borrowing _WriterState) -> (file: any JournalFileHandle, sequence: UInt64)? {
+    guard let file = s.file, s.writtenSequence > s.durableSequence else { return nil }
+    return (file, s.writtenSequence)
+  }
+
+  /// `fdatasync` of writes already in the file, without the state lock (the caller holds
+  /// `syncing`, so `close()` waits); then advances `durableSequence` to what the sync covered and
+  /// returns it if it advanced (the caller reports it once it holds no lock). A failure poisons
+  /// the writer — records appended meanwhile are never reported durable.
+  private func _syncOutsideLock(_ pending: (file: any JournalFileHandle, sequence: UInt64)) throws(JournalError) -> UInt64? {
+    do throws(JournalError) { try pending.file.sync(dataOnly: true) } catch {
+      state.withLock { s in
+        if s.closedReason == nil { _poison(&s, error) }
+      }
+      throw error
+    }
+    return state.withLock { (s) -> UInt64? in
+      guard pending.sequence > s.durableSequence else { return nil }
+      s.durableSequence = pending.sequence
+      return s.durableSequence
+    }
   }
 
   /// Compresses pending records into one chunk and writes it with a single `pwrite`.

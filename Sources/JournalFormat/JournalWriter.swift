@@ -28,14 +28,25 @@ public final class JournalWriter: Sendable {
   public let path: String
   /// The journal's salt.
   public let salt: UInt64
+  /// The format minor of the file (its header): which record encodings the history layer may
+  /// append to it.
+  public let formatMinor: UInt16
   /// What opening found at the end of the file (all zero for a new journal).
   public let recovery: JournalRecoveryReport
   let options: JournalOptions
   let state: Mutex<_WriterState>
+  /// Serializes the syncs that run outside `state`'s lock (grouped durability's shared
+  /// `fdatasync`, `sync()`) with each other and with `close()`, so the file is never closed under
+  /// a running sync. Lock order: `syncing` before `state`, never the other way round.
+  let syncing = Mutex<Void>(())
 
-  init(path: String, salt: UInt64, recovery: JournalRecoveryReport, options: JournalOptions, state: consuming _WriterState) {
+  init(
+    path: String, salt: UInt64, formatMinor: UInt16, recovery: JournalRecoveryReport, options: JournalOptions,
+    state: consuming _WriterState
+  ) {
     self.path = path
     self.salt = salt
+    self.formatMinor = formatMinor
     self.recovery = recovery
     self.options = options
     self.state = Mutex(state)
@@ -62,9 +73,10 @@ public final class JournalWriter: Sendable {
     let file = try fs.open(temporary, mode: .createNew)
     do throws(JournalError) {
       guard try file.tryLockExclusive() else { throw .locked(path: temporary) }
-      let header = _FileHeader(
+      var header = _FileHeader(
         salt: options.fixedSalt.map { max(1, $0) } ?? UInt64.random(in: 1...UInt64.max),
         createdAtNanoseconds: options.fixedCreationTimeNanoseconds ?? _nowNanoseconds())
+      header.minor = options.formatMinor
       try file.write(header.encode(), at: 0)
       try file.sync(dataOnly: false)
       try fs.rename(temporary, to: path)
@@ -72,7 +84,7 @@ public final class JournalWriter: Sendable {
       let compressor = try _ZstdCompressor(level: options.compressionLevel)
       let state = _WriterState(file: file, compressor: compressor, endOffset: Int64(_FileHeader.size), nextSequence: firstSequence, lastVersion: nil)
       return JournalWriter(
-        path: path, salt: header.salt,
+        path: path, salt: header.salt, formatMinor: header.minor,
         recovery: JournalRecoveryReport(validBytes: Int64(_FileHeader.size), tornTailBytes: 0), options: options, state: state)
     } catch {
       file.close()
@@ -112,7 +124,8 @@ public final class JournalWriter: Sendable {
       let next = scan.nextSequence ?? 1
       let state = _WriterState(
         file: file, compressor: compressor, endOffset: Int64(scan.validEnd), nextSequence: next, lastVersion: scan.lastVersion)
-      return JournalWriter(path: path, salt: header.salt, recovery: recovery, options: options, state: state)
+      return JournalWriter(
+        path: path, salt: header.salt, formatMinor: header.minor, recovery: recovery, options: options, state: state)
     } catch {
       file.close()
       throw error

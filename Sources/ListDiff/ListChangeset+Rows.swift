@@ -25,11 +25,17 @@ extension ListChangeset {
     sectionNeedsReload: (SectionID) -> Bool = { _ in false },
     itemNeedsReload: ((ItemID) -> Bool)? = nil
   ) {
+    self.init(from: old, to: new, sectionNeedsReload: sectionNeedsReload, reload: _ReloadTest(predicate: itemNeedsReload))
+  }
+
+  /// The changeset with a row reload test (positions in `new`).
+  @inlinable
+  init(from old: Rows, to new: Rows, sectionNeedsReload: (SectionID) -> Bool, reload: _ReloadTest<ItemID>) {
     typealias Differ = _StageDiffer<SectionID, ItemID>
     let plan = _SectionPlan(from: old.sectionIdentifiers, to: new.sectionIdentifiers, needsReload: sectionNeedsReload)
     var movedSectionChanged = false
     for (oldSection, kind) in plan.oldKind.enumerated() where kind == .moved {
-      if old.rows[oldSection] != new.rows[plan.oldToNew[oldSection]] {
+      if !Differ.rowsEqual(old.rows[oldSection], new.rows[plan.oldToNew[oldSection]]) {
         movedSectionChanged = true
         break
       }
@@ -37,16 +43,18 @@ extension ListChangeset {
     var stages: [Stage] = []
     var trailing: [(ListIndexPath, ItemID)]
     if !movedSectionChanged {
-      let (stage, reloads) = Differ.stage(from: old, to: new, plan: plan, needsReload: itemNeedsReload)
+      let (stage, reloads) = Differ.stage(from: old, to: new, plan: plan, reload: reload)
       if !stage.isEmpty { stages.append(stage) }
       trailing = reloads
     } else {
-      // Rows first, over the old section order; then the sections, with no row listed.
+      // Rows first, over the old section order; then the sections, with no row listed. The rows
+      // stage ends in `middle`, whose open sections hold their rows of `new` at old indexes.
       let middle = Self.rowsFirstState(from: old, to: new, plan: plan)
       let suppressed = plan.oldKind.map { !$0.isOpen }
       let rowsPlan = _SectionPlan(identityOver: old.rows.count, suppressingItemReloadsIn: suppressed)
-      var (rowsStage, reloads) = Differ.stage(from: old, to: middle, plan: rowsPlan, needsReload: itemNeedsReload)
-      let (sectionsStage, _) = Differ.stage(from: middle, to: new, plan: plan, needsReload: nil)
+      var (rowsStage, reloads) = Differ.stage(
+        from: old, to: middle, plan: rowsPlan, reload: reload.mappingSections(plan.oldToNew))
+      let (sectionsStage, _) = Differ.stage(from: middle, to: new, plan: plan, reload: _ReloadTest())
       rowsStage.after = middle
       if !rowsStage.isEmpty { stages.append(rowsStage) }
       if !sectionsStage.isEmpty { stages.append(sectionsStage) }

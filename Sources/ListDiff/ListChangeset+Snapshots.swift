@@ -14,8 +14,9 @@ extension ListChangeset {
   /// ListChangeset(from: old, to: new).numberOfItemMoves   // 1
   /// ```
   ///
-  /// - Complexity: O(n + k log k) for n visible rows (k common to a changed section), plus a
-  ///   content comparison per common row unless `Item` is its own identifier.
+  /// - Complexity: O(n + k log k) for n visible rows (k common to a changed section), plus one
+  ///   pass over both snapshots' items comparing contents (storage the two share is skipped)
+  ///   unless `Item` is its own identifier, plus O(log n) per item marked or changed.
   @inlinable
   public init<Section: ListElement, Item: ListElement>(
     from old: ListSnapshot<Section, Item>, to new: ListSnapshot<Section, Item>
@@ -33,23 +34,37 @@ extension ListChangeset {
     let sectionNeedsReload: (SectionID) -> Bool = { id in
       markedSections.contains(id) || old.section(id) != new.section(id)
     }
-    var marked = new.reloadedItemIdentifiers
-    marked.formUnion(new.reconfiguredItemIdentifiers)
-    marked.formUnion(alsoMarkedItems)
-    let itemNeedsReload: ((ItemID) -> Bool)?
-    if Item.self == Item.ID.self {
-      // The content is the identifier: only markers can ask for a reload.
-      itemNeedsReload = marked.isEmpty ? nil : { [marked] id in marked.contains(id) }
-    } else if marked.isEmpty {
-      itemNeedsReload = { id in old.item(id) != new.item(id) }
-    } else {
-      itemNeedsReload = { [marked] id in marked.contains(id) || old.item(id) != new.item(id) }
-    }
     // The same snapshot value on both sides (shared storage): read its rows once; the row diff
     // then sees identical arrays and skips every section in O(1).
     let oldRows = ListVisibleRows(old)
     let newRows = Self._sharesStorage(old, new) ? oldRows : ListVisibleRows(new)
-    self.init(from: oldRows, to: newRows, sectionNeedsReload: sectionNeedsReload, itemNeedsReload: itemNeedsReload)
+    // The items to reload wherever visible in both: the marked ones, and those whose content
+    // changed — found in one pass over both snapshots' records (shared storage skipped), not
+    // by two lookups per common row.
+    var reloadIDs = Array(new.reloadedItemIdentifiers)
+    reloadIDs.append(contentsOf: new.reconfiguredItemIdentifiers)
+    reloadIDs.append(contentsOf: alsoMarkedItems)
+    if Item.self != Item.ID.self {  // otherwise the content is the identifier
+      old._forEachChangedItem(comparedTo: new) { oldItem, _, newItem, _ in
+        if oldItem != newItem { reloadIDs.append(newItem.id) }
+      }
+    }
+    let reload: _ReloadTest<ItemID>
+    if reloadIDs.isEmpty {
+      reload = _ReloadTest()
+    } else if reloadIDs.count * 8 <= newRows.numberOfRows {
+      // Few: mark their rows (an O(log n) position lookup each) so the diff tests a bit per
+      // common row instead of hashing it.
+      var rows = _RowSet(rowCounts: newRows.rows.map(\.count))
+      for id in reloadIDs {
+        if let path = new.visibleIndexPath(ofItem: id) { rows.insert(section: path.section, row: path.row) }
+      }
+      reload = _ReloadTest(rows: rows)
+    } else {
+      let ids = Set(reloadIDs)
+      reload = _ReloadTest(predicate: { ids.contains($0) })
+    }
+    self.init(from: oldRows, to: newRows, sectionNeedsReload: sectionNeedsReload, reload: reload)
   }
 
   /// True when two snapshot values are bit-for-bit the same (they share every storage

@@ -17,6 +17,7 @@ extension ListSnapshot {
   ///
   /// - Throws: only if a snapshot breaks its own invariants (a bug), never for valid snapshots.
   /// - Complexity: O(n) checks plus O(log n) per operation, for n items.
+  @inlinable
   public func operations(toReach target: ListSnapshot, expansion: ListExpansionPolicy = .keepCurrent)
     throws(Failure) -> [ListSnapshotOperation<Section, Item>]
   {
@@ -33,6 +34,7 @@ extension ListSnapshot {
   ///
   /// - Complexity: O(n) checks plus O(log n) per operation.
   @discardableResult
+  @inlinable
   public mutating func apply(_ target: ListSnapshot, expansion: ListExpansionPolicy = .keepCurrent)
     throws(Failure) -> [ListSnapshotOperation<Section, Item>]
   {

@@ -47,6 +47,7 @@ public enum ListSnapshotOperation<Section: ListElement, Item: ListElement>: Equa
   /// - Throws: the snapshot's ``ListError`` when the operation does not fit `snapshot`; the
   ///   snapshot is then unchanged.
   /// - Complexity: O(k log n) for k identifiers.
+  @inlinable
   public func apply(to snapshot: inout ListSnapshot<Section, Item>) throws(ListError<Section.ID, Item.ID>) {
     switch self {
     case .insertSection(let section, let index): try snapshot.insertSections([section], at: index)

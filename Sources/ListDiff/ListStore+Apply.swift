@@ -10,6 +10,7 @@ extension ListStore.Transaction {
   /// ```
   ///
   /// - Complexity: O(n) checks plus O(log n) per operation.
+  @inlinable
   public mutating func apply(_ target: ListSnapshot<Section, Item>, expansion: ListExpansionPolicy = .keepCurrent)
     throws(Failure)
   {
@@ -23,6 +24,7 @@ extension ListSnapshotOperation {
   /// Performs the operation in a store transaction (recording its events).
   ///
   /// - Complexity: O(k log n) for k identifiers.
+  @inlinable
   public func apply(to transaction: inout ListStore<Section, Item>.Transaction) throws(ListError<Section.ID, Item.ID>) {
     switch self {
     case .insertSection(let section, let index): try transaction.insertSections([section], at: index)
@@ -52,6 +54,7 @@ extension ListStore {
   ///
   /// - Returns: the operations performed (empty: nothing changed, no version was created).
   @discardableResult
+  @inlinable
   public func apply(
     _ target: ListSnapshot<Section, Item>, expansion: ListExpansionPolicy = .keepCurrent, label: String? = nil
   ) throws -> [ListSnapshotOperation<Section, Item>] {

@@ -22,6 +22,20 @@ enum _EventCode {
   /// One collapsed leaf inserted / deleted: the common case, without the outline framing.
   static let insertLeaf: UInt8 = 0x1B
   static let deleteLeaf: UInt8 = 0x1C
+  /// Format 1.1: an update / a leaf delete whose old content is the one the tables remember for
+  /// the item, which is then not stored (`updateItem`: the new content only; `deleteLeaf`: the
+  /// location and a plain item reference).
+  static let updateRememberedItem: UInt8 = 0x1D
+  static let deleteRememberedLeaf: UInt8 = 0x1E
+}
+
+/// Commit record flags (the first payload byte).
+enum _CommitFlag {
+  static let label: UInt8 = 0x01
+  static let explicitParent: UInt8 = 0x02
+  /// Format 1.1: exactly one event, its count not stored.
+  static let singleEvent: UInt8 = 0x04
+  static let known: UInt8 = 0x07
 }
 
 extension HistoryCodec {
@@ -34,7 +48,7 @@ extension HistoryCodec {
   public mutating func encode(_ content: HistoryRecordContent<Section, Item>, sequence: UInt64) throws(HistoryCodecError)
     -> HistoryRecord
   {
-    let mark = encoderMark
+    let mark = markEncoder()
     var writer = _ByteWriter()
     do {
       switch content {
@@ -62,6 +76,20 @@ extension HistoryCodec {
   ///
   /// - Complexity: O(size of the payload).
   public mutating func decode(_ record: HistoryRecord) throws(HistoryCodecError) -> HistoryRecordContent<Section, Item> {
+    try decode(record, checkpointState: true)
+  }
+
+  /// `decode(_:)`; without `checkpointState` a checkpoint's elements only update the tables and
+  /// its snapshot is left empty — for a replay, which rebuilds every state from the commits and
+  /// needs a checkpoint only to keep decoding what follows it.
+  ///
+  /// ```swift
+  /// _ = try codec.decode(record, checkpointState: false)   // tables in step, no snapshot built
+  /// ```
+  /// - Complexity: O(size of the payload); building a checkpoint's snapshot is skipped.
+  public mutating func decode(_ record: HistoryRecord, checkpointState: Bool) throws(HistoryCodecError)
+    -> HistoryRecordContent<Section, Item>
+  {
     var reader = _ByteReader(record.payload)
     guard record.version <= UInt64(Int32.max) else { throw reader.fail("record version \(record.version) out of range") }
     let version = Version(Int(record.version))
@@ -71,7 +99,7 @@ extension HistoryCodec {
     case .headMove: content = .headMove(try readHeadMove(latest: version, &reader))
     case .checkpoint:
       reset()
-      content = .checkpoint(try readCheckpoint(latest: version, &reader))
+      content = .checkpoint(try readCheckpoint(latest: version, buildingState: checkpointState, &reader))
     }
     guard reader.isAtEnd else { throw reader.fail("\(reader.remaining) unexpected trailing bytes") }
     return content
@@ -105,31 +133,34 @@ extension HistoryCodec {
       throw .unencodable("commit \(commit.version) has parent \(commit.parent)")
     }
     let implicitParent = commit.parent.rawValue == version - 1
-    writer.byte((commit.label != nil ? 1 : 0) | (implicitParent ? 0 : 2))
+    let single = writesCompactForms && commit.events.count == 1
+    writer.byte(
+      (commit.label != nil ? _CommitFlag.label : 0) | (implicitParent ? 0 : _CommitFlag.explicitParent)
+        | (single ? _CommitFlag.singleEvent : 0))
     if !implicitParent { writer.varint(version - 1 - commit.parent.rawValue) }
     let millis = Self.millis(commit.timestamp)
     writer.zigzag(millis &- encoderTables.lastTimestamp)
     encoderTables.lastTimestamp = millis
     if let label = commit.label { writeString(label, into: &writer) }
-    writer.varint(commit.events.count)
+    if !single { writer.varint(commit.events.count) }
     for event in commit.events { try writeEvent(event, into: &writer) }
   }
 
   mutating func readCommit(version: Version, _ reader: inout _ByteReader) throws(HistoryCodecError) -> HistoryCommit<Section, Item> {
     guard version.rawValue >= 1 else { throw reader.fail("commit record with version \(version)") }
     let flags = try reader.byte()
-    guard flags & ~3 == 0 else { throw reader.fail("unknown commit flags 0x\(String(flags, radix: 16))", at: 0) }
+    guard flags & ~_CommitFlag.known == 0 else { throw reader.fail("unknown commit flags 0x\(String(flags, radix: 16))", at: 0) }
     var parent = version.rawValue - 1
-    if flags & 2 != 0 { parent -= try reader.int(max: version.rawValue - 1, "parent distance") }
+    if flags & _CommitFlag.explicitParent != 0 { parent -= try reader.int(max: version.rawValue - 1, "parent distance") }
     let millis = decoderTables.lastTimestamp &+ (try reader.zigzag())
     decoderTables.lastTimestamp = millis
     var label: String?
-    if flags & 1 != 0 {
+    if flags & _CommitFlag.label != 0 {
       let start = reader.offset
       guard case .string(let text) = try readValue(&reader, marker: nil) else { throw reader.fail("label is not a string", at: start) }
       label = text
     }
-    let count = try reader.count("event")
+    let count = flags & _CommitFlag.singleEvent != 0 ? 1 : try reader.count("event")
     var events: [ListEvent<Section, Item>] = []
     events.reserveCapacity(count)
     for _ in 0..<count { events.append(try readEvent(&reader)) }
@@ -171,8 +202,8 @@ extension HistoryCodec {
     }
   }
 
-  mutating func readCheckpoint(latest: Version, _ reader: inout _ByteReader) throws(HistoryCodecError)
-    -> HistoryCheckpoint<Section, Item>
+  mutating func readCheckpoint(latest: Version, buildingState: Bool = true, _ reader: inout _ByteReader)
+    throws(HistoryCodecError) -> HistoryCheckpoint<Section, Item>
   {
     let head = latest.rawValue - (try reader.int(max: latest.rawValue, "checkpoint head distance"))
     let count = try reader.count("section", minimumBytes: 2)
@@ -180,6 +211,10 @@ extension HistoryCodec {
     for _ in 0..<count {
       let start = reader.offset
       let section = try readSection(&reader)
+      guard buildingState else {
+        try skipOutline(&reader)
+        continue
+      }
       let outline = try readOutline(&reader)
       do {
         try snapshot.appendSections([section])
@@ -220,6 +255,14 @@ extension HistoryCodec {
     case .insertItems(let outline, let location), .deleteItems(let outline, let location):
       let isInsert = if case .insertItems = event { true } else { false }
       if outline.roots.count == 1, let root = outline.roots.first, root.children.isEmpty, !root.isExpanded {
+        if !isInsert, writesCompactForms, let index = encoderTables.items[root.item.id],
+          let remembered = encoderTables.itemContents[index], try contentValue(of: root.item).content == remembered
+        {
+          writer.byte(_EventCode.deleteRememberedLeaf)
+          try writeLocation(location, into: &writer)
+          writer.varint(UInt64(index) << 1)
+          return
+        }
         writer.byte(isInsert ? _EventCode.insertLeaf : _EventCode.deleteLeaf)
         try writeLocation(location, into: &writer)
         try writeItem(root.item, into: &writer)
@@ -235,10 +278,18 @@ extension HistoryCodec {
       try writeLocation(to, into: &writer)
     case .updateItem(let old, let new):
       guard old.id == new.id else { throw .unencodable("item update changes identifier \(old.id) to \(new.id)") }
-      writer.byte(_EventCode.updateItem)
-      try writeItemID(old.id, into: &writer)
-      try writeItemContent(old, into: &writer)
-      try writeItemContent(new, into: &writer)
+      let oldValues = try contentValue(of: old)
+      let newValues = try contentValue(of: new)
+      if writesCompactForms, let index = encoderTables.items[old.id], encoderTables.itemContents[index] == oldValues.content {
+        writer.byte(_EventCode.updateRememberedItem)
+        writer.varint(UInt64(index) << 1)
+      } else {
+        writer.byte(_EventCode.updateItem)
+        try writeItemID(old.id, into: &writer)
+        try writeItemContent(oldValues, into: &writer)
+      }
+      try writeItemContent(newValues, into: &writer)
+      encoderTables.remember(newValues.content, forItem: encoderTables.items[old.id]!)
     case .replaceItem(let old, let new):
       writer.byte(_EventCode.replaceItem)
       try writeItem(old, into: &writer)
@@ -290,12 +341,15 @@ extension HistoryCodec {
       let location = try readLocation(&reader)
       let outline = ListOutline([.init(try readItem(&reader))])
       return code == _EventCode.insertLeaf ? .insertItems(outline, at: location) : .deleteItems(outline, from: location)
+    case _EventCode.deleteRememberedLeaf:
+      let location = try readLocation(&reader)
+      return .deleteItems(ListOutline([.init(try readRememberedItem(&reader).item)]), from: location)
     case _EventCode.moveItem:
       let id = try readPlainItemID(&reader)
       let from = try readLocation(&reader)
       return .moveItem(id, from: from, to: try readLocation(&reader))
-    case _EventCode.updateItem:
-      let (old, new) = try readItemUpdate(&reader)
+    case _EventCode.updateItem, _EventCode.updateRememberedItem:
+      let (old, new) = try readItemUpdate(remembered: code == _EventCode.updateRememberedItem, &reader)
       return .updateItem(old: old, new: new)
     case _EventCode.replaceItem:
       let old = try readItem(&reader)

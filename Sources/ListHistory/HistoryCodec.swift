@@ -13,6 +13,12 @@ import ListState
 /// journal without the app's types. Each element is stored as its identifier value plus its
 /// content value, where the content's copy of the identifier is replaced by a one-byte marker.
 ///
+/// **Encodings.** Decoding accepts every encoding revision; the encoder writes the one chosen by
+/// ``encoderFormatMinor`` (journal format 1.1 by default, see `Journal/FORMAT.md` §10). Since 1.1
+/// both directions also remember the content each item was last written with, so an update or a
+/// single-item delete whose old content is that one names only the item, and integer
+/// identifiers of new items are stored relative to the previous new one.
+///
 /// ```swift
 /// var writer = HistoryCodec<String, Contact>()
 /// let record = try writer.encode(.commit(commit), sequence: 1)
@@ -23,10 +29,31 @@ public struct HistoryCodec<Section: ListElement, Item: ListElement>: Sendable {
   let sectionCoding: _ElementCoding<Section>
   let itemCoding: _ElementCoding<Item>
   var encoderTables = _EncoderTables<Section.ID, Item.ID>()
-  var decoderTables = _DecoderTables<Section.ID, Item.ID>()
+  var decoderTables = _DecoderTables<Section, Item>()
+
+  /// The newest journal format minor (of major 1) whose history encoding this codec writes.
+  public static var currentFormatMinor: UInt16 { 1 }
+
+  /// Which encoding the encoder writes: `0` is format 1.0's (readable by every 1.x reader),
+  /// `1` adds the compact forms of format 1.1 (see the type's summary). Decoding accepts both
+  /// whatever this says. A journal keeps the encoding its file header announces: `JournalStore`
+  /// lowers this to the minor of the file it appends to.
+  ///
+  /// ```swift
+  /// var codec = HistoryCodec<String, Contact>()
+  /// codec.encoderFormatMinor = 0     // records an older ListJournal can still read
+  /// ```
+  public var encoderFormatMinor: UInt16 = HistoryCodec.currentFormatMinor {
+    didSet { encoderFormatMinor = min(encoderFormatMinor, Self.currentFormatMinor) }
+  }
+
+  /// Whether the encoder may use the compact forms of format 1.1.
+  var writesCompactForms: Bool { encoderFormatMinor >= 1 }
 
   /// Strings up to this many UTF-8 bytes are interned.
   static var internedStringLimit: Int { 256 }
+  /// Format 1.1: strings inside element contents are interned only up to this many UTF-8 bytes.
+  static var internedContentStringLimit: Int { 8 }
   /// Nesting limit of values (arrays/objects) — bounds recursion on untrusted input.
   static var maximumValueDepth: Int { 64 }
 
@@ -49,20 +76,25 @@ public struct HistoryCodec<Section: ListElement, Item: ListElement>: Sendable {
     decoderTables = _DecoderTables()
   }
 
-  /// The bytes written since the encoder's last reset would be needed to decode a record:
-  /// where the encoder's intern tables stand (for rolling back a record that was not stored).
+  /// Where the encoder's tables stand before a record (for rolling back a record that was not
+  /// stored): table sizes, the timestamp and new-identifier bases, and the start of the log of
+  /// remembered contents the record overwrites.
   struct EncoderMark {
-    var sections: Int, items: Int, strings: Int, shapes: Int, timestamp: Int64
+    var sections: Int, items: Int, strings: Int, shapes: Int, timestamp: Int64, newItemBase: Int64
   }
 
-  var encoderMark: EncoderMark {
-    EncoderMark(
+  /// Marks the encoder's state before encoding one record. Only the record encoded next can be
+  /// rolled back to this mark: taking a mark forgets how to undo earlier records.
+  mutating func markEncoder() -> EncoderMark {
+    encoderTables.contentLog.removeAll(keepingCapacity: true)
+    return EncoderMark(
       sections: encoderTables.sectionList.count, items: encoderTables.itemList.count,
       strings: encoderTables.stringList.count, shapes: encoderTables.shapeList.count,
-      timestamp: encoderTables.lastTimestamp)
+      timestamp: encoderTables.lastTimestamp, newItemBase: encoderTables.newItemBase)
   }
 
-  /// Forgets every intern entry defined after `mark` (the record that defined them was dropped).
+  /// Forgets every intern entry defined after `mark` and restores the remembered contents the
+  /// record overwrote (the record that changed them was dropped).
   mutating func rollBackEncoder(to mark: EncoderMark) {
     encoderTables.rollBack(to: mark)
   }
@@ -80,27 +112,49 @@ struct _EncoderTables<SectionID: Hashable, ItemID: Hashable>: Sendable where Sec
   var sectionList: [SectionID] = []
   var items: [ItemID: Int] = [:]
   var itemList: [ItemID] = []
+  /// The content value each item (by intern index) was last written with; nil before any.
+  var itemContents: [JournalValue?] = []
+  /// (index, previous content) for every remembered content the current record overwrote.
+  var contentLog: [(index: Int, previous: JournalValue?)] = []
   var strings: [String: Int] = [:]
   var stringList: [String] = []
   var shapes: [[String]: Int] = [:]
   var shapeList: [[String]] = []
+  /// The index of the shape written last (the encoder tries it first).
+  var lastShape: Int?
   var lastTimestamp: Int64 = 0
+  /// The integer identifier of the last new item written relative to its predecessor.
+  var newItemBase: Int64 = 0
+
+  /// Remembers `content` as the item's last written content (logged for a rollback).
+  mutating func remember(_ content: JournalValue, forItem index: Int) {
+    contentLog.append((index, itemContents[index]))
+    itemContents[index] = content
+  }
 
   mutating func rollBack<S, I>(to mark: HistoryCodec<S, I>.EncoderMark) {
+    while let (index, previous) = contentLog.popLast() { itemContents[index] = previous }
+    contentLog.removeAll()
     while sectionList.count > mark.sections { sections[sectionList.removeLast()] = nil }
     while itemList.count > mark.items { items[itemList.removeLast()] = nil }
+    itemContents.removeLast(itemContents.count - itemList.count)
     while stringList.count > mark.strings { strings[stringList.removeLast()] = nil }
     while shapeList.count > mark.shapes { shapes[shapeList.removeLast()] = nil }
+    if let last = lastShape, last >= shapeList.count { lastShape = nil }
     lastTimestamp = mark.timestamp
+    newItemBase = mark.newItemBase
   }
 }
 
-struct _DecoderTables<SectionID: Hashable, ItemID: Hashable>: Sendable where SectionID: Sendable, ItemID: Sendable {
-  var sections: [SectionID] = []
+struct _DecoderTables<Section: ListElement, Item: ListElement>: Sendable {
+  var sections: [Section.ID] = []
   var sectionValues: [JournalValue] = []
-  var items: [ItemID] = []
+  var items: [Item.ID] = []
   var itemValues: [JournalValue] = []
+  /// The item and content value each item (by intern index) was last read with; nil before any.
+  var itemContents: [(item: Item, content: JournalValue)?] = []
   var strings: [String] = []
   var shapes: [[String]] = []
   var lastTimestamp: Int64 = 0
+  var newItemBase: Int64 = 0
 }

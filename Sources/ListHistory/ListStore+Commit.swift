@@ -43,7 +43,7 @@ extension ListStore {
           if inPlace { state.restoreHead(from: transaction, markers: markers) }
           return false
         }
-        return try state.commit(transaction)
+        return try state.commit(&transaction)
       } catch {
         if inPlace { state.restoreHead(from: transaction, markers: markers) }
         throw error
@@ -56,7 +56,9 @@ extension ListStore {
 
 extension _StoreState {
   /// Persists, then applies, a finished transaction; returns whether the caller must deliver.
-  mutating func commit(_ transaction: ListStore<Section, Item>.Transaction) throws -> Bool {
+  /// Once persisted, the transaction's events are moved into the history (it is left without
+  /// them); on a persistence failure it is untouched.
+  mutating func commit(_ transaction: inout ListStore<Section, Item>.Transaction) throws -> Bool {
     let parent = head
     let version = graph.count
     let millis = nowMillis()
@@ -66,21 +68,23 @@ extension _StoreState {
           version: Version(version), parent: Version(parent), timestamp: Double(millis) / 1000,
           label: transaction.label, events: transaction.events)))
     let initial = headSnapshot
-    install(transaction: transaction, parent: parent, millis: millis)
+    install(transaction: &transaction, parent: parent, millis: millis)
     checkpointIfDue()
     // Nobody to tell: skip building the change (it would be dropped by `enqueue`).
     guard !observers.isEmpty else { return false }
+    let events = Array(graph.events(of: version))
     let change = ListChange(
       kind: .commit, previousHead: Version(parent), head: Version(version),
-      transaction: _EventDifference.transaction(from: initial, to: headSnapshot, events: transaction.events),
-      reverted: [], applied: [Version(version)], events: transaction.events)
+      transaction: _EventDifference.transaction(from: initial, to: headSnapshot, events: events),
+      reverted: [], applied: [Version(version)], events: events)
     return enqueue(change)
   }
 
-  /// Adds the version and moves the head to it (no persistence, no notification).
-  mutating func install(transaction: ListStore<Section, Item>.Transaction, parent: Int, millis: Int64) {
+  /// Adds the version and moves the head to it (no persistence, no notification); the
+  /// transaction's events move into the history.
+  mutating func install(transaction: inout ListStore<Section, Item>.Transaction, parent: Int, millis: Int64) {
     let version = graph.add(
-      parent: parent, events: transaction.events, label: transaction.label, timestampMillis: millis,
+      parent: parent, moving: &transaction.events, label: transaction.label, timestampMillis: millis,
       stateAfter: transaction.snapshot)
     graph.visit(version)
     head = version

@@ -24,7 +24,7 @@ extension ListStore {
     var codec = codec
     for record in records {
       let content: HistoryRecordContent<Section, Item>
-      do { content = try codec.decode(record) } catch {
+      do { content = try codec.decode(record, checkpointState: false) } catch {
         throw .invalidRecord(sequence: record.sequence, reason: error.description)
       }
       do {
@@ -56,12 +56,16 @@ extension _StoreState {
       guard commit.parent.rawValue == head else {
         throw HistoryError.inconsistentEvent(reason: "commit on \(commit.parent) while the head is v\(head)")
       }
+      // The head's storage is taken (the state keeps an empty placeholder), so the events
+      // mutate uniquely referenced nodes in place instead of copying their paths — as a live
+      // transaction does. A failure abandons the whole replay, so nothing needs restoring.
       var snapshot = headSnapshot
+      headSnapshot = ListSnapshot()
       snapshot.clearMarkers()
       for event in commit.events { try event.apply(to: &snapshot, verifying: true) }
       var transaction = ListStore<Section, Item>.Transaction(snapshot: snapshot, label: commit.label)
       transaction.events = commit.events
-      install(transaction: transaction, parent: head, millis: HistoryCodec<Section, Item>.millis(commit.timestamp))
+      install(transaction: &transaction, parent: head, millis: HistoryCodec<Section, Item>.millis(commit.timestamp))
     case .headMove(let move):
       guard move.from.rawValue == head, move.latestVersion.rawValue == graph.count - 1 else {
         throw HistoryError.inconsistentEvent(
@@ -81,6 +85,7 @@ extension _StoreState {
       var final: ListSnapshot<Section, Item>
       if graph.eventCount(along: path.revert, limit: limit) + graph.eventCount(along: path.apply, limit: limit) <= limit {
         final = headSnapshot
+        headSnapshot = ListSnapshot()  // in place, as for a commit
         final.clearMarkers()
         for event in graph.pathEvents(path) { try event.apply(to: &final, verifying: false) }
       } else {
@@ -114,7 +119,9 @@ extension HistoryCodec {
     for (index, text) in decoderTables.strings.enumerated() { tables.strings[text] = index }
     tables.shapeList = decoderTables.shapes
     for (index, keys) in decoderTables.shapes.enumerated() { tables.shapes[keys] = index }
+    tables.itemContents = decoderTables.itemContents.map { $0?.content }
     tables.lastTimestamp = decoderTables.lastTimestamp
+    tables.newItemBase = decoderTables.newItemBase
     encoderTables = tables
   }
 }

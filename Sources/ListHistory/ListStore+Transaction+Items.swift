@@ -145,12 +145,13 @@ extension ListStore.Transaction {
   }
 
   public mutating func updateItems(_ items: [Item]) throws(Failure) {
-    // Old contents read first (a kept copy of the snapshot would make the update copy nodes).
-    let before = items.map { snapshot.item($0.id) }
+    // The old contents are read first: a copy of the snapshot kept across the model operation
+    // would make the working storage shared, and the operation would copy its paths.
+    let olds = items.map { snapshot.item($0.id) }
     try snapshot.updateItems(items)
     var latest: [Item.ID: Item] = [:]
-    for (item, previous) in zip(items, before) {
-      guard let old = latest[item.id] ?? previous else { continue }
+    for (item, old) in zip(items, olds) {
+      guard let old = latest[item.id] ?? old else { continue }
       if items.count > 1 { latest[item.id] = item }
       record(.updateItem(old: old, new: item))
     }

@@ -1,28 +1,27 @@
 import ListState
 
 extension ListStore.Transaction {
-  // The flags before the change are read first: keeping a copy of the working snapshot
-  // instead would make the change copy every node it touches (the nodes would be shared).
+  // The old flags are read before the model operation: a copy of the snapshot kept across it
+  // would make the working storage shared, and the operation would copy its paths.
+
   public mutating func expand(_ ids: [Item.ID]) throws(Failure) {
-    let before = ids.map { snapshot.isExpanded($0) }
+    let was = expansionFlags(ids, repeatedAs: true)
     try snapshot.expand(ids)
-    var seen = Set<Item.ID>()
-    for (id, wasExpanded) in zip(ids, before) {
-      let was = seen.contains(id) || wasExpanded
-      if ids.count > 1 { seen.insert(id) }
-      record(.expand(id, wasExpanded: was))
-    }
+    for (id, flag) in zip(ids, was) { record(.expand(id, wasExpanded: flag)) }
   }
 
   public mutating func collapse(_ ids: [Item.ID]) throws(Failure) {
-    let before = ids.map { snapshot.isExpanded($0) }
+    let was = expansionFlags(ids, repeatedAs: false)
     try snapshot.collapse(ids)
+    for (id, flag) in zip(ids, was) { record(.collapse(id, wasExpanded: flag)) }
+  }
+
+  /// Each item's expansion flag just before its own step of an expand/collapse of `ids`: a
+  /// repeated identifier finds what its first occurrence left (`repeated`).
+  private func expansionFlags(_ ids: [Item.ID], repeatedAs repeated: Bool) -> [Bool] {
+    if ids.count == 1 { return [snapshot.isExpanded(ids[0])] }
     var seen = Set<Item.ID>()
-    for (id, wasExpanded) in zip(ids, before) {
-      let was = !seen.contains(id) && wasExpanded
-      if ids.count > 1 { seen.insert(id) }
-      record(.collapse(id, wasExpanded: was))
-    }
+    return ids.map { id in seen.insert(id).inserted ? snapshot.isExpanded(id) : repeated }
   }
 
   /// Replaces all children of `parent`; recorded as one delete per old child, then one insert.

@@ -118,13 +118,14 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   /// The state at any version, on any branch, without moving the head (markers cleared).
   ///
   /// - Complexity: at most one checkpoint lookup plus `checkpointInterval` events plus the
-  ///   events of one transaction; O(1) for the head.
+  ///   events of one transaction — or the events on the path from the head, when fewer (so
+  ///   versions near the head are cheap whatever the interval); O(1) for the head.
   public func state(at version: Version) throws(HistoryError) -> Snapshot {
-    // Collect the checkpoint and the events under the lock (O(interval)); fold outside it.
+    // Collect the base and the events under the lock (O(interval)); fold outside it.
     let plan = state.withLock { state -> (Snapshot, [Event])? in
       guard state.graph.contains(version.rawValue) else { return nil }
       if version.rawValue == state.head { return (state.headSnapshot, []) }
-      return state.graph.foldPlan(at: version.rawValue)
+      return state.graph.foldPlan(at: version.rawValue, orFrom: state.head, state: state.headSnapshot)
     }
     guard let (base, events) = plan else { throw .unknownVersion(version) }
     var result = base

@@ -8,7 +8,9 @@ import Synchronization
 /// journal adds durability: a commit is *durable* once its record has reached stable storage,
 /// which depends on the durability mode (`.strict`: before the commit returns; `.grouped`: within
 /// a few milliseconds; `.relaxed`: at ``sync()`` or ``close()``). Acknowledge a commit to a user
-/// only once ``durableVersion`` has reached it — or call ``makeDurable(through:)``.
+/// only once ``durableVersion`` has reached it — or call ``makeDurable(through:)``. Opened with
+/// `defersWrites`, the journal holds records back and writes them together at ``flush()`` (see
+/// ``open(at:durability:createIfMissing:codec:options:checkpointInterval:journalCheckpointBytes:defersWrites:clock:onDurable:)``).
 ///
 /// ```swift
 /// let journal = try JournalStore<TestSection, TestItem>.open(at: "/tmp/list.journal", durability: .grouped)
@@ -44,12 +46,17 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   public let durability: JournalDurability
   let writer: JournalWriter
   let tracker: _DurabilityTracker
+  let sink: _JournalWriterSink
 
-  init(store: Store, path: String, writer: JournalWriter, tracker: _DurabilityTracker, durability: JournalDurability) {
+  init(
+    store: Store, path: String, writer: JournalWriter, tracker: _DurabilityTracker, sink: _JournalWriterSink,
+    durability: JournalDurability
+  ) {
     self.store = store
     self.path = path
     self.writer = writer
     self.tracker = tracker
+    self.sink = sink
     self.recovery = writer.recovery
     self.durability = durability
   }
@@ -65,6 +72,14 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   ///   - checkpointInterval: events between in-memory checkpoints (time-travel cost).
   ///   - journalCheckpointBytes: encoded bytes between checkpoint records in the file (each
   ///     starts a zstd frame, so time travel in the file decodes at most about this much).
+  ///   - defersWrites: hold the records of changes in memory and write them together — one
+  ///     chunk, one zstd flush, one `write` — at ``flush()``, ``sync()``, ``close()`` or once
+  ///     64 KiB are held, instead of one append per change. That per-append work is most of a
+  ///     small commit's cost with `.relaxed`. The price: a held-back change is visible in
+  ///     ``store`` but not yet in the file, so a crash of the process loses it (it was never
+  ///     durable) and other readers do not see it; call ``flush()`` before telling anyone.
+  ///     A failed deferred write fails the change that triggered it (or `flush()`) and closes
+  ///     the writer; the held-back changes before it never become durable.
   ///   - clock: seconds since 1970 for version timestamps (fix it for reproducible files).
   ///   - onDurable: called (on an arbitrary thread, without locks held) with the newest durable
   ///     version whenever it advances.
@@ -74,7 +89,7 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   public static func open(
     at path: String, durability: JournalDurability = .grouped, createIfMissing: Bool = true,
     codec: HistoryCodec<Section, Item>, options: JournalOptions = JournalOptions(),
-    checkpointInterval: Int = 1_024, journalCheckpointBytes: Int = 256 * 1024,
+    checkpointInterval: Int = 1_024, journalCheckpointBytes: Int = 256 * 1024, defersWrites: Bool = false,
     clock: @escaping @Sendable () -> Double = _systemClock,
     onDurable: (@Sendable (Version) -> Void)? = nil
   ) throws(JournalStoreError) -> JournalStore {
@@ -91,12 +106,16 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
       do { reader = try JournalReader.open(at: path, limits: options.limits, fileSystem: options.fileSystem) } catch {
         throw JournalStoreError.journal(error)
       }
-      let sink = _JournalWriterSink(writer: writer, tracker: tracker)
+      let sink = _JournalWriterSink(writer: writer, tracker: tracker, defersWrites: defersWrites)
+      // Append only the encodings the file's header announces (a 1.0 file stays readable by
+      // older readers).
+      var codec = codec
+      codec.encoderFormatMinor = min(codec.encoderFormatMinor, writer.formatMinor)
       let store = try _JournalReplay.replay(
         reader, codec: codec, sink: sink, checkpointInterval: checkpointInterval,
         journalCheckpointBytes: journalCheckpointBytes, clock: clock)
       tracker.start(durableVersion: store.latestVersion, durableSequence: writer.durableSequence)
-      return JournalStore(store: store, path: path, writer: writer, tracker: tracker, durability: durability)
+      return JournalStore(store: store, path: path, writer: writer, tracker: tracker, sink: sink, durability: durability)
     } catch {
       try? writer.close()
       throw error
@@ -107,14 +126,14 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   public static func open(
     at path: String, durability: JournalDurability = .grouped, createIfMissing: Bool = true,
     options: JournalOptions = JournalOptions(), checkpointInterval: Int = 1_024,
-    journalCheckpointBytes: Int = 256 * 1024, clock: @escaping @Sendable () -> Double = _systemClock,
-    onDurable: (@Sendable (Version) -> Void)? = nil
+    journalCheckpointBytes: Int = 256 * 1024, defersWrites: Bool = false,
+    clock: @escaping @Sendable () -> Double = _systemClock, onDurable: (@Sendable (Version) -> Void)? = nil
   ) throws(JournalStoreError) -> JournalStore
   where Section: Codable, Section.ID: Codable, Item: Codable, Item.ID: Codable {
     try open(
       at: path, durability: durability, createIfMissing: createIfMissing, codec: HistoryCodec(), options: options,
-      checkpointInterval: checkpointInterval, journalCheckpointBytes: journalCheckpointBytes, clock: clock,
-      onDurable: onDurable)
+      checkpointInterval: checkpointInterval, journalCheckpointBytes: journalCheckpointBytes,
+      defersWrites: defersWrites, clock: clock, onDurable: onDurable)
   }
 
   // MARK: Durability
@@ -138,18 +157,39 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   /// - Throws: ``JournalStoreError/journal(_:)`` when the sync fails (the writer is then closed).
   public func makeDurable(through version: Version) throws(JournalStoreError) {
     if isDurable(version) { return }
-    do { try writer.sync() } catch { throw .journal(error) }
+    try sync()
+  }
+
+  /// Writes the records held back by `defersWrites` to the journal (one chunk, as the
+  /// durability mode writes it: in the page cache with `.relaxed`, synced with `.strict`); a
+  /// no-op without held-back records.
+  ///
+  /// ```swift
+  /// let journal = try TextJournal.open(at: path, durability: .relaxed, defersWrites: true)
+  /// for line in lines { try journal.store.appendItems([TestItem(line)]) }
+  /// try journal.flush()      // every change above is in the file now
+  /// ```
+  /// - Throws: ``JournalStoreError/journal(_:)`` when the write fails (the writer is then closed).
+  /// - Complexity: O(held-back bytes) plus one write (and one `fdatasync` with `.strict`).
+  public func flush() throws(JournalStoreError) {
+    do { try sink.flush() } catch { throw .journal(error) }
   }
 
   /// Writes anything buffered and makes every change so far durable.
   public func sync() throws(JournalStoreError) {
+    try flush()
     do { try writer.sync() } catch { throw .journal(error) }
   }
 
   /// Makes everything durable, ends the zstd frame and releases the writer lock. Later changes
   /// through ``store`` fail with ``JournalError/writerClosed(cause:)``. Idempotent.
   public func close() throws(JournalStoreError) {
+    // Held-back records first; if they cannot be written the writer is closed by the failure.
+    let flushed = Result { () throws(JournalStoreError) in
+      do throws(JournalError) { try sink.close() } catch { throw .journal(error) }
+    }
     do { try writer.close() } catch { throw .journal(error) }
+    try flushed.get()
   }
 
   /// Whether the writer has stopped (closed, or after a failed write or sync).

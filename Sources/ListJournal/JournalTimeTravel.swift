@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Time travel directly on a journal file, without replaying it: opening reads only the frame
 /// index, and the state at a version is rebuilt from the nearest usable checkpoint record plus
 /// the commits on the path to it.
@@ -15,6 +17,10 @@
 ///    the state at `a` is found the same way, recursively, from an earlier checkpoint.
 /// In a history without undo the first step always succeeds: one checkpoint plus one frame.
 ///
+/// The last checkpoint decoded is kept (its state and the codec's tables right after it), so
+/// further travels into the same stretch of the journal — scrubbing through versions — decode
+/// only the records after it, not the full state again.
+///
 /// ```swift
 /// let travel = try JournalTimeTravel<TestSection, TestItem>.open(at: path)
 /// let snapshot = try travel.state(at: 123_456)
@@ -27,6 +33,8 @@ public final class JournalTimeTravel<Section: ListElement, Item: ListElement>: S
   /// The file's index.
   public let reader: JournalReader
   let codec: HistoryCodec<Section, Item>
+  /// The last checkpoint decoded: its frame, the codec right after it, and the checkpoint.
+  let lastCheckpoint = Mutex<(frame: Int, codec: HistoryCodec<Section, Item>, checkpoint: HistoryCheckpoint<Section, Item>)?>(nil)
 
   init(reader: JournalReader, codec: HistoryCodec<Section, Item>) {
     self.reader = reader
@@ -95,19 +103,31 @@ public final class JournalTimeTravel<Section: ListElement, Item: ListElement>: S
     var first = true
     var current: JournalRecord?
     do {
+      if let startFrame, let cached = lastCheckpoint.withLock({ $0 }), cached.frame == startFrame {
+        // Decoded before: continue right after it with the codec's tables as it left them.
+        current = try iterator.next()
+        codec = cached.codec
+        checkpoint = cached.checkpoint
+        first = false
+      }
       while let record = try iterator.next() {
         current = record
         guard let kind = HistoryRecord.Kind(rawValue: record.kind.rawValue) else { continue }
         if kind == .checkpoint && !first {
           // A later checkpoint resets the codec's tables; decode it to keep them in step.
-          _ = try codec.decode(HistoryRecord(kind: kind, sequence: record.sequence, version: record.version, payload: record.payload))
+          _ = try codec.decode(
+            HistoryRecord(kind: kind, sequence: record.sequence, version: record.version, payload: record.payload),
+            checkpointState: false)
           continue
         }
         let content = try codec.decode(
           HistoryRecord(kind: kind, sequence: record.sequence, version: record.version, payload: record.payload))
         defer { first = false }
         switch content {
-        case .checkpoint(let value) where first && startFrame != nil: checkpoint = value
+        case .checkpoint(let value) where first && startFrame != nil:
+          checkpoint = value
+          let decoded = codec
+          lastCheckpoint.withLock { $0 = (startFrame!, decoded, value) }
         case .commit(let commit):
           commits[commit.version.rawValue] = commit
           if commit.version == target { break }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import JournalFormat
 
@@ -78,6 +79,63 @@ import Testing
     try writer.sync()
     #expect(writer.durableSequence == 2)
     try writer.close()
+  }
+
+  /// Grouped durability's shared `fdatasync` runs without the writer's lock: appends go on while
+  /// a sync is stuck in the disk, and only what was written before the sync is reported durable.
+  @Test(arguments: [false, true])
+  func groupedSyncDoesNotBlockAppends(fullGroup: Bool) throws {
+    let fs = FaultInjectingFileSystem()
+    let gate = SyncGate(fs)
+    var options = memoryOptions(fs, .grouped(maxDelayMilliseconds: fullGroup ? 3_600_000 : 1, maxBytes: fullGroup ? 64 : 1 << 20))
+    options.fileSystem = gate
+    let writer = try JournalWriter.create(at: "/j", options: options)
+    gate.blockSyncs()
+    // The first group (by size or by the timer) starts a sync, which blocks.
+    var appended = 0
+    while !gate.isBlocked {
+      try writer.append(syntheticRecord(appended))
+      appended += 1
+      if !fullGroup { usleep(1_000) }
+    }
+    let durableWhileBlocked = writer.durableSequence
+    for _ in 0..<50 {
+      try writer.append(syntheticRecord(appended))
+      appended += 1
+    }
+    #expect(writer.durableSequence == durableWhileBlocked, "nothing became durable while the sync was stuck")
+    gate.release()
+    try writer.sync()
+    #expect(writer.durableSequence == UInt64(appended))
+    try writer.close()
+    #expect(try JournalReader.open(at: "/j", fileSystem: fs).readAll().count == appended)
+  }
+
+  /// The durability callback runs without the writer's locks: it may call back into the writer.
+  @Test func durabilityCallbackMayCallBackIntoTheWriter() throws {
+    final class Box: @unchecked Sendable {
+      let lock = NSLock()
+      var writer: JournalWriter?
+      var calls = 0
+    }
+    let box = Box()
+    let fs = FaultInjectingFileSystem()
+    var options = memoryOptions(fs, .grouped(maxDelayMilliseconds: 1, maxBytes: 64))
+    options.onDurable = { _ in
+      let writer = box.lock.withLock {
+        box.calls += 1
+        return box.writer
+      }
+      try? writer?.sync()
+      _ = writer?.durableSequence
+    }
+    let writer = try JournalWriter.create(at: "/j", options: options)
+    box.lock.withLock { box.writer = writer }
+    for n in 0..<200 { try writer.append(syntheticRecord(n)) }
+    try writer.sync()
+    try writer.close()
+    #expect(box.lock.withLock { box.calls } > 0)
+    #expect(try JournalReader.open(at: "/j", fileSystem: fs).readAll().count == 200)
   }
 
   @Test func crc32cMatchesKnownVector() {

@@ -1,3 +1,4 @@
+import Foundation
 @testable import JournalFormat
 
 #if canImport(Glibc)
@@ -91,4 +92,64 @@ func directoryEntries(_ path: String) -> [String] {
     closedir(dir)
   }
   return names.sorted()
+}
+
+/// A file system whose file syncs can be held (blocked until released), over an in-memory one.
+final class SyncGate: JournalFileSystem, @unchecked Sendable {
+  let base: FaultInjectingFileSystem
+  private let condition = NSCondition()
+  private var blocking = false
+  private var waiting = 0
+
+  init(_ base: FaultInjectingFileSystem) { self.base = base }
+
+  /// From now on every file sync waits until `release()`.
+  func blockSyncs() { condition.withLock { blocking = true } }
+
+  /// Whether a sync is waiting at the gate.
+  var isBlocked: Bool { condition.withLock { waiting > 0 } }
+
+  func release() {
+    condition.withLock {
+      blocking = false
+      condition.broadcast()
+    }
+  }
+
+  func waitIfBlocked() {
+    condition.withLock {
+      waiting += 1
+      while blocking { condition.wait() }
+      waiting -= 1
+    }
+  }
+
+  func open(_ path: String, mode: JournalFileMode) throws(JournalError) -> any JournalFileHandle {
+    GatedFile(try base.open(path, mode: mode), gate: self)
+  }
+  func rename(_ from: String, to: String) throws(JournalError) { try base.rename(from, to: to) }
+  func remove(_ path: String) throws(JournalError) { try base.remove(path) }
+  func exists(_ path: String) -> Bool { base.exists(path) }
+  func syncDirectory(containing path: String) throws(JournalError) { try base.syncDirectory(containing: path) }
+
+  final class GatedFile: JournalFileHandle, @unchecked Sendable {
+    let file: any JournalFileHandle
+    let gate: SyncGate
+    init(_ file: any JournalFileHandle, gate: SyncGate) {
+      self.file = file
+      self.gate = gate
+    }
+    var path: String { file.path }
+    func size() throws(JournalError) -> Int64 { try file.size() }
+    func read(at offset: Int64, count: Int) throws(JournalError) -> [UInt8] { try file.read(at: offset, count: count) }
+    func write(_ bytes: [UInt8], at offset: Int64) throws(JournalError) { try file.write(bytes, at: offset) }
+    func truncate(to size: Int64) throws(JournalError) { try file.truncate(to: size) }
+    func sync(dataOnly: Bool) throws(JournalError) {
+      gate.waitIfBlocked()
+      try file.sync(dataOnly: dataOnly)
+    }
+    func tryLockExclusive() throws(JournalError) -> Bool { try file.tryLockExclusive() }
+    func mapReadOnly(length: Int) throws(JournalError) -> JournalMappedBytes { try file.mapReadOnly(length: length) }
+    func close() { file.close() }
+  }
 }

@@ -161,4 +161,113 @@ struct RowsDiffTests {
       try validator.validate(changeset, from: oldRows, to: newRows)
     }
   }
+
+  /// Long sections, where the matcher mostly pairs rows in place and hashes the rest: the bench's
+  /// edit mix, long runs, block moves, shuffles, reversals and moves between sections. Each
+  /// changeset passes the validator and its moves are the minimum.
+  @Test func longSectionsPassTheValidatorWithMinimalMoves() throws {
+    var generator = SeededRandom(seed: 0x5EED_0003)
+    for round in 0..<SeededRandom.propertySteps(default: 40) {
+      let sectionCount = Int.random(in: 1...4, using: &generator)
+      var nextID = 0
+      var old: [[Int]] = []
+      for _ in 0..<sectionCount {
+        let count = Int.random(in: 0...1500, using: &generator)
+        old.append(Array(nextID..<(nextID + count)))
+        nextID += count
+      }
+      var new = old
+      var updated = Set<Int>()
+      for section in new.indices {
+        let count = new[section].count
+        switch Int.random(in: 0..<6, using: &generator) {
+        case 0:  // a long run inserted
+          let run = Array(nextID..<(nextID + Int.random(in: 1...400, using: &generator)))
+          nextID += run.count
+          new[section].insert(contentsOf: run, at: Int.random(in: 0...count, using: &generator))
+        case 1:  // a block moved
+          guard count > 2 else { break }
+          let start = Int.random(in: 0..<count, using: &generator)
+          let end = Int.random(in: start...count, using: &generator)
+          let block = Array(new[section][start..<end])
+          new[section].removeSubrange(start..<end)
+          new[section].insert(contentsOf: block, at: Int.random(in: 0...new[section].count, using: &generator))
+        case 2: new[section].shuffle(using: &generator)
+        case 3: new[section].reverse()
+        default: break
+        }
+        // The bench's mix on top: 10% deleted, 10% inserted, 2% moved (anywhere), 1% updated.
+        for _ in 0..<(count / 10) where !new[section].isEmpty {
+          new[section].remove(at: Int.random(in: new[section].indices, using: &generator))
+        }
+        for _ in 0..<(count / 10) {
+          new[section].insert(nextID, at: Int.random(in: 0...new[section].count, using: &generator))
+          nextID += 1
+        }
+        for _ in 0..<(count / 50) where !new[section].isEmpty {
+          let id = new[section].remove(at: Int.random(in: new[section].indices, using: &generator))
+          let target = Int.random(in: new.indices, using: &generator)
+          new[target].insert(id, at: Int.random(in: 0...new[target].count, using: &generator))
+        }
+        for _ in 0..<(count / 100) where !new[section].isEmpty { updated.insert(new[section].randomElement(using: &generator)!) }
+      }
+      let sections = Array(0..<sectionCount)
+      let oldRows = Rows(sections: sections, rows: old), newRows = Rows(sections: sections, rows: new)
+      let changeset = ListChangeset(from: oldRows, to: newRows, itemNeedsReload: { updated.contains($0) })
+      let oldSet = Set(old.joined())
+      do {
+        try validator.validate(changeset, from: oldRows, to: newRows, reloadedItems: updated.intersection(oldSet))
+      } catch {
+        Issue.record("round \(round): \(error)")
+        return
+      }
+      var oldPlace = [Int: (section: Int, row: Int)]()
+      for (section, rows) in old.enumerated() {
+        for (row, id) in rows.enumerated() { oldPlace[id] = (section, row) }
+      }
+      var minimum = 0
+      for (section, rows) in new.enumerated() {
+        var sameSection: [Int] = []
+        for id in rows {
+          guard let place = oldPlace[id] else { continue }
+          if place.section == section { sameSection.append(place.row) } else { minimum += 1 }
+        }
+        minimum += sameSection.count - naiveLISLength(sameSection)
+      }
+      #expect(changeset.numberOfItemMoves == minimum, "round \(round)")
+    }
+  }
+
+  @Test func collidingIdentifiersGiveTheSameChangeset() throws {
+    // Every identifier hashes alike: slow, but the changeset is the one of well-hashed identifiers.
+    var generator = SeededRandom(seed: 0x5EED_0004)
+    for _ in 0..<SeededRandom.propertySteps(default: 20) {
+      var nextID = 0
+      let old = PlainModel.random(using: &generator, nextID: &nextID, maxSections: 3, maxRows: 60)
+      var new = old
+      for _ in 0..<Int.random(in: 1...6, using: &generator) { new = new.mutated(using: &generator, nextID: &nextID) }
+      func colliding(_ rows: ListVisibleRows<Int, Int>) -> ListVisibleRows<Int, CollidingID> {
+        ListVisibleRows(sections: rows.sectionIdentifiers, rows: rows.rows.map { $0.map { CollidingID($0) } })
+      }
+      let oldItems = old.itemContent, newItems = new.itemContent
+      let oldSections = old.sectionContent, newSections = new.sectionContent
+      let plain = old.changeset(to: new)
+      let hard = ListChangeset(
+        from: colliding(old.visibleRows), to: colliding(new.visibleRows),
+        sectionNeedsReload: { oldSections[$0] != newSections[$0] },
+        itemNeedsReload: { oldItems[$0.value] != newItems[$0.value] })
+      #expect(hard.count == plain.count)
+      #expect(hard.stages.map(\.sectionMoves) == plain.stages.map(\.sectionMoves))
+      #expect(hard.stages.map(\.sectionDeletes) == plain.stages.map(\.sectionDeletes))
+      #expect(hard.stages.map(\.sectionInserts) == plain.stages.map(\.sectionInserts))
+      #expect(hard.stages.map(\.itemMoves) == plain.stages.map(\.itemMoves))
+      #expect(hard.stages.map(\.itemInserts) == plain.stages.map(\.itemInserts))
+      #expect(hard.stages.map(\.itemDeletes) == plain.stages.map(\.itemDeletes))
+      #expect(hard.stages.map(\.itemReloads) == plain.stages.map(\.itemReloads))
+      #expect(hard.stages.map(\.movedItems) == plain.stages.map { $0.movedItems.map { CollidingID($0) } })
+      try validator.validate(hard, from: colliding(old.visibleRows), to: colliding(new.visibleRows),
+        reloadedSections: old.expectedReloads(to: new).sections,
+        reloadedItems: Set(old.expectedReloads(to: new).items.map { CollidingID($0) }))
+    }
+  }
 }

@@ -93,6 +93,81 @@ import Testing
     #expect(commit.label == "warm" && commit.events == [.updateItem(old: TestRow(1, "x"), new: TestRow(1, "X"))])
   }
 
+  @Test func compactEncodingOfFormat11() throws {
+    // The same records with both encodings decode to the same contents; 1.1 is smaller.
+    let commits = (0..<4).map { number in
+      HistoryCommit(version: Version(number + 1), parent: Version(number), timestamp: 1_700_000_000, label: nil, events: Self.sampleEvents)
+    }
+    var sizes: [UInt16: Int] = [:]
+    for minor in [0, 1] as [UInt16] {
+      var writer = HistoryCodec<String, TestRow>()
+      writer.encoderFormatMinor = minor
+      var reader = HistoryCodec<String, TestRow>()
+      var generic = HistoryCodec<JournalValueElement, JournalValueElement>.generic()
+      for (index, commit) in commits.enumerated() {
+        let record = try writer.encode(.commit(commit), sequence: UInt64(index + 1))
+        sizes[minor, default: 0] += record.payload.count
+        guard case .commit(let decoded) = try reader.decode(record), case .commit(let values) = try generic.decode(record) else {
+          Issue.record("not a commit")
+          return
+        }
+        #expect(decoded == commit)
+        #expect(values.events.count == commit.events.count)
+      }
+    }
+    #expect(sizes[1]! < sizes[0]!, "\(sizes)")
+
+    // A remembered update names only the item and its new content; a leaf delete of an item with
+    // its remembered content names only the location and the item.
+    var writer = HistoryCodec<String, TestRow>()
+    _ = try writer.encode(events: [.insertItems(ListOutline(items: [TestRow(7, "seven")]), at: Self.location)])
+    let update = try writer.encode(events: [.updateItem(old: TestRow(7, "seven"), new: TestRow(7, "7"))])
+    #expect(update.first == 0x1D && update.count <= 7, "\(update)")
+    let stale = try writer.encode(events: [.updateItem(old: TestRow(7, "seven"), new: TestRow(7, "VII"))])
+    #expect(stale.first == 0x13, "an old content that is not the remembered one is stored: \(stale)")
+    let delete = try writer.encode(events: [.deleteItems(ListOutline(items: [TestRow(7, "VII")]), from: Self.location)])
+    #expect(delete.first == 0x1E && delete.count <= 4, "\(delete)")
+    // A new integer identifier is stored relative to the previous one: 201 after 200 takes one
+    // byte instead of a tag and a two-byte varint.
+    var lengths: [UInt16: Int] = [:]
+    for minor in [0, 1] as [UInt16] {
+      var codec = HistoryCodec<String, TestRow>()
+      codec.encoderFormatMinor = minor
+      _ = try codec.encode(events: [.insertItems(ListOutline(items: [TestRow(200, "")]), at: Self.location)])
+      lengths[minor] = try codec.encode(events: [.insertItems(ListOutline(items: [TestRow(201, "")]), at: Self.location)]).count
+    }
+    #expect(lengths[1]! + 2 == lengths[0]!, "\(lengths)")
+
+    // Longer strings inside contents are not interned in 1.1 (a repeat is stored again), short
+    // ones are (a repeat is a one-byte reference) — in 1.0 both are.
+    for minor in [0, 1] as [UInt16] {
+      var codec = HistoryCodec<String, TestRow>()
+      codec.encoderFormatMinor = minor
+      func twice(_ title: String) throws -> (first: Int, second: Int) {
+        let first = try codec.encode(events: [.insertItems(ListOutline(items: [TestRow(300, title)]), at: Self.location)])
+        let second = try codec.encode(events: [.insertItems(ListOutline(items: [TestRow(301, title)]), at: Self.location)])
+        return (first.count, second.count)
+      }
+      let short = try twice("done")
+      #expect(short.second < short.first, "minor \(minor): \(short)")
+      let long = try twice("a title of some length")
+      if minor == 0 { #expect(long.second + 10 < long.first, "\(long)") } else { #expect(long.second + 10 > long.first, "\(long)") }
+    }
+  }
+
+  @Test func unknownCompactFormsAreTypedErrors() throws {
+    var reader = HistoryCodec<String, TestRow>()
+    // A new item identifier of form 2 (only 0 and 1 exist): insertLeaf, section "S" new, index 0, item header.
+    let bytes: [UInt8] = [0x1B, 0x01, 0x07, 0x01, 0x53, 0x00, 0x09]
+    #expect(throws: HistoryCodecError.self) { _ = try reader.decodeEvents(bytes) }
+    // A remembered update of an item whose content was never seen.
+    var fresh = HistoryCodec<String, TestRow>()
+    let define: [UInt8] = [0x1A, 0x01, 0x03, 0x02]  // reconfigureItems [new id via form 1, delta +1]
+    _ = try fresh.decodeEvents(define)
+    #expect(throws: HistoryCodecError.self) { _ = try fresh.decodeEvents([0x1D, 0x00, 0x03]) }
+    #expect(throws: HistoryCodecError.self) { _ = try fresh.decodeEvents([0x1E, 0x01, 0x07, 0x01, 0x53, 0x00, 0x00]) }
+  }
+
   @Test func journalValueCodableBridge() throws {
     struct Nested: Codable, Equatable {
       var a: [Int?]

@@ -124,6 +124,55 @@ import Testing
     }
   }
 
+  /// Sink failures at random moments: each failed commit or head move leaves the store and the
+  /// codec as before (identifiers, strings, remembered contents, bases), so the stream of the
+  /// records that were stored replays — with both encodings — to the live history.
+  @Test(arguments: [(3, 1), (4, 1), (5, 0)] as [(UInt64, UInt16)])
+  func failedWritesLeaveTheStreamDecodable(seed: UInt64, formatMinor: UInt16) throws {
+    let sink = RecordingSink()
+    let clock = ClockBox()
+    var codec = HistoryCodec<String, TestRow>()
+    codec.encoderFormatMinor = formatMinor
+    let store = Store(codec: codec, sink: sink, checkpointInterval: 5, journalCheckpointBytes: 512, clock: { clock.tick() })
+    var operations = RandomOperations(seed: seed)
+    var live: [Int: Canonical<String, TestRow>] = [0: Canonical(ListSnapshot())]
+    var failures = 0
+    for _ in 0..<SeededRandom.propertySteps(default: 300) {
+      let failing = Int.random(in: 0..<4, using: &operations.random) == 0
+      if failing { sink.failNext() }
+      let before = (head: store.head, latest: store.latestVersion, state: Canonical(store.snapshot), records: sink.records.count)
+      do {
+        switch Int.random(in: 0..<100, using: &operations.random) {
+        case 0..<12: if store.canUndo { try store.undo() }
+        case 12..<18: if store.redoTarget != nil { try store.redo() }
+        default:
+          try store.transaction(label: "step") { tx in
+            for _ in 0..<Int.random(in: 1...3, using: &operations.random) { try operations.apply(to: &tx) }
+          }
+        }
+        live[store.head.rawValue] = Canonical(store.snapshot)
+      } catch is RecordingSink.Failure {
+        failures += 1
+        #expect(store.head == before.head && store.latestVersion == before.latest)
+        #expect(Canonical(store.snapshot) == before.state)
+        #expect(sink.records.count == before.records)
+      } catch is ListError<String, Int> {}
+      sink.failNext(0)  // an operation that wrote nothing leaves its failure unused
+    }
+    #expect(failures > 20)
+    #expect(sink.records.contains { $0.kind == .checkpoint })
+    for formatMinorOfReader in [0, 1] as [UInt16] {
+      var readerCodec = HistoryCodec<String, TestRow>()
+      readerCodec.encoderFormatMinor = formatMinorOfReader  // decoding accepts every encoding
+      let replayed = try ListStore<String, TestRow>(replaying: sink.records, codec: readerCodec, checkpointInterval: 7)
+      #expect(replayed.head == store.head && replayed.latestVersion == store.latestVersion)
+      for (version, expected) in live {
+        #expect(Canonical(try replayed.state(at: Version(version))) == expected, "replayed state(at: v\(version))")
+        #expect(try replayed.events(of: Version(version)) == store.events(of: Version(version)))
+      }
+    }
+  }
+
   @Test func eventsBetweenVersionsFoldToTheTarget() throws {
     let run = try randomRun(seed: 9, steps: SeededRandom.propertySteps(default: 200), checkpointInterval: 8)
     var random = SeededRandom(seed: 99)

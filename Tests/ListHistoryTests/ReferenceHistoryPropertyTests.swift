@@ -7,8 +7,9 @@ import Testing
 /// equals the reference state built by applying the same operations to the parent's reference.
 /// See ``ReferenceHistoryRun`` for every check. `LISTJOURNAL_PROPERTY_STEPS` runs longer.
 @Suite struct ReferenceHistoryPropertyTests {
-  /// Seeds with the live store's checkpoint interval (1: a checkpoint after every version).
-  @Test(arguments: zip([1, 2, 3, 4] as [UInt64], [4, 4, 16, 1]))
+  /// Seeds with the live store's checkpoint interval (1: a checkpoint after every version;
+  /// 1 << 20: none after version 0, so time travel walks from the head or folds from version 0).
+  @Test(arguments: zip([1, 2, 3, 4, 5] as [UInt64], [4, 4, 16, 1, 1 << 20]))
   func storeFollowsTheReferenceModel(seed: UInt64, checkpointInterval: Int) throws {
     let steps = SeededRandom.propertySteps(default: 250)
     var run = ReferenceHistoryRun(seed: seed, checkpointInterval: checkpointInterval)

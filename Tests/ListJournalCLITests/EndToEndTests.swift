@@ -63,6 +63,41 @@ struct EndToEndTests {
     #expect(process.terminationStatus == 0)
   }
 
+  /// `relaxed` holds commits back and writes them together, but never past waiting for input:
+  /// each line through a pipe is written (another process reads it) and acknowledged before
+  /// the next one is sent.
+  @Test func relaxedExecWritesEachCommitBeforeWaitingForInput() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let binary = try #require(CLIRunner.binary)
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = ["exec", directory.appendingPathComponent("j.journal").path, "--ack", "--durability", "relaxed"]
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+    defer { if process.isRunning { process.terminate() } }
+    let reader = output.fileHandleForReading
+    for (index, line) in ["append-sections S", "append a", "append b"].enumerated() {
+      input.fileHandleForWriting.write(Data("\(line)\n".utf8))
+      var received = ""
+      while !received.hasSuffix("\n") {
+        let data = reader.availableData
+        if data.isEmpty { break }
+        received += String(decoding: data, as: UTF8.self)
+      }
+      #expect(received == "committed \(index + 1)\n")
+      // The writer is still running (and holds the journal's lock): readers see the commit.
+      let log = try CLIRunner.run(["log", "j.journal", "--format", "json"], in: directory)
+      #expect(log.stdout.contains(#""version": \#(index + 1), "parent": \#(index), "head": true"#), "\(log)")
+    }
+    try input.fileHandleForWriting.close()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+  }
+
   @Test func usageErrorsExitWithTwo() throws {
     let directory = try CLIRunner.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }

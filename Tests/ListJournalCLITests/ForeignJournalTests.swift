@@ -58,17 +58,18 @@ struct ForeignJournalTests {
 
         """)
 
+    // `ops` counts what changed: 2 sections, 3 items (1 and 2 in one event), 1 expand.
     let log = try CLIRunner.run(["log", "app.journal", "--format", "json"], in: directory)
     #expect(
       log.stdout == """
         [{"version": 0, "parent": null, "head": false, "label": "", "ops": 0}, \
-        {"version": 1, "parent": 0, "head": false, "label": "Board", "ops": 5}, \
+        {"version": 1, "parent": 0, "head": false, "label": "Board", "ops": 6}, \
         {"version": 2, "parent": 1, "head": true, "label": "Done", "ops": 2}]
 
         """)
     let text = try CLIRunner.run(["log", "app.journal"], in: directory)
     #expect(text.stdout.hasSuffix("* 2  ← 1  2023-11-14T22:13:20Z  Done  (2 ops: set 1; move 1)\n"))
-    #expect(text.stdout.contains("  1  ← 0  2023-11-14T22:13:20Z  Board  (5 ops: insert section 2024; insert section 2025; insert 1 2; insert 3; … 1 more)\n"))
+    #expect(text.stdout.contains("  1  ← 0  2023-11-14T22:13:20Z  Board  (6 ops: insert section 2024; insert section 2025; insert 1 2; insert 3; … 1 more)\n"))
 
     let diff = try CLIRunner.run(["diff", "app.journal", "1", "2"], in: directory)
     // Task 1 moved to another section and changed: a move, then a reload (UIKit's two stages).

@@ -58,6 +58,32 @@ import Testing
     }
   }
 
+  @Test func compactGoldensAreFormat11AndSmaller() throws {
+    // The format 1.1 goldens announce it, and their records are smaller than the same scenario
+    // written with the format 1.0 encodings (which replays to the same state).
+    guard !Self.regenerate else { return }
+    let temporary = TemporaryDirectory()
+    for scenario in GoldenScenario.all where scenario.formatMinor == 1 {
+      let compact = try JournalReader.open(at: Self.directory + "/\(scenario.name).journal")
+      #expect(compact.formatMinor == 1)
+      var original = scenario
+      original.formatMinor = 0
+      let path = temporary.file("\(scenario.name)-1.0.journal")
+      let json = try original.write(to: path)
+      let expected = try String(contentsOfFile: Self.directory + "/\(scenario.name).expected.json", encoding: .utf8)
+      #expect(json + "\n" == expected)
+      let old = try JournalReader.open(at: path)
+      #expect(old.formatMinor == 0)
+      #expect(old.recordCount == compact.recordCount)
+      let compactBytes = compact.frames.reduce(0) { $0 + $1.uncompressedBytes }
+      let oldBytes = old.frames.reduce(0) { $0 + $1.uncompressedBytes }
+      #expect(compactBytes < oldBytes, "\(scenario.name): \(compactBytes) vs \(oldBytes) record bytes")
+    }
+    let multiFrame = try JournalHistory<TestSection, TestItem>.open(at: Self.directory + "/compact-multi-frame-checkpoints.journal")
+    #expect(multiFrame.info.frameCount >= 3)
+    #expect(multiFrame.info.checkpointCount >= 2)
+  }
+
   @Test func multiFrameGoldenHasCheckpoints() throws {
     guard !Self.regenerate else { return }
     let history = try JournalHistory<TestSection, TestItem>.open(at: Self.directory + "/multi-frame-checkpoints.journal")

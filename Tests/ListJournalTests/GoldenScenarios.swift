@@ -9,6 +9,9 @@ struct GoldenScenario: Sendable {
   /// Encoded bytes between checkpoint records (small values give multi-frame journals).
   var journalCheckpointBytes = 256 * 1024
   var frameTargetBytes = 256 * 1024
+  /// The format minor the journal is written with: 0 for the goldens written before format 1.1
+  /// (they must keep being reproduced byte for byte), 1 for those of the compact encodings.
+  var formatMinor: UInt16 = 0
   var body: @Sendable (TextJournal) throws -> Void
 
   static let all: [GoldenScenario] = [
@@ -142,6 +145,49 @@ struct GoldenScenario: Sendable {
       try store.transaction(label: "Reorder") { tx in try tx.moveVisibleRow(from: ListIndexPath(section: 0, row: 2), to: ListIndexPath(section: 0, row: 3)) }
       try store.transaction(label: "Reorder") { tx in try tx.moveVisibleRow(from: ListIndexPath(section: 0, row: 0), to: ListIndexPath(section: 1, row: 1)) }
     },
+    // Format 1.1: the compact encodings (remembered contents for updates and leaf deletes,
+    // single-event commits), including the fall-backs when the remembered content is stale.
+    GoldenScenario(name: "compact-updates-deletes", formatMinor: 1) { journal in
+      let store = journal.store
+      try store.appendSections([TestSection("Inbox"), TestSection("Done", content: "Finished")])
+      try store.appendItems((0..<6).map { TestItem("t\($0)", content: "task \($0)") }, toSection: "Inbox")
+      try store.updateItem(TestItem("t1", content: "task 1 ★"))  // remembered old content
+      try store.updateItem(TestItem("t1", content: "task 1 ★★"))
+      try store.undo()  // the head's t1 is "task 1 ★" again; the codec still remembers "★★"
+      try store.updateItem(TestItem("t1", content: "task 1 (edited)"))  // stale memory: old content stored
+      try store.deleteItems(["t2"])  // remembered leaf
+      try store.undo()
+      try store.deleteItems(["t2"])  // after an undo: the memory still matches
+      try store.appendItems([TestItem("t2", content: "task 2 again")], toSection: "Done")
+      try store.deleteItems(["t2"])
+      try store.appendItems([TestItem("sub", content: "subtask")], underParent: "t3")
+      try store.expand(["t3"])
+      try store.deleteItems(["t3"])  // an outline, not a leaf
+      try store.transaction(label: "Batch") { tx in
+        try tx.updateItem(TestItem("t4", content: "task 4 ✓"))
+        try tx.moveItem("t4", toSection: "Done")
+        try tx.deleteItems(["t0"])
+      }
+      try store.replaceItem("t5", with: TestItem("t5b", content: "renamed"))
+      try store.updateItem(TestItem("t5b", content: "renamed again"))
+      try store.reloadItems(["t5b"])
+      try store.updateItem(TestItem("t5b", content: "renamed again"))  // the same content again
+    },
+    GoldenScenario(
+      name: "compact-multi-frame-checkpoints", durability: .relaxed, journalCheckpointBytes: 200, frameTargetBytes: 400,
+      formatMinor: 1
+    ) { journal in
+      let store = journal.store
+      try store.appendSections([TestSection("A"), TestSection("B")])
+      func exists(_ number: Int) -> Bool { store.snapshot.contains(item: "item\(number)") }
+      for index in 0..<50 {
+        try store.appendItems([TestItem("item\(index)", content: "content \(index)")], toSection: index % 2 == 0 ? "A" : "B")
+        if index % 3 == 1, exists(index - 1) { try store.updateItem(TestItem("item\(index - 1)", content: "updated \(index)")) }
+        if index % 7 == 3, exists(index), exists(index - 2) { try store.moveItem("item\(index)", beforeItem: "item\(index - 2)") }
+        if index % 5 == 4, exists(index - 3) { try store.deleteItems(["item\(index - 3)"]) }
+        if index % 11 == 5 { try store.undo() }
+      }
+    },
   ]
 
   /// Writes the scenario's journal at `path` (which must not exist); returns the live store's
@@ -151,6 +197,8 @@ struct GoldenScenario: Sendable {
     options.fixedSalt = 0x4C4A_474F_4C44_454E  // "LJGOLDEN"
     options.fixedCreationTimeNanoseconds = 1_700_000_000_000_000_000
     options.frameTargetBytes = frameTargetBytes
+    options.formatMinor = formatMinor
+    options.compressionLevel = 3  // the level every golden was written with (the default was 3 until 1.1)
     let clock = TickingClock()
     let journal = try TextJournal.open(
       at: path, durability: durability, options: options, journalCheckpointBytes: journalCheckpointBytes,

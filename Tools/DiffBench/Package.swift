@@ -10,6 +10,10 @@ let package = Package(
     .executableTarget(
       name: "DiffBench",
       dependencies: [.product(name: "ListJournal", package: "ListJournal")]),
+    // A driver for profilers (perf, callgrind): one workload in a loop, built in linear time.
+    .executableTarget(
+      name: "DiffProfile",
+      dependencies: [.product(name: "ListJournal", package: "ListJournal")]),
   ],
   swiftLanguageModes: [.v6]
 )

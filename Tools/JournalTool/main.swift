@@ -4,6 +4,7 @@
 //   JournalTool crash-check PATH ACKED       reopen (recovery) and verify records 1...ACKED
 //   JournalTool bench DIR [EVENTS]           size / throughput / latency numbers (release build)
 //   JournalTool store-bench DIR [EVENTS] [ITEMS]  end-to-end numbers with real history records
+//   JournalTool store-profile PHASE DIR [N]  one phase of store-bench, for profilers (StoreBench.swift)
 //   JournalTool seeds DIR                    small journals for Tools/fuzz/corpus
 import CZstd
 import JournalFormat
@@ -121,6 +122,10 @@ case "store-bench":
   runStoreBenchmarks(
     directory: arguments[2], events: arguments.count > 3 ? Int(arguments[3]) ?? 2_000_000 : 2_000_000,
     items: arguments.count > 4 ? Int(arguments[4]) ?? 100_000 : 100_000)
+
+case "store-profile":
+  guard arguments.count >= 4 else { fail("store-profile PHASE DIR [N]") }
+  runStoreProfile(arguments[2], directory: arguments[3], count: arguments.count > 4 ? Int(arguments[4]) ?? 1_000 : 1_000)
 
 case "history-seeds":
   // Seeds for Tools/fuzz/run-history from the golden journals: record payloads (selector 0),

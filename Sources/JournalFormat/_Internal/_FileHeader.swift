@@ -6,7 +6,7 @@ struct _FileHeader: Equatable {
   static let size = 64
   static let magic: [UInt8] = [0x89, 0x4C, 0x4A, 0x52, 0x4E, 0x4C, 0x0D, 0x0A]  // \x89 L J R N L \r \n
   static let currentMajor: UInt16 = 1
-  static let currentMinor: UInt16 = 0
+  static let currentMinor: UInt16 = 1
 
   var major: UInt16 = _FileHeader.currentMajor
   var minor: UInt16 = _FileHeader.currentMinor

@@ -24,6 +24,8 @@ struct _WriterState: ~Copyable {
   /// Set once the writer stops (close or failure); every later call throws.
   var closedReason: String?
   var timerScheduled = false
+  /// A full group was written and its sync handed to another thread (not yet started).
+  var syncRequested = false
 
   init(file: any JournalFileHandle, compressor: _ZstdCompressor, endOffset: Int64, nextSequence: UInt64, lastVersion: UInt64?) {
     self.file = file

@@ -4,15 +4,16 @@ import ListState
 ///
 /// Requires that every *moved* section has identical rows before and after (the changeset splits
 /// otherwise). Identity is by identifier; whether a common row must be reloaded is asked of
-/// `needsReload` (nil: never).
+/// `reload`, with the row's position in `new`.
 ///
 /// Per changed stationary section, the common prefix and suffix are matched without hashing; the
-/// rest goes into one identifier → (section, row) dictionary shared by all changed sections, so
-/// rows can move between sections. Within a section, common rows outside a longest increasing
-/// subsequence of their old rows are the moves.
+/// rest of every changed section is matched by one ``_RowMatcher`` (in place where the rows stay
+/// aligned, through its identifier tables otherwise), so rows can move between sections. Within a
+/// section, common rows outside a longest increasing subsequence of their old rows are the moves.
 ///
-/// - Complexity: O(n + k log k) for n visible rows and k rows common to a changed section pair;
-///   O(s) plus the reload checks when no section's rows changed.
+/// - Complexity: O(n + k log k) for n visible rows and k rows common to a changed section pair,
+///   with a hash only per row the matcher cannot pair in place; O(s) plus the reload checks when
+///   no section's rows changed.
 @usableFromInline
 struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable> {
   @usableFromInline
@@ -33,17 +34,22 @@ struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>
     var oldEnd: Int
     @usableFromInline
     var newEnd: Int
+    /// Where the pair's changed old rows (`prefix..<oldEnd`) start in the matcher's global old
+    /// numbering, and its changed new rows (`prefix..<newEnd`) in the new one.
     @usableFromInline
-    var matchedOffset: Int
+    var oldBase: Int
+    @usableFromInline
+    var newBase: Int
 
     @inlinable
-    init(old: Int, new: Int, prefix: Int, oldEnd: Int, newEnd: Int, matchedOffset: Int) {
+    init(old: Int, new: Int, prefix: Int, oldEnd: Int, newEnd: Int) {
       self.old = old
       self.new = new
       self.prefix = prefix
       self.oldEnd = oldEnd
       self.newEnd = newEnd
-      self.matchedOffset = matchedOffset
+      self.oldBase = 0
+      self.newBase = 0
     }
   }
 
@@ -51,7 +57,7 @@ struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>
   /// index paths of `new`.
   @inlinable
   static func stage(
-    from old: Rows, to new: Rows, plan: _SectionPlan, needsReload: ((ItemID) -> Bool)?
+    from old: Rows, to new: Rows, plan: _SectionPlan, reload: _ReloadTest<ItemID>
   ) -> (stage: Stage, trailingReloads: [(ListIndexPath, ItemID)]) {
     var stage = Stage()
     stage.sectionDeletes = plan.deletes
@@ -66,40 +72,41 @@ struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>
     var reloads: [(ListIndexPath, ItemID)] = []
     var moves: [(ListMove<ListIndexPath>, ItemID)] = []
 
-    func reloadCheck(forOld section: Int) -> ((ItemID) -> Bool)? {
-      guard let needsReload else { return nil }
-      if let suppressed = plan.itemReloadsSuppressed, suppressed[section] { return nil }
-      return needsReload
+    func checksReloads(ofOld section: Int) -> Bool {
+      guard reload.isActive else { return false }
+      if let suppressed = plan.itemReloadsSuppressed, suppressed[section] { return false }
+      return true
     }
 
     var pairs: [ChangedPair] = []
-    var pairOfOld = [Int](repeating: -1, count: old.rows.count)
-    var middleTotal = 0
+    var oldTotal = 0
+    var newTotal = 0
     for newSection in new.rows.indices {
       let oldSection = plan.newToOld[newSection]
       guard oldSection >= 0 else { continue }
       switch plan.newKind[newSection] {
       case .moved:
-        if let check = reloadCheck(forOld: oldSection) {
-          for (row, id) in new.rows[newSection].enumerated() where check(id) {
+        if checksReloads(ofOld: oldSection) {
+          for (row, id) in new.rows[newSection].enumerated() where reload(id, section: newSection, row: row) {
             trailing.append((ListIndexPath(section: newSection, row: row), id))
           }
         }
       case .stationary:
         let oldRows = old.rows[oldSection]
         let newRows = new.rows[newSection]
-        if oldRows == newRows {
-          if let check = reloadCheck(forOld: oldSection) {
-            for (row, id) in newRows.enumerated() where check(id) {
+        if Self.rowsEqual(oldRows, newRows) {
+          if checksReloads(ofOld: oldSection) {
+            for (row, id) in newRows.enumerated() where reload(id, section: newSection, row: row) {
               reloads.append((ListIndexPath(section: oldSection, row: row), id))
             }
           }
           continue
         }
         var pair = trimmedPair(oldRows, newRows, old: oldSection, new: newSection)
-        pair.matchedOffset = middleTotal
-        middleTotal += pair.oldEnd - pair.prefix
-        pairOfOld[oldSection] = pairs.count
+        pair.oldBase = oldTotal
+        pair.newBase = newTotal
+        oldTotal += pair.oldEnd - pair.prefix
+        newTotal += pair.newEnd - pair.prefix
         pairs.append(pair)
       default:
         continue
@@ -113,69 +120,88 @@ struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>
       return (stage, trailing)
     }
 
-    // Where each old row of a changed section was: (section << 32) | row.
-    var oldPosition = [ItemID: Int](minimumCapacity: middleTotal)
-    for pair in pairs {
-      old.rows[pair.old].withUnsafeBufferPointer { rows in
-        for row in pair.prefix..<pair.oldEnd { oldPosition[rows[row]] = pair.old << 32 | row }
+    // Match every changed row first (all pairs: rows move between sections), then list the
+    // changes pair by pair. `newToOld`: per changed new row, its changed old row or -1.
+    var newToOld = [Int](repeating: -1, count: newTotal)
+    var oldMatched = [Bool](repeating: false, count: oldTotal)
+    newToOld.withUnsafeMutableBufferPointer { newToOld in
+      oldMatched.withUnsafeMutableBufferPointer { oldMatched in
+        // Edits are usually a small part of the rows; the tables grow when they are not.
+        var matcher = _RowMatcher<ItemID>(minimumCapacity: max(oldTotal, newTotal) / 8)
+        for pair in pairs {
+          old.rows[pair.old].withUnsafeBufferPointer { oldRows in
+            new.rows[pair.new].withUnsafeBufferPointer { newRows in
+              matcher.match(
+                old: UnsafeBufferPointer(rebasing: oldRows[pair.prefix..<pair.oldEnd]), oldBase: pair.oldBase,
+                new: UnsafeBufferPointer(rebasing: newRows[pair.prefix..<pair.newEnd]), newBase: pair.newBase,
+                newToOld: newToOld, oldMatched: oldMatched)
+            }
+          }
+        }
       }
     }
-    var matched = [Bool](repeating: false, count: middleTotal)
-    var lisOldRows: [Int] = []
-    var lisNewRows: [Int] = []
 
+    // Per pair, the old rows of its same-section matches in new order (scratch for the LIS).
+    var sameSection = [Int](repeating: 0, count: pairs.reduce(0) { max($0, $1.newEnd - $1.prefix) })
     for pair in pairs {
-      let oldRows = old.rows[pair.old]
       let newRows = new.rows[pair.new]
-      let check = reloadCheck(forOld: pair.old)
-      if let check {
-        for row in 0..<pair.prefix where check(newRows[row]) {
+      let checking = checksReloads(ofOld: pair.old)
+      if checking {
+        for row in 0..<pair.prefix where reload(newRows[row], section: pair.new, row: row) {
           reloads.append((ListIndexPath(section: pair.old, row: row), newRows[row]))
         }
-        for newRow in pair.newEnd..<newRows.count where check(newRows[newRow]) {
+        for newRow in pair.newEnd..<newRows.count where reload(newRows[newRow], section: pair.new, row: newRow) {
           reloads.append((ListIndexPath(section: pair.old, row: newRow - pair.newEnd + pair.oldEnd), newRows[newRow]))
         }
       }
-      lisOldRows.removeAll(keepingCapacity: true)
-      lisNewRows.removeAll(keepingCapacity: true)
+      let oldMiddleCount = pair.oldEnd - pair.prefix
       newRows.withUnsafeBufferPointer { rows in
-        for newRow in pair.prefix..<pair.newEnd {
-          let id = rows[newRow]
-          guard let packed = oldPosition[id] else {
-            stage.itemInserts.append(ListIndexPath(section: pair.new, row: newRow))
-            stage.insertedItems.append(id)
-            continue
+        newToOld.withUnsafeBufferPointer { newToOld in
+          sameSection.withUnsafeMutableBufferPointer { sameSection in
+            let matches = UnsafeBufferPointer(rebasing: newToOld[pair.newBase..<(pair.newBase + pair.newEnd - pair.prefix)])
+            // Inserts and moves in from other sections; the rest waits for the LIS.
+            var sameCount = 0
+            for offset in matches.indices {
+              let source = matches[offset]
+              let newRow = pair.prefix + offset
+              if source < 0 {
+                stage.itemInserts.append(ListIndexPath(section: pair.new, row: newRow))
+                stage.insertedItems.append(rows[newRow])
+              } else if UInt(bitPattern: source - pair.oldBase) < UInt(oldMiddleCount) {
+                sameSection[sameCount] = source - pair.oldBase + pair.prefix
+                sameCount += 1
+              } else {
+                let id = rows[newRow]
+                let destination = ListIndexPath(section: pair.new, row: newRow)
+                moves.append((ListMove(from: Self.oldIndexPath(ofGlobalRow: source, in: pairs), to: destination), id))
+                if checking, reload(id, section: pair.new, row: newRow) { trailing.append((destination, id)) }
+              }
+            }
+            let inPlace = _longestIncreasingSubsequenceMembership(UnsafeBufferPointer(rebasing: sameSection[..<sameCount]))
+            // Same-section matches again, in the same order: kept in place or moved.
+            var index = 0
+            for offset in matches.indices {
+              let source = matches[offset]
+              guard source >= 0, UInt(bitPattern: source - pair.oldBase) < UInt(oldMiddleCount) else { continue }
+              let newRow = pair.prefix + offset
+              let oldRow = ListIndexPath(section: pair.old, row: sameSection[index])
+              let id = rows[newRow]
+              if inPlace[index] {
+                if checking, reload(id, section: pair.new, row: newRow) { reloads.append((oldRow, id)) }
+              } else {
+                let destination = ListIndexPath(section: pair.new, row: newRow)
+                moves.append((ListMove(from: oldRow, to: destination), id))
+                if checking, reload(id, section: pair.new, row: newRow) { trailing.append((destination, id)) }
+              }
+              index += 1
+            }
           }
-          let fromSection = packed >> 32
-          let fromRow = packed & 0xFFFF_FFFF
-          let source = pairs[pairOfOld[fromSection]]
-          matched[source.matchedOffset + fromRow - source.prefix] = true
-          if fromSection == pair.old {
-            lisOldRows.append(fromRow)
-            lisNewRows.append(newRow)
-          } else {
-            let destination = ListIndexPath(section: pair.new, row: newRow)
-            moves.append((ListMove(from: ListIndexPath(section: fromSection, row: fromRow), to: destination), id))
-            if let check, check(id) { trailing.append((destination, id)) }
-          }
-        }
-      }
-      let inPlace = _longestIncreasingSubsequenceMembership(lisOldRows)
-      for index in lisOldRows.indices {
-        let source = ListIndexPath(section: pair.old, row: lisOldRows[index])
-        let id = oldRows[source.row]
-        if inPlace[index] {
-          if let check, check(id) { reloads.append((source, id)) }
-        } else {
-          let destination = ListIndexPath(section: pair.new, row: lisNewRows[index])
-          moves.append((ListMove(from: source, to: destination), id))
-          if let check, check(id) { trailing.append((destination, id)) }
         }
       }
     }
     for pair in pairs {
       let oldRows = old.rows[pair.old]
-      for row in pair.prefix..<pair.oldEnd where !matched[pair.matchedOffset + row - pair.prefix] {
+      for row in pair.prefix..<pair.oldEnd where !oldMatched[pair.oldBase + row - pair.prefix] {
         stage.itemDeletes.append(ListIndexPath(section: pair.old, row: row))
         stage.deletedItems.append(oldRows[row])
       }
@@ -188,6 +214,48 @@ struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>
     stage.reloadedItems = reloads.map(\.1)
     trailing.sort { $0.0 < $1.0 }
     return (stage, trailing)
+  }
+
+  /// `a == b`, as one tight loop over both buffers (the unchanged-section check reads every
+  /// row; `Array.==` compiled here into a loop that reloaded a base pointer per element).
+  ///
+  /// - Complexity: O(n), O(1) when both share a buffer or differ in length.
+  @inlinable
+  static func rowsEqual(_ a: [ItemID], _ b: [ItemID]) -> Bool {
+    guard a.count == b.count else { return false }
+    return a.withUnsafeBufferPointer { a in
+      b.withUnsafeBufferPointer { b in
+        if a.baseAddress == b.baseAddress { return true }
+        // Four rows per step: one branch per four comparisons where the rows are equal.
+        var index = 0
+        while index + 4 <= a.count {
+          let same = (a[index] == b[index]) && (a[index + 1] == b[index + 1])
+            && (a[index + 2] == b[index + 2]) && (a[index + 3] == b[index + 3])
+          if !same { return false }
+          index += 4
+        }
+        while index < a.count {
+          if a[index] != b[index] { return false }
+          index += 1
+        }
+        return true
+      }
+    }
+  }
+
+  /// The old index path of the matcher's global old row `row`.
+  ///
+  /// - Complexity: O(log p) for p pairs (a binary search of the pairs' `oldBase`, increasing).
+  @inlinable
+  static func oldIndexPath(ofGlobalRow row: Int, in pairs: [ChangedPair]) -> ListIndexPath {
+    var low = 0
+    var high = pairs.count - 1
+    while low < high {
+      let middle = (low + high + 1) >> 1
+      if pairs[middle].oldBase <= row { low = middle } else { high = middle - 1 }
+    }
+    let pair = pairs[low]
+    return ListIndexPath(section: pair.old, row: row - pair.oldBase + pair.prefix)
   }
 
   @inlinable
@@ -203,7 +271,7 @@ struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>
           oldEnd -= 1
           newEnd -= 1
         }
-        return ChangedPair(old: old, new: new, prefix: prefix, oldEnd: oldEnd, newEnd: newEnd, matchedOffset: 0)
+        return ChangedPair(old: old, new: new, prefix: prefix, oldEnd: oldEnd, newEnd: newEnd)
       }
     }
   }

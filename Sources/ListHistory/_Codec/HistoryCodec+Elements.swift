@@ -1,25 +1,39 @@
 import ListState
 
 /// Identifier references: `varint((index << (1 + flagBits)) | (flags << 1) | isNew)`; a new
-/// identifier is followed by its value and gets the next index of its table.
+/// identifier gets the next index of its table and is followed by its value. For a new item
+/// identifier the bits above the flags say how: 0, a value; 1 (format 1.1), an integer stored as
+/// `zigzag(value - base)`, where the base is the previous integer stored that way (0 after a
+/// reset) — consecutive new identifiers then cost a byte.
 extension HistoryCodec {
   static var maximumOutlineDepth: Int { 2_000 }
 
   // MARK: Writing
 
+  /// Writes an item identifier reference (defining it when new); returns its intern index.
+  @discardableResult
   mutating func writeItemID(_ id: Item.ID, flagBits: Int = 0, flags: UInt64 = 0, into writer: inout _ByteWriter)
-    throws(HistoryCodecError)
+    throws(HistoryCodecError) -> Int
   {
     if let index = encoderTables.items[id] {
       writer.varint(UInt64(index) << UInt64(1 + flagBits) | flags << 1)
-      return
+      return index
     }
     let value: JournalValue
     do { value = try itemCoding.idValue(id) } catch { throw .unencodable("item identifier \(id): \(error)") }
-    encoderTables.items[id] = encoderTables.itemList.count
+    let index = encoderTables.itemList.count
+    encoderTables.items[id] = index
     encoderTables.itemList.append(id)
-    writer.varint(flags << 1 | 1)
-    try writeValue(value, marker: nil, into: &writer)
+    encoderTables.itemContents.append(nil)
+    if writesCompactForms, case .int(let number) = value {
+      writer.varint(1 << UInt64(1 + flagBits) | flags << 1 | 1)
+      writer.zigzag(number &- encoderTables.newItemBase)
+      encoderTables.newItemBase = number
+    } else {
+      writer.varint(flags << 1 | 1)
+      try writeValue(value, marker: nil, into: &writer)
+    }
+    return index
   }
 
   mutating func writeSectionID(_ id: Section.ID, flagBits: Int = 0, flags: UInt64 = 0, into writer: inout _ByteWriter)
@@ -37,21 +51,38 @@ extension HistoryCodec {
     try writeValue(value, marker: nil, into: &writer)
   }
 
-  /// An item: its identifier (flag: the content is the identifier itself) and, unless flagged, its content.
+  /// An item: its identifier (flag: the content is the identifier itself) and, unless flagged,
+  /// its content, which the tables remember for the item.
   mutating func writeItem(_ item: Item, into writer: inout _ByteWriter) throws(HistoryCodecError) {
     guard let (content, id) = try itemCoding.values(of: item, kind: "item") else {
-      return try writeItemID(item.id, flagBits: 1, flags: 1, into: &writer)
+      let index = try writeItemID(item.id, flagBits: 1, flags: 1, into: &writer)
+      return try rememberIdentity(of: item.id, index: index)
     }
-    try writeItemID(item.id, flagBits: 1, flags: content == id ? 1 : 0, into: &writer)
+    let index = try writeItemID(item.id, flagBits: 1, flags: content == id ? 1 : 0, into: &writer)
     if content != id { try writeValue(content, marker: id, into: &writer) }
+    encoderTables.remember(content, forItem: index)
   }
 
-  /// An item's content alone (its identifier is written elsewhere).
-  mutating func writeItemContent(_ item: Item, into writer: inout _ByteWriter) throws(HistoryCodecError) {
-    guard let (content, id) = try itemCoding.values(of: item, kind: "item") else {
-      return writer.byte(_ValueTag.elementID)
+  /// Remembers the identifier value as the content of an element that is its own identifier.
+  mutating func rememberIdentity(of id: Item.ID, index: Int) throws(HistoryCodecError) {
+    do { encoderTables.remember(try itemCoding.idValue(id), forItem: index) } catch {
+      throw .unencodable("item identifier \(id): \(error)")
     }
-    try writeValue(content, marker: id, into: &writer)
+  }
+
+  /// An item's content value as the tables remember contents: the identifier value for an
+  /// element that is its own identifier.
+  func contentValue(of item: Item) throws(HistoryCodecError) -> (content: JournalValue, id: JournalValue?) {
+    if let (content, id) = try itemCoding.values(of: item, kind: "item") { return (content, id) }
+    do { return (try itemCoding.idValue(item.id), nil) } catch { throw .unencodable("item identifier \(item.id): \(error)") }
+  }
+
+  /// An item's content alone (its identifier is written elsewhere); `values` from ``contentValue(of:)``.
+  mutating func writeItemContent(_ values: (content: JournalValue, id: JournalValue?), into writer: inout _ByteWriter)
+    throws(HistoryCodecError)
+  {
+    guard let id = values.id else { return writer.byte(_ValueTag.elementID) }
+    try writeValue(values.content, marker: id, into: &writer)
   }
 
   /// A section: its identifier (flag: the content is the identifier itself) and, unless flagged, its content.
@@ -108,12 +139,20 @@ extension HistoryCodec {
     throws(HistoryCodecError) -> (id: Item.ID, value: JournalValue)
   {
     if header & 1 == 1 {
-      guard header >> UInt64(1 + flagBits) == 0 else { throw reader.fail("new item identifier with an index", at: start) }
-      let value = try readValue(&reader, marker: nil)
+      let value: JournalValue
+      switch header >> UInt64(1 + flagBits) {
+      case 0: value = try readValue(&reader, marker: nil)
+      case 1:
+        let number = decoderTables.newItemBase &+ (try reader.zigzag())
+        decoderTables.newItemBase = number
+        value = .int(number)
+      default: throw reader.fail("new item identifier of unknown form \(header >> UInt64(1 + flagBits))", at: start)
+      }
       let id: Item.ID
       do { id = try itemCoding.makeID(value) } catch { throw reader.fail("item identifier \(value): \(error)", at: start) }
       decoderTables.items.append(id)
       decoderTables.itemValues.append(value)
+      decoderTables.itemContents.append(nil)
       return (id, value)
     }
     let index = header >> UInt64(1 + flagBits)
@@ -121,6 +160,23 @@ extension HistoryCodec {
       throw reader.fail("item reference \(index) is not defined", at: start)
     }
     return (decoderTables.items[Int(index)], decoderTables.itemValues[Int(index)])
+  }
+
+  /// The intern index of the item identifier `readItemID` returned last (new or referenced).
+  func itemIndex(header: UInt64, flagBits: Int) -> Int {
+    header & 1 == 1 ? decoderTables.items.count - 1 : Int(header >> UInt64(1 + flagBits))
+  }
+
+  /// A plain item reference to an item whose content the tables remember: the remembered item.
+  mutating func readRememberedItem(_ reader: inout _ByteReader) throws(HistoryCodecError) -> (index: Int, item: Item) {
+    let start = reader.offset
+    let header = try reader.varint()
+    _ = try readItemID(header: header, flagBits: 0, start: start, &reader)
+    let index = itemIndex(header: header, flagBits: 0)
+    guard let remembered = decoderTables.itemContents[index] else {
+      throw reader.fail("item reference \(index) has no remembered content", at: start)
+    }
+    return (index, remembered.item)
   }
 
   mutating func readSectionID(header: UInt64, flagBits: Int, start: Int, _ reader: inout _ByteReader)
@@ -152,35 +208,58 @@ extension HistoryCodec {
     return try readSectionID(header: reader.varint(), flagBits: 0, start: start, &reader).id
   }
 
+  /// An item (see ``writeItem(_:into:)``); the tables remember its content.
   mutating func readItem(_ reader: inout _ByteReader) throws(HistoryCodecError) -> Item {
     let start = reader.offset
     let header = try reader.varint()
     let (id, value) = try readItemID(header: header, flagBits: 1, start: start, &reader)
-    if header & 2 != 0, let identity = itemCoding.identityElement { return identity(id) }
-    return try makeItem(id: id, idValue: value, content: header & 2 != 0 ? value : nil, start: start, &reader)
+    let index = itemIndex(header: header, flagBits: 1)
+    if header & 2 != 0, let identity = itemCoding.identityElement {
+      let item = identity(id)
+      decoderTables.itemContents[index] = (item, value)
+      return item
+    }
+    return try makeItem(id: id, idValue: value, index: index, content: header & 2 != 0 ? value : nil, start: start, &reader)
   }
 
-  /// Content of an item whose identifier is known (`content` given when implied by a flag).
-  mutating func makeItem(id: Item.ID, idValue: JournalValue, content: JournalValue?, start: Int, _ reader: inout _ByteReader)
-    throws(HistoryCodecError) -> Item
-  {
+  /// Content of an item whose identifier is known (`content` given when implied by a flag); the
+  /// tables remember it for the item at `index`.
+  mutating func makeItem(
+    id: Item.ID, idValue: JournalValue, index: Int, content: JournalValue?, start: Int, _ reader: inout _ByteReader
+  ) throws(HistoryCodecError) -> Item {
     let contentStart = reader.offset
     let value: JournalValue
     if let content { value = content } else { value = try readValue(&reader, marker: idValue) }
-    if value == idValue, let identity = itemCoding.identityElement { return identity(id) }
-    do {
-      let item = try itemCoding.make(id, value)
-      guard item.id == id else { throw JournalValueError("content has identifier \(item.id), expected \(id)") }
-      return item
-    } catch { throw reader.fail("item \(idValue) content: \(error)", at: content == nil ? contentStart : start) }
+    let item: Item
+    if value == idValue, let identity = itemCoding.identityElement {
+      item = identity(id)
+    } else {
+      do {
+        item = try itemCoding.make(id, value)
+        guard item.id == id else { throw JournalValueError("content has identifier \(item.id), expected \(id)") }
+      } catch { throw reader.fail("item \(idValue) content: \(error)", at: content == nil ? contentStart : start) }
+    }
+    decoderTables.itemContents[index] = (item, value)
+    return item
   }
 
-  /// Old and new content of an updated item: its plain identifier reference, then two contents.
-  mutating func readItemUpdate(_ reader: inout _ByteReader) throws(HistoryCodecError) -> (old: Item, new: Item) {
+  /// Old and new content of an updated item: its plain identifier reference, then two contents
+  /// (or, `remembered`, only the new one: the old is the content the tables remember).
+  mutating func readItemUpdate(remembered: Bool, _ reader: inout _ByteReader) throws(HistoryCodecError) -> (old: Item, new: Item) {
     let start = reader.offset
-    let (id, value) = try readItemID(header: reader.varint(), flagBits: 0, start: start, &reader)
-    let old = try makeItem(id: id, idValue: value, content: nil, start: reader.offset, &reader)
-    let new = try makeItem(id: id, idValue: value, content: nil, start: reader.offset, &reader)
+    let header = try reader.varint()
+    let (id, value) = try readItemID(header: header, flagBits: 0, start: start, &reader)
+    let index = itemIndex(header: header, flagBits: 0)
+    let old: Item
+    if remembered {
+      guard let known = decoderTables.itemContents[index] else {
+        throw reader.fail("item reference \(index) has no remembered content", at: start)
+      }
+      old = known.item
+    } else {
+      old = try makeItem(id: id, idValue: value, index: index, content: nil, start: reader.offset, &reader)
+    }
+    let new = try makeItem(id: id, idValue: value, index: index, content: nil, start: reader.offset, &reader)
     return (old, new)
   }
 
@@ -257,6 +336,34 @@ extension HistoryCodec {
           throw reader.fail("outline nests deeper than \(Self.maximumOutlineDepth) levels", at: start)
         }
         stack.append(Frame(item: item, isExpanded: header & 1 == 1, remaining: Int(childCount), children: []))
+      }
+    }
+  }
+}
+
+extension HistoryCodec {
+  /// Reads an outline (as ``readOutline(_:)``, with the same checks and table updates) without
+  /// building it.
+  mutating func skipOutline(_ reader: inout _ByteReader) throws(HistoryCodecError) {
+    var remaining = [try reader.count("outline root", minimumBytes: 2)]
+    while let last = remaining.last {
+      if last == 0 {
+        remaining.removeLast()
+        continue
+      }
+      remaining[remaining.count - 1] -= 1
+      let start = reader.offset
+      let header = try reader.varint()
+      let childCount = header >> 1
+      guard childCount <= UInt64(reader.remaining / 2) else {
+        throw reader.fail("outline child count \(childCount) exceeds the remaining bytes", at: start)
+      }
+      _ = try readItem(&reader)
+      if childCount > 0 {
+        guard remaining.count < Self.maximumOutlineDepth else {
+          throw reader.fail("outline nests deeper than \(Self.maximumOutlineDepth) levels", at: start)
+        }
+        remaining.append(Int(childCount))
       }
     }
   }

@@ -50,7 +50,16 @@ extension HistoryCodec {
       writer.byte(_ValueTag.double)
       let bits = number.bitPattern
       for shift in stride(from: 0, to: 64, by: 8) { writer.byte(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
-    case .string(let text): writeString(text, into: &writer)
+    case .string(let text):
+      // Since 1.1 longer strings inside contents are not interned: they are mostly unique text
+      // (titles, notes) that an update's remembered content no longer needs to refer back to,
+      // so interning them only grows the tables and costs a hash lookup each (zstd still
+      // catches a repeat). Short ones — states, tags — keep their one-byte references.
+      if depth > 0, writesCompactForms, text.utf8.count > Self.internedContentStringLimit {
+        writeRawString(text, into: &writer)
+      } else {
+        writeString(text, into: &writer)
+      }
     case .array(let values):
       guard depth < Self.maximumValueDepth else { throw .unencodable("value nests deeper than \(Self.maximumValueDepth)") }
       writer.byte(_ValueTag.array)
@@ -58,8 +67,7 @@ extension HistoryCodec {
       for element in values { try writeValue(element, marker: nil, depth: depth + 1, into: &writer) }
     case .object(let members):
       guard depth < Self.maximumValueDepth else { throw .unencodable("value nests deeper than \(Self.maximumValueDepth)") }
-      let keys = members.map(\.key)
-      if let shape = encoderTables.shapes[keys] {
+      if let shape = knownShape(of: members) {
         if shape < 128 {
           writer.byte(_ValueTag.inlineShapeRef | UInt8(shape))
         } else {
@@ -67,7 +75,9 @@ extension HistoryCodec {
           writer.varint(shape)
         }
       } else {
+        let keys = members.map(\.key)
         encoderTables.shapes[keys] = encoderTables.shapeList.count
+        encoderTables.lastShape = encoderTables.shapeList.count
         encoderTables.shapeList.append(keys)
         writer.byte(_ValueTag.newShape)
         writer.varint(keys.count)
@@ -79,15 +89,33 @@ extension HistoryCodec {
     }
   }
 
+  /// The intern index of the members' key list, if it has one. Elements of one type all have
+  /// the same shape, so the last shape used is compared first, key by key (no key array built,
+  /// no array hashed).
+  mutating func knownShape(of members: [JournalValue.Member]) -> Int? {
+    if let last = encoderTables.lastShape {
+      let keys = encoderTables.shapeList[last]
+      if keys.count == members.count, zip(keys, members).allSatisfy({ $0 == $1.key }) { return last }
+    }
+    guard let shape = encoderTables.shapes[members.map(\.key)] else { return nil }
+    encoderTables.lastShape = shape
+    return shape
+  }
+
+  /// A string that is not interned (any format).
+  func writeRawString(_ text: String, into writer: inout _ByteWriter) {
+    writer.byte(_ValueTag.rawString)
+    writer.varint(text.utf8.count)
+    writer.raw(text.utf8)
+  }
+
   mutating func writeString(_ text: String, into writer: inout _ByteWriter) {
     let utf8 = text.utf8
-    guard utf8.count <= Self.internedStringLimit else {
-      writer.byte(_ValueTag.rawString)
-      writer.varint(utf8.count)
-      writer.raw(utf8)
-      return
-    }
-    if let index = encoderTables.strings[text] {
+    guard utf8.count <= Self.internedStringLimit else { return writeRawString(text, into: &writer) }
+    // One hash lookup: the entry is created with the next index when the string is new.
+    let next = encoderTables.stringList.count
+    let index = Self.entry(&encoderTables.strings[text, default: next])
+    if index != next {
       if index < 32 {
         writer.byte(_ValueTag.inlineStringRef | UInt8(index))
       } else {
@@ -96,12 +124,15 @@ extension HistoryCodec {
       }
       return
     }
-    encoderTables.strings[text] = encoderTables.stringList.count
     encoderTables.stringList.append(text)
     writer.byte(_ValueTag.newString)
     writer.varint(utf8.count)
     writer.raw(utf8)
   }
+
+  /// Reads a dictionary entry through its `modify` accessor (which inserts a default entry with
+  /// the same single hash lookup).
+  @inline(__always) static func entry(_ value: inout Int) -> Int { value }
 
   // MARK: Reading
 

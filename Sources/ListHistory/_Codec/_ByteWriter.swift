@@ -1,6 +1,12 @@
 /// Appends bytes, LEB128 varints and zigzag integers.
 struct _ByteWriter {
-  var bytes: [UInt8] = []
+  var bytes: [UInt8]
+
+  /// Starts with room for a typical record, so small records never regrow the array.
+  init(capacity: Int = 64) {
+    bytes = []
+    bytes.reserveCapacity(capacity)
+  }
 
   @inline(__always) mutating func byte(_ value: UInt8) { bytes.append(value) }
 

@@ -28,21 +28,29 @@ struct _ElementCoding<Element: ListElement>: Sendable {
       idValue = { ($0 as! JournalValueConvertible).journalValue }
       makeID = { try (Element.ID.self as! JournalValueConvertible.Type).init(journalValue: $0) as! Element.ID }
     } else {
-      idValue = { try JournalValue(encoding: $0) }
-      makeID = { try $0.decode(as: Element.ID.self) }
+      idValue = { try _JournalValueEncoder.encode(nonConvertible: $0) }
+      makeID = { try _JournalValueDecoder.decode(nonConvertible: Element.ID.self, from: $0) }
     }
     let contentValue: @Sendable (Element) throws -> JournalValue
     let make: @Sendable (Element.ID, JournalValue) throws -> Element
-    if Element.self is JournalValueConvertible.Type {
-      contentValue = { ($0 as! JournalValueConvertible).journalValue }
-      make = { _, value in try (Element.self as! JournalValueConvertible.Type).init(journalValue: value) as! Element }
+    if let convertible = Element.self as? any (JournalValueConvertible & Sendable).Type {
+      (contentValue, make) = convertibleCoding(convertible)
     } else {
-      contentValue = { try JournalValue(encoding: $0) }
-      make = { _, value in try value.decode(as: Element.self) }
+      contentValue = { try _JournalValueEncoder.encode(nonConvertible: $0) }
+      make = { _, value in try _JournalValueDecoder.decode(nonConvertible: Element.self, from: value) }
     }
     var identityElement: (@Sendable (Element.ID) -> Element)?
     if Element.ID.self == Element.self { identityElement = { $0 as! Element } }
     return Self(idValue: idValue, makeID: makeID, contentValue: contentValue, make: make, identityElement: identityElement)
+  }
+
+  /// Contents through ``JournalValueConvertible`` with the conformance found once, here: `T` is
+  /// `Element` itself, so the per-element casts are same-type casts, not conformance lookups
+  /// (`$0 as! any JournalValueConvertible` searched the conformance on every call).
+  private static func convertibleCoding<T: JournalValueConvertible & Sendable>(_: T.Type) -> (
+    contentValue: @Sendable (Element) throws -> JournalValue, make: @Sendable (Element.ID, JournalValue) throws -> Element
+  ) {
+    ({ ($0 as! T).journalValue }, { _, value in try T(journalValue: value) as! Element })
   }
 }
 

@@ -14,6 +14,9 @@ struct _VersionNode: Sendable {
   /// version (0 on a checkpoint).
   var eventsSinceCheckpoint: Int
   var timestampMillis: Int64
+  /// Inline rather than in a dictionary by version: undo-menu labels are short (no allocation)
+  /// and a commit then costs no hash insert.
+  var label: String?
 }
 
 /// The undo tree: every version with its parent and events, plus in-memory checkpoints.
@@ -33,7 +36,6 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
 
   private(set) var nodes: ContiguousArray<_VersionNode>
   private(set) var events: ContiguousArray<Event> = []
-  private(set) var labels: [Int32: String] = [:]
   private(set) var checkpoints: [Int32: Snapshot]
   let checkpointInterval: Int
 
@@ -78,34 +80,42 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
     return events[node.firstEvent..<(node.firstEvent + Int(node.eventCount))]
   }
 
-  func label(of version: Int) -> String? { labels[Int32(version)] }
+  func label(of version: Int) -> String? { nodes[version].label }
 
   func info(of version: Int) -> VersionInfo {
     let node = nodes[version]
     return VersionInfo(
       version: Version(version), parent: node.parent < 0 ? nil : Version(Int(node.parent)),
-      timestamp: Double(node.timestampMillis) / 1000, label: labels[Int32(version)],
+      timestamp: Double(node.timestampMillis) / 1000, label: node.label,
       operationCount: Int(node.eventCount))
   }
 
-  /// Adds a version on top of `parent`; `stateAfter` is kept as a checkpoint when due.
+  /// Adds a version on top of `parent`; `stateAfter` is kept as a checkpoint when due. The
+  /// events are moved out of `newEvents` (left empty): a commit's events are not copied, and the
+  /// transaction that recorded them then has nothing left to release.
   ///
   /// - Complexity: O(events) amortized.
-  mutating func add<S: Collection<Event>>(
-    parent: Int, events newEvents: S, label: String?, timestampMillis: Int64, stateAfter: @autoclosure () -> Snapshot
+  mutating func add(
+    parent: Int, moving newEvents: inout [Event], label: String?, timestampMillis: Int64,
+    stateAfter: @autoclosure () -> Snapshot
   ) -> Int {
     let version = nodes.count
     let parentNode = nodes[parent]
-    let since = parentNode.eventsSinceCheckpoint + newEvents.reduce(0) { $0 + $1.replayWeight }
+    var since = parentNode.eventsSinceCheckpoint
+    for index in newEvents.indices { since += newEvents[index].replayWeight }  // no copy of each event
     let isCheckpoint = since >= checkpointInterval
     nodes.append(
       _VersionNode(
         parent: Int32(parent), nextSibling: parentNode.firstChild, depth: parentNode.depth + 1,
         eventCount: Int32(newEvents.count), firstEvent: events.count,
-        eventsSinceCheckpoint: isCheckpoint ? 0 : since, timestampMillis: timestampMillis))
+        eventsSinceCheckpoint: isCheckpoint ? 0 : since, timestampMillis: timestampMillis, label: label))
     nodes[parent].firstChild = Int32(version)
-    events.append(contentsOf: newEvents)
-    if let label { labels[Int32(version)] = label }
+    if newEvents.count == 1 {
+      events.append(newEvents.removeLast())  // a move: no retain now, no release later
+    } else {
+      events.append(contentsOf: newEvents)
+      newEvents.removeAll()
+    }
     if isCheckpoint {
       var state = stateAfter()
       state.clearMarkers()
@@ -154,6 +164,27 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
       if total > limit { return total }
     }
     return total
+  }
+
+  /// The cheaper way to the state at `version`: ``foldPlan(at:)``, or `headState` (the state at
+  /// `head`) with the events of the path from `head` (inverses up to the common ancestor, then
+  /// the versions down to `version`) when those are fewer events.
+  ///
+  /// - Complexity: O(min(checkpoint fold, path) events) plus O(path length) to find the path.
+  func foldPlan(at version: Int, orFrom head: Int, state headState: Snapshot) -> (base: Snapshot, events: [Event]) {
+    var foldEvents = 0
+    var current = version
+    while checkpoints[Int32(current)] == nil {
+      foldEvents += Int(nodes[current].eventCount)
+      current = Int(nodes[current].parent)
+    }
+    let path = path(from: head, to: version)
+    let limit = foldEvents
+    let pathEvents = eventCount(along: path.revert, limit: limit) + eventCount(along: path.apply, limit: limit)
+    guard pathEvents < foldEvents else { return foldPlan(at: version) }
+    var base = headState
+    base.clearMarkers()
+    return (base, self.pathEvents(path))
   }
 
   /// The nearest checkpointed ancestor-or-self of `version` and the events from it to `version`.

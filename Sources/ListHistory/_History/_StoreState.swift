@@ -33,16 +33,15 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
 
   /// Encodes a record and hands it to the sink; on failure the codec is as before.
   mutating func persist(_ content: HistoryRecordContent<Section, Item>) throws {
-    guard sink != nil, var codec = codec.take() else { return }
-    // `take()` leaves the stored codec nil, so the copy is unique and its tables mutate in place
-    // (a copy left in `self.codec` would make every record copy the whole intern tables).
-    defer { self.codec = codec }
-    let mark = codec.encoderMark
-    let record = try codec.encode(content, sequence: recordSequence + 1)
+    // The codec is used in place (`codec!`): a local copy would make its intern tables shared
+    // (every record would copy them), and moving it out and back costs two copies of the struct.
+    guard sink != nil, codec != nil else { return }
+    let mark = codec!.markEncoder()
+    let record = try codec!.encode(content, sequence: recordSequence + 1)
     do {
       try sink?.write(record)
     } catch {
-      codec.rollBackEncoder(to: mark)
+      codec!.rollBackEncoder(to: mark)
       throw error
     }
     recordSequence += 1
@@ -55,8 +54,8 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
     // A full-state checkpoint is due after the byte budget, and never before several times the
     // size of the last checkpoint: on large lists full states would otherwise dominate the file.
     // `saved` keeps the pre-checkpoint tables in case the write fails (the checkpoint resets them).
-    guard sink != nil, let saved = codec,
-      bytesSinceCheckpoint >= max(journalCheckpointBytes, Self.checkpointSizeFactor * lastCheckpointBytes)
+    guard sink != nil, bytesSinceCheckpoint >= max(journalCheckpointBytes, Self.checkpointSizeFactor * lastCheckpointBytes),
+      let saved = codec  // only now: the copy retains every table
     else { return }
     let checkpoint = HistoryCheckpoint(
       head: Version(head), latestVersion: Version(graph.count - 1), snapshot: headSnapshot)

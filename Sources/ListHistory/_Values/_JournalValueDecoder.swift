@@ -1,4 +1,8 @@
 /// `Decoder` that reads any `Decodable` value from a ``JournalValue`` tree.
+///
+/// On the replay path of every app whose elements are plain `Codable` types: the standard
+/// library's primitives decode through the containers' concrete overloads and metatype tests
+/// (no dynamic casts, no child decoder), and coding paths are built only for errors.
 struct _JournalValueDecoder: Decoder {
   let value: JournalValue
   let codingPath: [any CodingKey]
@@ -8,11 +12,76 @@ struct _JournalValueDecoder: Decoder {
     try _JournalValueDecoder(value: value, codingPath: []).decodeValue(type, codingPath: [])
   }
 
-  func mismatch(_ type: Any.Type, _ value: JournalValue, _ path: [any CodingKey]) -> DecodingError {
+  /// Decodes a type known not to be ``JournalValueConvertible`` (the element codings decide that
+  /// once per type), skipping the per-value protocol casts.
+  static func decode<T: Decodable>(nonConvertible type: T.Type, from value: JournalValue) throws -> T {
+    if let primitive = try primitive(type, from: value, path: []) { return primitive }
+    return try T(from: _JournalValueDecoder(value: value, codingPath: []))
+  }
+
+  static func mismatch(_ type: Any.Type, _ value: JournalValue, _ path: [any CodingKey]) -> DecodingError {
     .typeMismatch(type, .init(codingPath: path, debugDescription: "expected \(type), found \(value)"))
   }
 
-  func decodeValue<T: Decodable>(_ type: T.Type, codingPath path: [any CodingKey]) throws -> T {
+  func mismatch(_ type: Any.Type, _ value: JournalValue, _ path: [any CodingKey]) -> DecodingError {
+    Self.mismatch(type, value, path)
+  }
+
+  /// The standard library's numbers, strings and booleans (nil for other types), with the same
+  /// rules as their ``JournalValueConvertible`` conformances and the integer fallback of
+  /// ``decodeValue(_:codingPath:)``. The metatype tests fold away in specialized code.
+  static func primitive<T>(_ type: T.Type, from value: JournalValue, path: @autoclosure () -> [any CodingKey]) throws -> T? {
+    if T.self == String.self {
+      guard case .string(let text) = value else { throw mismatch(type, value, path()) }
+      return (text as! T)
+    }
+    if T.self == Int.self {
+      guard case .int(let number) = value, let result = Int(exactly: number) else { throw mismatch(type, value, path()) }
+      return (result as! T)
+    }
+    if T.self == Int64.self {
+      guard case .int(let number) = value else { throw mismatch(type, value, path()) }
+      return (number as! T)
+    }
+    if T.self == Bool.self {
+      guard case .bool(let flag) = value else { throw mismatch(type, value, path()) }
+      return (flag as! T)
+    }
+    if T.self == Double.self {
+      switch value {
+      case .double(let number): return (number as! T)
+      case .int(let number): return (Double(number) as! T)
+      default: throw mismatch(type, value, path())
+      }
+    }
+    if T.self == Float.self {
+      switch value {
+      case .double(let number): return (Float(number) as! T)
+      case .int(let number): return (Float(number) as! T)
+      default: throw mismatch(type, value, path())
+      }
+    }
+    if T.self == Int32.self { return try integer(Int32.self, from: value, path: path()) as? T }
+    if T.self == Int16.self { return try integer(Int16.self, from: value, path: path()) as? T }
+    if T.self == Int8.self { return try integer(Int8.self, from: value, path: path()) as? T }
+    if T.self == UInt.self { return try integer(UInt.self, from: value, path: path()) as? T }
+    if T.self == UInt64.self { return try integer(UInt64.self, from: value, path: path()) as? T }
+    if T.self == UInt32.self { return try integer(UInt32.self, from: value, path: path()) as? T }
+    if T.self == UInt16.self { return try integer(UInt16.self, from: value, path: path()) as? T }
+    if T.self == UInt8.self { return try integer(UInt8.self, from: value, path: path()) as? T }
+    return nil
+  }
+
+  /// An integer in range, also from the decimal string of a large unsigned value.
+  static func integer<I: FixedWidthInteger>(_ type: I.Type, from value: JournalValue, path: @autoclosure () -> [any CodingKey]) throws -> I {
+    if case .int(let number) = value, let result = I(exactly: number) { return result }
+    if case .string(let text) = value, let big = UInt64(text), let result = I(exactly: big) { return result }
+    throw mismatch(type, value, path())
+  }
+
+  func decodeValue<T: Decodable>(_ type: T.Type, codingPath path: @autoclosure () -> [any CodingKey]) throws -> T {
+    if let primitive = try Self.primitive(type, from: value, path: path()) { return primitive }
+    let path = path()
     if let convertible = type as? JournalValueConvertible.Type {
       do { return try convertible.init(journalValue: value) as! T } catch { throw mismatch(type, value, path) }
     }
@@ -57,7 +126,8 @@ struct _JournalValueDecoder: Decoder {
     func contains(_ key: Key) -> Bool { members.contains { $0.key == key.stringValue } }
 
     func lookup(_ key: Key) throws -> JournalValue {
-      guard let member = members.first(where: { $0.key == key.stringValue }) else {
+      let name = key.stringValue
+      guard let member = members.first(where: { $0.key == name }) else {
         throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no value for \(key.stringValue)"))
       }
       return member.value
@@ -66,8 +136,63 @@ struct _JournalValueDecoder: Decoder {
     func decodeNil(forKey key: Key) throws -> Bool { try lookup(key) == .null }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-      try _JournalValueDecoder(value: lookup(key), codingPath: codingPath + [key]).decodeValue(type, codingPath: codingPath + [key])
+      let value = try lookup(key)
+      if let primitive = try _JournalValueDecoder.primitive(type, from: value, path: codingPath + [key]) { return primitive }
+      return try _JournalValueDecoder(value: value, codingPath: codingPath + [key]).decodeValue(type, codingPath: codingPath + [key])
     }
+
+    private func mismatch(_ type: Any.Type, _ value: JournalValue, _ key: Key) -> DecodingError {
+      _JournalValueDecoder.mismatch(type, value, codingPath + [key])
+    }
+
+    private func integer<I: FixedWidthInteger>(_ type: I.Type, forKey key: Key) throws -> I {
+      try _JournalValueDecoder.integer(type, from: lookup(key), path: codingPath + [key])
+    }
+
+    // The primitives' overloads, written out so that each is a direct match on the value (the
+    // rules of `_JournalValueDecoder.primitive`).
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+      let value = try lookup(key)
+      guard case .string(let text) = value else { throw mismatch(type, value, key) }
+      return text
+    }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+      let value = try lookup(key)
+      guard case .bool(let flag) = value else { throw mismatch(type, value, key) }
+      return flag
+    }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+      let value = try lookup(key)
+      guard case .int(let number) = value, let result = Int(exactly: number) else { throw mismatch(type, value, key) }
+      return result
+    }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+      let value = try lookup(key)
+      guard case .int(let number) = value else { throw mismatch(type, value, key) }
+      return number
+    }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+      switch try lookup(key) {
+      case .double(let number): return number
+      case .int(let number): return Double(number)
+      case let value: throw mismatch(type, value, key)
+      }
+    }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+      switch try lookup(key) {
+      case .double(let number): return Float(number)
+      case .int(let number): return Float(number)
+      case let value: throw mismatch(type, value, key)
+      }
+    }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(type, forKey: key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(type, forKey: key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(type, forKey: key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(type, forKey: key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(type, forKey: key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(type, forKey: key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(type, forKey: key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(type, forKey: key) }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
       -> KeyedDecodingContainer<NestedKey>

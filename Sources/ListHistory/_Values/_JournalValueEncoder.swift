@@ -1,155 +1,263 @@
 /// `Encoder` that turns any `Encodable` value into a ``JournalValue`` tree.
+///
+/// This is on the commit path of every app whose elements are plain `Codable` types, so the
+/// common shapes are cheap: primitives go through the containers' concrete overloads (no
+/// dynamic casts, no child encoder), an object's members are collected directly in the array
+/// that becomes the value, and only nested containers allocate an encoder of their own.
 final class _JournalValueEncoder: Encoder {
-  /// A node of the value under construction (a reference so nested containers can fill it later).
-  final class Node {
-    enum Kind {
-      case unset
-      case value(JournalValue)
-      case array([Node])
-      case object([(String, Node)])
-    }
-    var kind: Kind = .unset
-
-    func finish() -> JournalValue {
-      switch kind {
-      case .unset: return .object([])
-      case .value(let value): return value
-      case .array(let nodes): return .array(nodes.map { $0.finish() })
-      case .object(let members): return .object(members.map { JournalValue.Member($0.0, $0.1.finish()) })
-      }
-    }
-
-    func child(forKey key: String) -> Node {
-      let node = Node()
-      guard case .object(var members) = kind else {
-        kind = .object([(key, node)])
-        return node
-      }
-      if let index = members.firstIndex(where: { $0.0 == key }) { members[index].1 = node } else { members.append((key, node)) }
-      kind = .object(members)
-      return node
-    }
-
-    func appendChild() -> Node {
-      let node = Node()
-      if case .array(var nodes) = kind {
-        nodes.append(node)
-        kind = .array(nodes)
-      } else {
-        kind = .array([node])
-      }
-      return node
-    }
+  enum Kind {
+    case unset
+    case value(JournalValue)
+    case array
+    case object
   }
 
-  let node: Node
+  // The value under construction. A reference type so that containers handed out (and nested
+  // containers filled later) all write here. Unchecked exclusivity: one encoder is used by one
+  // `encode(to:)` call at a time, and no access here overlaps another (each is a single
+  // read or append), so the runtime's dynamic checks would only cost time.
+  @exclusivity(unchecked) var kind: Kind = .unset
+  /// Object members or array elements (members only when `kind == .object`); a nested
+  /// container's slot holds `.null` until `finish()` fills in its value from `pending`.
+  @exclusivity(unchecked) var members: [JournalValue.Member] = []
+  @exclusivity(unchecked) var elements: [JournalValue] = []
+  /// Nested containers still being filled: (slot index, encoder).
+  @exclusivity(unchecked) var pending: [(index: Int, encoder: _JournalValueEncoder)] = []
+
   let codingPath: [any CodingKey]
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-  init(node: Node, codingPath: [any CodingKey]) {
-    self.node = node
+  init(codingPath: [any CodingKey]) {
     self.codingPath = codingPath
   }
 
   static func encode<T: Encodable>(_ value: T) throws -> JournalValue {
     if let direct = Self.direct(value) { return direct }
-    let node = Node()
-    try value.encode(to: _JournalValueEncoder(node: node, codingPath: []))
-    return node.finish()
+    return try encodeContainer(value)
+  }
+
+  /// Encodes a value whose type is known not to be ``JournalValueConvertible`` (the element
+  /// codings decide that once per type), skipping the per-value protocol cast.
+  static func encode<T: Encodable>(nonConvertible value: T) throws -> JournalValue {
+    if let direct = Self.primitive(value) { return direct }
+    return try encodeContainer(value)
+  }
+
+  static func encodeContainer<T: Encodable>(_ value: T) throws -> JournalValue {
+    let encoder = _JournalValueEncoder(codingPath: [])
+    try value.encode(to: encoder)
+    return encoder.finish()
   }
 
   /// Values that map straight to a ``JournalValue`` without a container.
-  static func direct(_ value: Any) -> JournalValue? {
-    switch value {
-    case let value as JournalValueConvertible: return value.journalValue
-    case let value as Int8: return .int(Int64(value))
-    case let value as Int16: return .int(Int64(value))
-    case let value as Int32: return .int(Int64(value))
-    case let value as UInt8: return .int(Int64(value))
-    case let value as UInt16: return .int(Int64(value))
-    case let value as UInt32: return .int(Int64(value))
-    case let value as UInt: return value <= UInt(Int64.max) ? .int(Int64(value)) : .string(String(value))
-    case let value as UInt64: return value <= UInt64(Int64.max) ? .int(Int64(value)) : .string(String(value))
-    case let value as Float: return .double(Double(value))
-    default: return nil
+  static func direct<T>(_ value: T) -> JournalValue? {
+    if let primitive = primitive(value) { return primitive }
+    if let value = value as? JournalValueConvertible { return value.journalValue }
+    return nil
+  }
+
+  /// The standard library's numbers, strings and booleans. The metatype tests fold away in
+  /// specialized code (no dynamic cast).
+  static func primitive<T>(_ value: T) -> JournalValue? {
+    if T.self == String.self { return .string(value as! String) }
+    if T.self == Int.self { return .int(Int64(value as! Int)) }
+    if T.self == Bool.self { return .bool(value as! Bool) }
+    if T.self == Double.self { return .double(value as! Double) }
+    if T.self == Int64.self { return .int(value as! Int64) }
+    if T.self == Int32.self { return .int(Int64(value as! Int32)) }
+    if T.self == Int16.self { return .int(Int64(value as! Int16)) }
+    if T.self == Int8.self { return .int(Int64(value as! Int8)) }
+    if T.self == UInt8.self { return .int(Int64(value as! UInt8)) }
+    if T.self == UInt16.self { return .int(Int64(value as! UInt16)) }
+    if T.self == UInt32.self { return .int(Int64(value as! UInt32)) }
+    if T.self == UInt.self { return unsigned(UInt64(value as! UInt)) }
+    if T.self == UInt64.self { return unsigned(value as! UInt64) }
+    if T.self == Float.self { return .double(Double(value as! Float)) }
+    return nil
+  }
+
+  /// Unsigned integers beyond `Int64.max` are stored as decimal strings.
+  static func unsigned(_ value: UInt64) -> JournalValue {
+    value <= UInt64(Int64.max) ? .int(Int64(value)) : .string(String(value))
+  }
+
+  /// The finished value (an encoder that wrote nothing is an empty object).
+  func finish() -> JournalValue {
+    switch kind {
+    case .unset: return .object([])
+    case .value(let value): return value
+    case .array:
+      var result = elements
+      for (index, nested) in pending { result[index] = nested.finish() }
+      return .array(result)
+    case .object:
+      var result = members
+      for (index, nested) in pending { result[index].value = nested.finish() }
+      return .object(result)
     }
   }
 
-  func encodeChild<T: Encodable>(_ value: T, into node: Node, key: (any CodingKey)?) throws {
-    if let direct = Self.direct(value) {
-      node.kind = .value(direct)
-      return
+  // MARK: Building
+
+  /// Makes this an object (dropping anything else it held).
+  func becomeObject() {
+    if case .object = kind { return }
+    kind = .object
+    members = []
+    elements = []
+    pending = []
+  }
+
+  /// Makes this an array (dropping anything else it held).
+  func becomeArray() {
+    if case .array = kind { return }
+    kind = .array
+    members = []
+    elements = []
+    pending = []
+  }
+
+  /// Sets member `key`; a later value for the same key replaces the earlier one.
+  func set(_ key: String, _ value: JournalValue) {
+    becomeObject()
+    if let index = members.firstIndex(where: { $0.key == key }) {
+      members[index].value = value
+      pending.removeAll { $0.index == index }
+    } else {
+      members.append(JournalValue.Member(key, value))
     }
-    let path = key.map { codingPath + [$0] } ?? codingPath
-    try value.encode(to: _JournalValueEncoder(node: node, codingPath: path))
+  }
+
+  /// A nested encoder whose value becomes member `key`.
+  func nested(forKey key: String, codingPath: [any CodingKey]) -> _JournalValueEncoder {
+    set(key, .null)
+    let child = _JournalValueEncoder(codingPath: codingPath)
+    pending.append((members.firstIndex { $0.key == key }!, child))
+    return child
+  }
+
+  func append(_ value: JournalValue) {
+    becomeArray()
+    elements.append(value)
+  }
+
+  /// A nested encoder whose value becomes the next element.
+  func appendNested(codingPath: [any CodingKey]) -> _JournalValueEncoder {
+    append(.null)
+    let child = _JournalValueEncoder(codingPath: codingPath)
+    pending.append((elements.count - 1, child))
+    return child
+  }
+
+  /// Encodes a value that is not a primitive into a nested encoder (or directly when it maps
+  /// straight to a ``JournalValue``).
+  func encodeChild<T: Encodable>(_ value: T, codingPath: @autoclosure () -> [any CodingKey]) throws -> JournalValue {
+    if let direct = Self.direct(value) { return direct }
+    let child = _JournalValueEncoder(codingPath: codingPath())
+    try value.encode(to: child)
+    return child.finish()
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-    if case .object = node.kind {} else { node.kind = .object([]) }
+    becomeObject()
     return KeyedEncodingContainer(KeyedContainer<Key>(encoder: self))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
-    if case .array = node.kind {} else { node.kind = .array([]) }
+    becomeArray()
     return UnkeyedContainer(encoder: self)
   }
 
   func singleValueContainer() -> any SingleValueEncodingContainer { SingleContainer(encoder: self) }
 
+  // MARK: Containers
+
   struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let encoder: _JournalValueEncoder
     var codingPath: [any CodingKey] { encoder.codingPath }
 
-    mutating func encodeNil(forKey key: Key) throws { encoder.node.child(forKey: key.stringValue).kind = .value(.null) }
+    private func set(_ key: Key, _ value: JournalValue) { encoder.set(key.stringValue, value) }
+
+    mutating func encodeNil(forKey key: Key) throws { set(key, .null) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { set(key, .bool(value)) }
+    mutating func encode(_ value: String, forKey key: Key) throws { set(key, .string(value)) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { set(key, .double(value)) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { set(key, .double(Double(value))) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { set(key, .int(Int64(value))) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { set(key, .int(Int64(value))) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { set(key, .int(Int64(value))) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { set(key, .int(Int64(value))) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { set(key, .int(value)) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { set(key, _JournalValueEncoder.unsigned(UInt64(value))) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { set(key, .int(Int64(value))) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { set(key, .int(Int64(value))) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { set(key, .int(Int64(value))) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { set(key, _JournalValueEncoder.unsigned(value)) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-      try encoder.encodeChild(value, into: encoder.node.child(forKey: key.stringValue), key: key)
+      set(key, try encoder.encodeChild(value, codingPath: encoder.codingPath + [key]))
     }
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
       -> KeyedEncodingContainer<NestedKey>
     {
-      _JournalValueEncoder(node: encoder.node.child(forKey: key.stringValue), codingPath: codingPath + [key])
-        .container(keyedBy: keyType)
+      encoder.nested(forKey: key.stringValue, codingPath: codingPath + [key]).container(keyedBy: keyType)
     }
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-      _JournalValueEncoder(node: encoder.node.child(forKey: key.stringValue), codingPath: codingPath + [key])
-        .unkeyedContainer()
+      encoder.nested(forKey: key.stringValue, codingPath: codingPath + [key]).unkeyedContainer()
     }
     mutating func superEncoder() -> any Encoder {
-      _JournalValueEncoder(node: encoder.node.child(forKey: "super"), codingPath: codingPath)
+      encoder.nested(forKey: "super", codingPath: codingPath)
     }
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-      _JournalValueEncoder(node: encoder.node.child(forKey: key.stringValue), codingPath: codingPath + [key])
+      encoder.nested(forKey: key.stringValue, codingPath: codingPath + [key])
     }
   }
 
   struct UnkeyedContainer: UnkeyedEncodingContainer {
     let encoder: _JournalValueEncoder
     var codingPath: [any CodingKey] { encoder.codingPath }
-    var count: Int {
-      if case .array(let nodes) = encoder.node.kind { return nodes.count }
-      return 0
-    }
-    mutating func encodeNil() throws { encoder.node.appendChild().kind = .value(.null) }
+    var count: Int { encoder.elements.count }
+
+    private func append(_ value: JournalValue) { encoder.append(value) }
+
+    mutating func encodeNil() throws { append(.null) }
+    mutating func encode(_ value: Bool) throws { append(.bool(value)) }
+    mutating func encode(_ value: String) throws { append(.string(value)) }
+    mutating func encode(_ value: Double) throws { append(.double(value)) }
+    mutating func encode(_ value: Int) throws { append(.int(Int64(value))) }
+    mutating func encode(_ value: Int64) throws { append(.int(value)) }
     mutating func encode<T: Encodable>(_ value: T) throws {
-      try encoder.encodeChild(value, into: encoder.node.appendChild(), key: nil)
+      append(try encoder.encodeChild(value, codingPath: encoder.codingPath))
     }
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-      _JournalValueEncoder(node: encoder.node.appendChild(), codingPath: codingPath).container(keyedBy: keyType)
+      encoder.appendNested(codingPath: codingPath).container(keyedBy: keyType)
     }
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-      _JournalValueEncoder(node: encoder.node.appendChild(), codingPath: codingPath).unkeyedContainer()
+      encoder.appendNested(codingPath: codingPath).unkeyedContainer()
     }
     mutating func superEncoder() -> any Encoder {
-      _JournalValueEncoder(node: encoder.node.appendChild(), codingPath: codingPath)
+      encoder.appendNested(codingPath: codingPath)
     }
   }
 
   struct SingleContainer: SingleValueEncodingContainer {
     let encoder: _JournalValueEncoder
     var codingPath: [any CodingKey] { encoder.codingPath }
-    mutating func encodeNil() throws { encoder.node.kind = .value(.null) }
+
+    private func set(_ value: JournalValue) {
+      encoder.kind = .value(value)
+      encoder.members = []
+      encoder.elements = []
+      encoder.pending = []
+    }
+
+    mutating func encodeNil() throws { set(.null) }
+    mutating func encode(_ value: Bool) throws { set(.bool(value)) }
+    mutating func encode(_ value: String) throws { set(.string(value)) }
+    mutating func encode(_ value: Double) throws { set(.double(value)) }
+    mutating func encode(_ value: Int) throws { set(.int(Int64(value))) }
+    mutating func encode(_ value: Int64) throws { set(.int(value)) }
     mutating func encode<T: Encodable>(_ value: T) throws {
-      try encoder.encodeChild(value, into: encoder.node, key: nil)
+      set(try encoder.encodeChild(value, codingPath: encoder.codingPath))
     }
   }
 }

@@ -32,26 +32,7 @@ enum ListCommandParser {
       throw ListLanguageError(column: head.column, message: "a command name cannot be quoted")
     }
     switch head.text {
-    case "append-sections": return .appendSections(try parser.identifiers(atLeastOne: "section"))
-    case "insert-sections":
-      let (ids, side, anchor) = try parser.identifiersBeside(kind: "section")
-      return .insertSections(ids, side, anchor: anchor)
-    case "delete-sections": return .deleteSections(try parser.identifiers(atLeastOne: "section"))
-    case "move-section":
-      let id = try parser.identifier("section")
-      let side = try parser.side()
-      let anchor = try parser.identifier("anchor section")
-      try parser.finish()
-      return .moveSection(id, side, anchor: anchor)
-    case "set-section":
-      let id = try parser.identifier("section")
-      let content = try parser.identifier("content")
-      try parser.finish()
-      return .setSection(id, content: content)
-    case "reload-sections": return .reloadSections(try parser.identifiers(atLeastOne: "section"))
-    case "replace-section":
-      let (old, new, content) = try parser.replacement(kind: "section")
-      return .replaceSection(old, with: new, content: content)
+    // Item commands first: a string switch tries its cases in order, and they are most lines.
     case "append": return try parser.append()
     case "insert":
       let (ids, side, anchor) = try parser.identifiersBeside(kind: "item")
@@ -79,6 +60,26 @@ enum ListCommandParser {
       let destination = try parser.indexPath()
       try parser.finish()
       return .reorder(from: source, to: destination)
+    case "append-sections": return .appendSections(try parser.identifiers(atLeastOne: "section"))
+    case "insert-sections":
+      let (ids, side, anchor) = try parser.identifiersBeside(kind: "section")
+      return .insertSections(ids, side, anchor: anchor)
+    case "delete-sections": return .deleteSections(try parser.identifiers(atLeastOne: "section"))
+    case "move-section":
+      let id = try parser.identifier("section")
+      let side = try parser.side()
+      let anchor = try parser.identifier("anchor section")
+      try parser.finish()
+      return .moveSection(id, side, anchor: anchor)
+    case "set-section":
+      let id = try parser.identifier("section")
+      let content = try parser.identifier("content")
+      try parser.finish()
+      return .setSection(id, content: content)
+    case "reload-sections": return .reloadSections(try parser.identifiers(atLeastOne: "section"))
+    case "replace-section":
+      let (old, new, content) = try parser.replacement(kind: "section")
+      return .replaceSection(old, with: new, content: content)
     case "begin":
       try parser.finish()
       return .begin

@@ -33,6 +33,7 @@ enum ListTokenizer {
   /// Tokenizes a line given as UTF-8 bytes (without its line terminator).
   static func tokenize(_ bytes: UnsafeBufferPointer<UInt8>) throws(ListLanguageError) -> [ListToken] {
     var tokens: [ListToken] = []
+    tokens.reserveCapacity(8)  // one allocation for a typical line instead of a regrowth per token
     var index = 0
     let count = bytes.count
     while index < count {

@@ -39,6 +39,28 @@ extension ListEvent {
     }
   }
 
+  /// How many changes the event counts for in `log`'s `ops`: one per section or item it
+  /// inserts, deletes, moves, updates, replaces, reloads, reconfigures, expands or collapses
+  /// (an item with its subtree counts once).
+  ///
+  /// Not one per event: events group changes by how they are encoded — `append a b` is one
+  /// event, `delete a b` two, `reload a b` one — while a reader of `log` counts what changed,
+  /// as the label of the command does ("Append 2 Items", "Delete 2 Items", "Reload 2 Items").
+  /// Not one per command either: a journal records events, not the commands (or app calls)
+  /// that made them.
+  ///
+  /// ```swift
+  /// ListEvent<TextSection, TextItem>.reloadItems(["a", "b"]).changeCount   // 2
+  /// ```
+  var changeCount: Int {
+    switch self {
+    case .insertItems(let outline, _), .deleteItems(let outline, _): return outline.roots.count
+    case .reloadItems(let ids), .reconfigureItems(let ids): return ids.count
+    case .reloadSections(let ids): return ids.count
+    default: return 1
+    }
+  }
+
   /// The summaries of a version's events, at most `limit` of them then "… N more".
   static func summaries(
     _ events: [ListEvent], limit: Int = 4, sectionText: (Section.ID) -> String, itemText: (Item.ID) -> String

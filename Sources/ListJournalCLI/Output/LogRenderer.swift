@@ -9,6 +9,8 @@ import Darwin
 /// Text: `* 3  ← 2  2024-05-01T10:00:00Z  Move Item  (1 op: move apple)` with `*` at the head
 /// (the operation summary names at most four events, then "… N more").
 /// JSON: `[{"version": V, "parent": P|null, "head": bool, "label": L, "ops": N}]`.
+/// `ops` counts the sections and items a version changed (``ListEvent/changeCount``), so a
+/// version made by one command shows the count its label names ("Append 2 Items": 2 ops).
 /// Graph: a version with one child continues on the same column; branches nest under
 /// `├─`/`└─`, so a long linear history stays narrow.
 ///
@@ -18,7 +20,7 @@ enum LogRenderer {
     versions.map { info in
       let marker = info.isHead ? style.yellow("*") : " "
       let parent = info.parent.map { "← \($0)" } ?? "root"
-      var ops = info.operationCount == 1 ? "1 op" : "\(info.operationCount) ops"
+      var ops = info.changeCount == 1 ? "1 op" : "\(info.changeCount) ops"
       if !info.operations.isEmpty { ops += ": " + info.operations.joined(separator: "; ") }
       return "\(marker) \(style.bold(String(info.version)))  \(parent)  \(timestamp(info.time))  \(displayLabel(info))  (\(ops))"
     }.joined(separator: "\n")
@@ -38,7 +40,7 @@ enum LogRenderer {
           json.key("label")
           json.string(info.label)
           json.key("ops")
-          json.number(info.operationCount)
+          json.number(info.changeCount)
         }
       }
     }

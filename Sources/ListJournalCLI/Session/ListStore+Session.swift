@@ -36,17 +36,18 @@ extension ListStore {
     }
   }
 
-  /// One `log` entry per version, oldest first; `operations` summarises a version's events.
+  /// One `log` entry per version, oldest first; `summary` describes a version's events.
   ///
-  /// - Complexity: O(versions) plus what `operations` costs.
-  func logEntries(operations: (Version) -> [String]) -> [LogEntry] {
+  /// - Complexity: O(versions + events) plus what `summary` costs.
+  func logEntries(summary: ([ListEvent<Section, Item>]) -> [String]) -> [LogEntry] {
     let head = self.head
     return (0...latestVersion.rawValue).compactMap { number in
       guard let info = info(for: Version(number)) else { return nil }
+      let events = (try? events(of: Version(number))) ?? []
       return LogEntry(
         version: number, parent: info.parent?.rawValue, time: info.timestamp, label: info.label ?? "",
-        operationCount: info.operationCount, isHead: info.version == head,
-        operations: operations(Version(number)))
+        eventCount: info.operationCount, changeCount: events.reduce(0) { $0 + $1.changeCount },
+        isHead: info.version == head, operations: summary(events))
     }
   }
 }

@@ -1,7 +1,7 @@
 /// One entry of `log`: a version with its parent, time, label, operation count and summary.
 ///
 /// ```swift
-/// LogEntry(version: 2, parent: 1, time: 1_700_000_000, label: "Append 2 Items", operationCount: 1, isHead: true)
+/// LogEntry(version: 2, parent: 1, time: 1_700_000_000, label: "Append 2 Items", eventCount: 1, changeCount: 2, isHead: true)
 /// ```
 struct LogEntry: Equatable, Sendable {
   var version: Int
@@ -10,7 +10,10 @@ struct LogEntry: Equatable, Sendable {
   /// Seconds since 1970.
   var time: Double
   var label: String
-  var operationCount: Int
+  /// The events the version recorded (`info` and `replay` count these).
+  var eventCount: Int
+  /// `ops` in `log`: the sections and items the version changed (see ``ListEvent/changeCount``).
+  var changeCount: Int
   var isHead: Bool
   /// What the version's events did ("insert a b", "move c"), at most a few; empty when unknown.
   var operations: [String] = []

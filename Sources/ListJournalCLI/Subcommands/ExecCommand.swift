@@ -87,6 +87,9 @@ struct ExecCommand: ParsableCommand {
       }
       try session.close()
       interpreter.acknowledgeDurable()
+      // The process ends right after this: releasing the history (every version's events and
+      // the list's nodes, one by one) would only cost time.
+      _ = Unmanaged.passRetained(session as AnyObject)
     }
     if failed { throw ExitCode(1) }
   }

@@ -26,7 +26,7 @@ struct InfoCommand: ParsableCommand {
       let uncompressed = reader.frames.reduce(Int64(0)) { $0 + $1.uncompressedBytes }
       let session = try JournalSessions.open(journal, mode: .readOnly)
       let versions = session.versions()
-      let events = versions.reduce(0) { $0 + $1.operationCount }
+      let events = versions.reduce(0) { $0 + $1.eventCount }
       let out = OutputStream.standardOutput
       out.writeLine("format: \(reader.formatMajor).\(reader.formatMinor)")
       out.writeLine("size: \(reader.recovery.validBytes + reader.recovery.tornTailBytes) bytes")

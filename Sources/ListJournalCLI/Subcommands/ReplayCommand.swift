@@ -36,7 +36,7 @@ struct ReplayCommand: ParsableCommand {
       let snapshot = try session.snapshot(at: target)
       let elapsed = monotonicSeconds() - start
       let versions = session.versions()
-      let events = versions.reduce(0) { $0 + $1.operationCount }
+      let events = versions.reduce(0) { $0 + $1.eventCount }
       let rate = elapsed > 0 ? Int(Double(events) / elapsed) : 0
       let out = OutputStream.standardOutput
       out.writeLine("versions: \(versions.count)")

@@ -107,8 +107,6 @@ final class _GenericJournalSession: JournalSession {
   }
 
   func versions() -> [LogEntry] {
-    store.logEntries { version in
-      ListEvent.summaries((try? store.events(of: version)) ?? [], sectionText: Self.text, itemText: Self.text)
-    }
+    store.logEntries { events in ListEvent.summaries(events, sectionText: Self.text, itemText: Self.text) }
   }
 }

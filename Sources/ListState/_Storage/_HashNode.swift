@@ -329,11 +329,14 @@ extension _HashNode {
   }
 
   /// This leaf's entries moved into two new leaves (stored in hash order), split at position
-  /// `split`; this leaf is left empty.
+  /// `split`, each with room for at least `capacity` entries and one more than it holds; this
+  /// leaf is left empty.
   @inlinable
   func leafSplit(at split: Int, capacity newCapacity: Int) -> (lower: _HashNode, upper: _HashNode) {
-    let lower = Self.make(height: 0, capacity: newCapacity)
-    let upper = Self.make(height: 0, capacity: newCapacity)
+    // A leaf grown past the usual capacity for a run of equal hashes may split into a part
+    // larger than that: each part gets room for what it holds plus the entry being inserted.
+    let lower = Self.make(height: 0, capacity: Swift.max(newCapacity, split + 1))
+    let upper = Self.make(height: 0, capacity: Swift.max(newCapacity, count - split + 1))
     for position in 0..<count {
       (position < split ? lower : upper).leafAppend(hash: leafSlots[position].hash) {
         $0.moveInitialize(from: item(at: position), count: 1)

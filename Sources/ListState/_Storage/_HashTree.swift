@@ -27,9 +27,12 @@ struct _HashTree<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable
   /// Entries per leaf (unless a run of equal hashes needs more).
   @inlinable
   static var leafCapacity: Int { 32 }
-  /// Children per internal node.
+  /// Children per internal node. Wider than the ordered tree's: lookups of records are the most
+  /// frequent descents (interpolation makes a wide node as cheap to search as a narrow one),
+  /// while a path copy of this tree (one per edit of a copied snapshot) retains every child of
+  /// each copied node.
   @inlinable
-  static var internalCapacity: Int { 16 }
+  static var internalCapacity: Int { 32 }
   /// The capacity of a map's first leaf (small maps stay small).
   @inlinable
   static var initialLeafCapacity: Int { 4 }
@@ -236,7 +239,10 @@ extension _HashTree {
         return nil
       }
       var old: Value? = nil
-      if let upper = Self.insert(consuming: item, hash: hash, into: &root!, low: 0, high: .max, old: &old) {
+      let (count, height) = (root!.count, root!.height)
+      if let upper = Self.insert(
+        consuming: item, hash: hash, into: &root!, count: count, height: height, low: 0, high: .max, old: &old)
+      {
         growRoot(upper)
       }
       return old
@@ -257,12 +263,11 @@ extension _HashTree {
   /// when the node overflowed.
   @inlinable
   static func insert(
-    consuming item: UnsafeMutablePointer<Item>, hash: UInt64, into node: inout Node, low: UInt64, high: UInt64,
-    old: inout Value?
+    consuming item: UnsafeMutablePointer<Item>, hash: UInt64, into node: inout Node, count n: Int, height: Int,
+    low: UInt64, high: UInt64, old: inout Value?
   ) -> Node? {
     makeUnique(&node)
-    let n = node.count
-    if node.isLeaf {
+    if height == 0 {
       var position = node.lowerBound(hash, low: low, high: high, count: n)
       while position < n, node.leafHash(position) == hash {
         let existing = node.item(at: position)
@@ -299,10 +304,12 @@ extension _HashTree {
       return upper
     }
     let child = node.childIndex(forHash: hash, low: low, high: high, count: n)
-    let childLow = node.branchSlots[child].minHash
+    let slot = node.branchSlots + child
+    let childLow = slot.pointee.minHash
     let childHigh = node.childHigh(child, high: high, count: n)
     let split = insert(
-      consuming: item, hash: hash, into: &node.branchSlots[child].child, low: childLow, high: childHigh, old: &old)
+      consuming: item, hash: hash, into: &slot.pointee.child, count: slot.pointee.count, height: height - 1,
+      low: childLow, high: childHigh, old: &old)
     node.refreshSlot(child)
     if old == nil { node.total &+= 1 }
     guard let split else { return nil }
@@ -353,7 +360,8 @@ extension _HashTree {
         return try body(&root!.item(at: slot).pointee.value)
       }
     }
-    return try Self.modify(key, hash ?? Self.hash(key), in: &root!, low: 0, high: .max, body)
+    let (count, height) = (root!.count, root!.height)
+    return try Self.modify(key, hash ?? Self.hash(key), in: &root!, count: count, height: height, low: 0, high: .max, body)
   }
 
   /// Like ``modify(_:_:)`` with the key's hash already computed (or nil).
@@ -367,18 +375,23 @@ extension _HashTree {
 
   @inlinable
   static func modify<R>(
-    _ key: Key, _ hash: UInt64, in node: inout Node, low: UInt64, high: UInt64, _ body: (inout Value) throws -> R
+    _ key: Key, _ hash: UInt64, in node: inout Node, count n: Int, height: Int, low: UInt64, high: UInt64,
+    _ body: (inout Value) throws -> R
   ) rethrows -> R? {
+    // `n` and `height` come from the parent's slot: the search does not wait for this node's
+    // header line (which the uniqueness check loads).
     makeUnique(&node)
-    let n = node.count
-    if node.isLeaf {
+    if height == 0 {
       guard let position = node.entryIndex(of: key, hash: hash, low: low, high: high, count: n) else { return nil }
       return try body(&node.item(at: position).pointee.value)
     }
     let child = node.childIndex(forHash: hash, low: low, high: high, count: n)
-    let childLow = node.branchSlots[child].minHash
+    let slot = node.branchSlots + child
+    let childLow = slot.pointee.minHash
     let childHigh = node.childHigh(child, high: high, count: n)
-    return try modify(key, hash, in: &node.branchSlots[child].child, low: childLow, high: childHigh, body)
+    return try modify(
+      key, hash, in: &slot.pointee.child, count: slot.pointee.count, height: height - 1, low: childLow,
+      high: childHigh, body)
   }
 
   /// Removes `key`; returns its value, or nil (and no change) when absent.
@@ -395,7 +408,8 @@ extension _HashTree {
   @discardableResult
   mutating func removeValue(forKey key: Key, hash: UInt64) -> Value? {
     guard root != nil, contains(key, hash: hash) else { return nil }
-    let removed = Self.remove(key, hash, from: &root!, low: 0, high: .max)
+    let (count, height) = (root!.count, root!.height)
+    let removed = Self.remove(key, hash, from: &root!, count: count, height: height, low: 0, high: .max)
     if root!.count == 0 {
       root = nil
     } else if !root!.isLeaf, root!.count == 1 {
@@ -405,17 +419,21 @@ extension _HashTree {
   }
 
   @inlinable
-  static func remove(_ key: Key, _ hash: UInt64, from node: inout Node, low: UInt64, high: UInt64) -> Value {
+  static func remove(
+    _ key: Key, _ hash: UInt64, from node: inout Node, count n: Int, height: Int, low: UInt64, high: UInt64
+  ) -> Value {
     makeUnique(&node)
-    let n = node.count
-    if node.isLeaf {
+    if height == 0 {
       let position = node.entryIndex(of: key, hash: hash, low: low, high: high, count: n)!
       return node.leafRemove(at: position).value
     }
     let child = node.childIndex(forHash: hash, low: low, high: high, count: n)
-    let childLow = node.branchSlots[child].minHash
+    let slot = node.branchSlots + child
+    let childLow = slot.pointee.minHash
     let childHigh = node.childHigh(child, high: high, count: n)
-    let removed = remove(key, hash, from: &node.branchSlots[child].child, low: childLow, high: childHigh)
+    let removed = remove(
+      key, hash, from: &slot.pointee.child, count: slot.pointee.count, height: height - 1, low: childLow,
+      high: childHigh)
     node.total &-= 1
     let remaining = node.branchSlots[child].child.count
     if remaining == 0 {

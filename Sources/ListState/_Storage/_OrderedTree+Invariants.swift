@@ -41,6 +41,8 @@ extension _OrderedTree {
     for index in 0..<n {
       let child = node.children[index]
       precondition(node.label(at: index) == child.minLabel, "minimum label")
+      precondition(Int(node.branchSlots[index].slots) == child.count, "child slot count")
+      precondition(child.height == node.height - 1, "child height")
       let childTotals = check(child, isRoot: false, depth: depth + 1, previous: &previous, leafDepth: &leafDepth)
       precondition(childTotals == child.totals, "child totals")
       totals.count += childTotals.count

@@ -80,6 +80,36 @@ struct _OrderedTree<ID: Hashable & Sendable>: @unchecked Sendable {
 // MARK: - Queries
 
 extension _OrderedTree {
+  /// Descends from the root without retaining nodes or reading their headers (the parent's
+  /// slot holds each child's slot count): `step` gets each internal node with its slot count
+  /// and returns the child to take; the leaf and its element count are returned.
+  @inlinable
+  @inline(__always)
+  func descend(_ step: (Node, Int) -> Int) -> (leaf: Unmanaged<Node>, count: Int) {
+    let root = self.root!
+    // Unretained: `self` keeps every node alive (see `_OrderedNode.unretainedChild(_:)`).
+    var current = Unmanaged.passUnretained(root)
+    var count = root.count
+    var height = root.height
+    while height > 0 {
+      current = current._withUnsafeGuaranteedRef { node in
+        let child = step(node, count)
+        count = Int(node.branchSlots[child].slots)
+        return node.unretainedChild(child)
+      }
+      height &-= 1
+    }
+    return (current, count)
+  }
+
+  /// The upper end of the label range for an interpolated search of a node: the caller's
+  /// bound, or the node's last label when the caller does not know one (the rightmost path).
+  @inlinable
+  @inline(__always)
+  static func resolvedHigh(_ node: Node, _ high: UInt64?, count n: Int, isLeaf: Bool) -> UInt64 {
+    high ?? (isLeaf ? node.leafSlots[n - 1].label : node.branchSlots[n - 1].label)
+  }
+
   /// The index of the entry with exactly `label`, and the sums of `w1`/`w2` over the entries
   /// before it; nil when no entry has that label.
   ///
@@ -87,16 +117,14 @@ extension _OrderedTree {
   @inlinable
   func rank(ofLabel label: UInt64) -> (index: Int, w1: Int, w2: Int)? {
     guard let root else { return nil }
-    // Unretained: `self` keeps every node alive (see `_OrderedNode.unretainedChild(_:)`).
-    var current = Unmanaged.passUnretained(root)
     var index = 0
     var w1 = 0
     var w2 = 0
     var low = root.minLabel
     var high: UInt64? = nil
-    while let next = current._withUnsafeGuaranteedRef({ node -> Unmanaged<Node>? in
-      guard !node.isLeaf else { return nil }
-      let child = node.childIndex(forLabel: label, low: low, high: Self.resolvedHigh(node, high))
+    let (leaf, count) = descend { node, n in
+      let child = node.branchChildIndex(
+        forLabel: label, low: low, high: Self.resolvedHigh(node, high, count: n, isLeaf: false), count: n)
       if child > 0 {
         let before = node.branchSlots[child - 1]
         index &+= Int(before.count)
@@ -104,16 +132,16 @@ extension _OrderedTree {
         w2 &+= Int(before.w2)
       }
       low = node.branchSlots[child].label
-      if child + 1 < node.count { high = node.branchSlots[child + 1].label &- 1 }
-      return node.unretainedChild(child)
-    }) {
-      current = next
+      if child + 1 < n { high = node.branchSlots[child + 1].label &- 1 }
+      return child
     }
-    return current._withUnsafeGuaranteedRef { node in
-      let position = node.lowerBound(label, low: low, high: Self.resolvedHigh(node, high))
-      guard position < node.count, node.label(at: position) == label else { return nil }
-      let before = node.totalsBefore(position)
-      return (index &+ position, w1 &+ before.w1, w2 &+ before.w2)
+    return leaf._withUnsafeGuaranteedRef { node in
+      let position = node.leafLowerBound(
+        label, low: low, high: Self.resolvedHigh(node, high, count: count, isLeaf: true), count: count)
+      guard position < count, node.leafSlots[position].label == label else { return nil }
+      guard position > 0 else { return (index, w1, w2) }
+      let before = node.leafSlots[position - 1]
+      return (index &+ position, w1 &+ Int(before.w1), w2 &+ Int(before.w2))
     }
   }
 
@@ -123,21 +151,21 @@ extension _OrderedTree {
   @inlinable
   func lowerBound(ofLabel label: UInt64) -> Int {
     guard let root else { return 0 }
-    var current = Unmanaged.passUnretained(root)
     var index = 0
     var low = root.minLabel
     var high: UInt64? = nil
-    while let next = current._withUnsafeGuaranteedRef({ node -> Unmanaged<Node>? in
-      guard !node.isLeaf else { return nil }
-      let child = node.childIndex(forLabel: label, low: low, high: Self.resolvedHigh(node, high))
+    let (leaf, count) = descend { node, n in
+      let child = node.branchChildIndex(
+        forLabel: label, low: low, high: Self.resolvedHigh(node, high, count: n, isLeaf: false), count: n)
       if child > 0 { index &+= Int(node.branchSlots[child - 1].count) }
       low = node.branchSlots[child].label
-      if child + 1 < node.count { high = node.branchSlots[child + 1].label &- 1 }
-      return node.unretainedChild(child)
-    }) {
-      current = next
+      if child + 1 < n { high = node.branchSlots[child + 1].label &- 1 }
+      return child
     }
-    return index + current._withUnsafeGuaranteedRef { $0.lowerBound(label, low: low, high: Self.resolvedHigh($0, high)) }
+    return index
+      + leaf._withUnsafeGuaranteedRef {
+        $0.leafLowerBound(label, low: low, high: Self.resolvedHigh($0, high, count: count, isLeaf: true), count: count)
+      }
   }
 
   /// The entry at `index` (`0..<count`).
@@ -161,21 +189,17 @@ extension _OrderedTree {
     if index <= 0 { return (nil, root.minLabelOfSubtree) }
     // Descend to the entry at `index - 1`; the next label is in the same leaf, or is the
     // smallest label of the next subtree at the deepest level where one exists.
-    var current = Unmanaged.passUnretained(root)
     var remaining = index - 1
     var next: UInt64? = nil
-    while let child = current._withUnsafeGuaranteedRef({ node -> Unmanaged<Node>? in
-      guard !node.isLeaf else { return nil }
-      let child = node.childIndex(forIndex: remaining)
+    let (leaf, count) = descend { node, slots in
+      let child = node.childIndex(forIndex: remaining, count: slots)
       if child > 0 { remaining -= Int(node.branchSlots[child - 1].count) }
-      if child + 1 < node.count { next = node.branchSlots[child + 1].label }
-      return node.unretainedChild(child)
-    }) {
-      current = child
+      if child + 1 < slots { next = node.branchSlots[child + 1].label }
+      return child
     }
-    return current._withUnsafeGuaranteedRef { node in
-      let before = node.label(at: remaining)
-      let after = remaining + 1 < node.count ? node.label(at: remaining + 1) : next
+    return leaf._withUnsafeGuaranteedRef { node in
+      let before = node.leafSlots[remaining].label
+      let after = remaining + 1 < count ? node.leafSlots[remaining + 1].label : next
       return (before, index < n ? after : nil)
     }
   }
@@ -184,23 +208,19 @@ extension _OrderedTree {
   /// (valid while this tree is).
   @inlinable
   func leaf(containing index: Int) -> (leaf: Unmanaged<Node>, position: Int) {
-    var current = Unmanaged.passUnretained(root!)
     var remaining = index
-    while let child = current._withUnsafeGuaranteedRef({ node -> Unmanaged<Node>? in
-      guard !node.isLeaf else { return nil }
-      let child = node.childIndex(forIndex: remaining)
+    let (leaf, _) = descend { node, slots in
+      let child = node.childIndex(forIndex: remaining, count: slots)
       if child > 0 { remaining -= Int(node.branchSlots[child - 1].count) }
-      return node.unretainedChild(child)
-    }) {
-      current = child
+      return child
     }
-    return (current, remaining)
+    return (leaf, remaining)
   }
 
   @inlinable
   func entryLabel(_ index: Int) -> UInt64 {
     let (leaf, position) = leaf(containing: index)
-    return leaf._withUnsafeGuaranteedRef { $0.label(at: position) }
+    return leaf._withUnsafeGuaranteedRef { $0.leafSlots[position].label }
   }
 
   /// The entry covering `offset` of the running `w1` sum (`0..<w1`): the entry `e` with
@@ -220,25 +240,23 @@ extension _OrderedTree {
 
   @inlinable
   func entry(atOffset offset: Int, visible: Bool) -> (index: Int, entry: Entry, remainder: Int) {
-    var current = Unmanaged.passUnretained(root!)
     var remaining = offset
     var index = 0
-    while let child = current._withUnsafeGuaranteedRef({ node -> Unmanaged<Node>? in
-      guard !node.isLeaf else { return nil }
-      let child = node.slot(forOffset: remaining, visible: visible)
+    let (leaf, count) = descend { node, slots in
+      let child = node.slot(forOffset: remaining, visible: visible, count: slots, isLeaf: false)
       if child > 0 {
         let before = node.branchSlots[child - 1]
         remaining -= Int(visible ? before.w2 : before.w1)
         index += Int(before.count)
       }
-      return node.unretainedChild(child)
-    }) {
-      current = child
+      return child
     }
-    return current._withUnsafeGuaranteedRef { node in
-      let position = node.slot(forOffset: remaining, visible: visible)
-      let before = node.totalsBefore(position)
-      remaining -= visible ? before.w2 : before.w1
+    return leaf._withUnsafeGuaranteedRef { node in
+      let position = node.slot(forOffset: remaining, visible: visible, count: count, isLeaf: true)
+      if position > 0 {
+        let before = node.leafSlots[position - 1]
+        remaining -= Int(visible ? before.w2 : before.w1)
+      }
       return (index + position, node.entry(at: position), remaining)
     }
   }
@@ -319,7 +337,7 @@ extension _OrderedTree {
     var start = 0
     for i in 0..<leafCount {
       let end = sorted.count * (i + 1) / leafCount
-      let leaf = Node.make(isLeaf: true, capacity: end - start)
+      let leaf = Node.make(height: 0, capacity: end - start)
       for entry in sorted[start..<end] { leaf.leafAppend(label: entry.label, id: entry.id, w1: entry._w1, w2: entry._w2) }
       level.append(leaf)
       start = end
@@ -331,6 +349,7 @@ extension _OrderedTree {
   @inlinable
   static func buildUpperLevels(_ nodes: [Node]) -> Node {
     var level = nodes
+    var height = 1
     while level.count > 1 {
       let groupCount = (level.count + internalCapacity - 1) / internalCapacity
       var next: [Node] = []
@@ -338,12 +357,13 @@ extension _OrderedTree {
       var start = 0
       for i in 0..<groupCount {
         let end = level.count * (i + 1) / groupCount
-        let node = Node.make(isLeaf: false, capacity: internalCapacity)
+        let node = Node.make(height: height, capacity: internalCapacity)
         for child in level[start..<end] { node.branchAppend(child) }
         next.append(node)
         start = end
       }
       level = next
+      height += 1
     }
     return level[0]
   }
@@ -354,7 +374,7 @@ extension _OrderedTree {
   @inlinable
   mutating func insert(_ entry: Entry) {
     guard root != nil else {
-      let leaf = Node.make(isLeaf: true, capacity: 2)
+      let leaf = Node.make(height: 0, capacity: 2)
       leaf.leafAppend(label: entry.label, id: entry.id, w1: entry._w1, w2: entry._w2)
       root = leaf
       return
@@ -365,7 +385,7 @@ extension _OrderedTree {
   /// Puts the old root and the split-off `upper` half under a new root.
   @inlinable
   mutating func growRoot(_ upper: Node) {
-    let node = Node.make(isLeaf: false, capacity: Self.internalCapacity)
+    let node = Node.make(height: root!.height + 1, capacity: Self.internalCapacity)
     node.branchAppend(root!)
     node.branchAppend(upper)
     root = node
@@ -385,7 +405,7 @@ extension _OrderedTree {
     let childHigh: UInt64? = child + 1 < node.count ? node.branchSlots[child + 1].label &- 1 : high
     let split = insert(entry, into: &node.children[child], low: childLow, high: childHigh)
     node.branchAdd(from: child, count: 1, w1: entry._w1, w2: entry._w2)
-    node.branchSlots[child].label = node.children[child].minLabel
+    node.refreshSlot(child)
     guard let split else { return nil }
     return insertSplit(split, after: child, into: node)
   }
@@ -442,7 +462,7 @@ extension _OrderedTree {
     let (label, split) = insert(id, w1, w2, after: remaining, into: &node.children[child], next: childNext)
     guard label != nil else { return (nil, nil) }
     node.branchAdd(from: child, count: 1, w1: w1, w2: w2)
-    node.branchSlots[child].label = node.children[child].minLabel
+    node.refreshSlot(child)
     guard let split else { return (label, nil) }
     return (label, insertSplit(split, after: child, into: node))
   }
@@ -539,7 +559,7 @@ extension _OrderedTree {
     if remaining == 0 {
       _ = node.branchRemove(at: child)
     } else {
-      node.branchSlots[child].label = node.children[child].minLabel
+      node.refreshSlot(child)
       if remaining < minimumFill(isLeaf: node.children[child].isLeaf), node.count > 1 {
         rebalance(node, around: child)
       }
@@ -594,9 +614,9 @@ extension _OrderedTree {
       parent.branchSlots[left].count = UInt32(truncatingIfNeeded: before.count + totals.count)
       parent.branchSlots[left].w1 = UInt32(truncatingIfNeeded: before.w1 + totals.w1)
       parent.branchSlots[left].w2 = UInt32(truncatingIfNeeded: before.w2 + totals.w2)
-      parent.branchSlots[right].label = b.minLabel
+      parent.refreshSlot(right)
     }
-    parent.branchSlots[left].label = parent.children[left].minLabel
+    parent.refreshSlot(left)
   }
 
   /// Changes the weights of the entry with `label` in place (the label must stay the same).

@@ -36,7 +36,8 @@ public struct ListSnapshot<Section: ListElement, Item: ListElement>: Sendable {
   typealias ItemEntry = _OrderedEntry<Item.ID>
 
   // Storage (see `_Storage/`): records in persistent hash maps, sibling sequences in persistent
-  // B+trees keyed by order labels. Copying a snapshot copies six references.
+  // B+trees keyed by order labels. Copying a snapshot copies six references and the marker
+  // epoch.
 
   /// Every section's record, keyed by identifier.
   @usableFromInline

@@ -3,11 +3,11 @@
 /// Keys may be strided (a key field at the start of a larger slot): `stride` counts `UInt64`
 /// words between consecutive keys.
 ///
-/// The searches that take a `guess` start where interpolation expects the key and gallop
-/// outwards, then bisect the bracket they found. On evenly spread keys (hashes always; labels
-/// after relabelling) the guess is a few slots off, so a search of a node that is not in the
-/// cache reads one or two cache lines instead of the three or four a bisection of 64 keys
-/// touches; on skewed keys the gallop bounds the cost at about twice a bisection.
+/// The searches that take a `guess` start where interpolation expects the key and walk from
+/// there, bisecting what is left after a few steps. On evenly spread keys (hashes always;
+/// labels after relabelling) the guess is a slot or two off, so a search of a node that is not
+/// in the cache reads one cache line instead of the three or four a bisection touches; on
+/// skewed keys the walk gives up early and the cost stays about that of a bisection.
 @usableFromInline
 enum _SortedSearch {
   /// The first index `i` with `keys[i] >= key` (`keys.count` when none).

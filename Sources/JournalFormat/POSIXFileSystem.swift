@@ -167,9 +167,19 @@ final class _POSIXFile: JournalFileHandle, @unchecked Sendable {
   func tryLockExclusive() throws(JournalError) -> Bool {
     // flock locks belong to the open file description, so a second writer in the same process
     // (a separate open) is refused too, unlike fcntl record locks.
-    if flock(fd, LOCK_EX | LOCK_NB) == 0 { return true }
-    if errno == EWOULDBLOCK { return false }
-    throw .io(operation: "flock", path: path, errno: errno)
+    //
+    // A refusal is retried for up to ~30 ms before it is reported: a child process spawned by
+    // any thread of this process (posix_spawn, fork) shares our open file descriptions until its
+    // `exec` closes them (O_CLOEXEC), so a writer that was just closed can look locked for that
+    // instant. A real second writer holds the lock far longer and is still refused.
+    var pause: UInt32 = 2_000
+    while true {
+      if flock(fd, LOCK_EX | LOCK_NB) == 0 { return true }
+      guard errno == EWOULDBLOCK else { throw .io(operation: "flock", path: path, errno: errno) }
+      if pause > 16_000 { return false }
+      usleep(pause)
+      pause *= 2
+    }
   }
 
   func mapReadOnly(length: Int) throws(JournalError) -> JournalMappedBytes {

@@ -36,31 +36,13 @@ struct EndToEndTests {
   @Test func execStreamsAndAcknowledgesEachCommitAsItArrives() throws {
     let directory = try CLIRunner.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let binary = try #require(CLIRunner.binary)
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = ["exec", directory.appendingPathComponent("j.journal").path, "--ack", "--durability", "strict"]
-    let input = Pipe()
-    let output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    try process.run()
-    defer { if process.isRunning { process.terminate() } }
-    let reader = output.fileHandleForReading
+    let exec = try StreamingExec(journal: directory.appendingPathComponent("j.journal"), durability: "strict")
+    defer { exec.terminate() }
     // Each line is acknowledged before the next one is even written: exec does not wait for EOF.
     for (index, line) in ["append-sections S", "append a", "append b"].enumerated() {
-      input.fileHandleForWriting.write(Data("\(line)\n".utf8))
-      var received = ""
-      while !received.hasSuffix("\n") {
-        let data = reader.availableData
-        if data.isEmpty { break }
-        received += String(decoding: data, as: UTF8.self)
-      }
-      #expect(received == "committed \(index + 1)\n")
+      #expect(exec.send(line) == "committed \(index + 1)\n")
     }
-    try input.fileHandleForWriting.close()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
+    #expect(exec.finish() == 0)
   }
 
   /// `relaxed` holds commits back and writes them together, but never past waiting for input:
@@ -69,33 +51,15 @@ struct EndToEndTests {
   @Test func relaxedExecWritesEachCommitBeforeWaitingForInput() throws {
     let directory = try CLIRunner.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let binary = try #require(CLIRunner.binary)
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = ["exec", directory.appendingPathComponent("j.journal").path, "--ack", "--durability", "relaxed"]
-    let input = Pipe()
-    let output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    try process.run()
-    defer { if process.isRunning { process.terminate() } }
-    let reader = output.fileHandleForReading
+    let exec = try StreamingExec(journal: directory.appendingPathComponent("j.journal"), durability: "relaxed")
+    defer { exec.terminate() }
     for (index, line) in ["append-sections S", "append a", "append b"].enumerated() {
-      input.fileHandleForWriting.write(Data("\(line)\n".utf8))
-      var received = ""
-      while !received.hasSuffix("\n") {
-        let data = reader.availableData
-        if data.isEmpty { break }
-        received += String(decoding: data, as: UTF8.self)
-      }
-      #expect(received == "committed \(index + 1)\n")
+      #expect(exec.send(line) == "committed \(index + 1)\n")
       // The writer is still running (and holds the journal's lock): readers see the commit.
       let log = try CLIRunner.run(["log", "j.journal", "--format", "json"], in: directory)
       #expect(log.stdout.contains(#""version": \#(index + 1), "parent": \#(index), "head": true"#), "\(log)")
     }
-    try input.fileHandleForWriting.close()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
+    #expect(exec.finish() == 0)
   }
 
   @Test func usageErrorsExitWithTwo() throws {
@@ -255,4 +219,41 @@ struct EndToEndTests {
           stdout: "undid 2 Append Item: insert a\nhead is version 1\nversion 1\nS\nredid 2 Append Item: insert a\nhead is version 2\n",
           stderr: "error: line 5, column 1: unknown command 'bogus' (type `help` for the list)\n", status: 0))
   }
+}
+
+/// A running `listjournal exec JOURNAL --ack --durability D` fed one line at a time through a
+/// pipe, as an app or a shell pipeline would drive it.
+private final class StreamingExec {
+  private let process = Process()
+  private let input = Pipe()
+  private let output = Pipe()
+
+  init(journal: URL, durability: String) throws {
+    process.executableURL = try #require(CLIRunner.binary)
+    process.arguments = ["exec", journal.path, "--ack", "--durability", durability]
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+  }
+
+  /// Writes `line` and returns the next complete line of output (or what came before EOF).
+  func send(_ line: String) -> String {
+    input.fileHandleForWriting.write(Data("\(line)\n".utf8))
+    var received = ""
+    while !received.hasSuffix("\n") {
+      let data = output.fileHandleForReading.availableData
+      if data.isEmpty { break }
+      received += String(decoding: data, as: UTF8.self)
+    }
+    return received
+  }
+
+  /// Closes the input and waits for exec to exit; returns its status.
+  func finish() -> Int32 {
+    try? input.fileHandleForWriting.close()
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+
+  func terminate() { if process.isRunning { process.terminate() } }
 }

@@ -19,12 +19,8 @@ struct ReplTerminalTests {
     defer { tmux.kill() }
 
     try tmux.waitFor("v0> ")
-    tmux.type("append-sections Fruit")
-    tmux.keys("Enter")
-    try tmux.waitFor("v1> ")
-    tmux.type("append apple pear")
-    tmux.keys("Enter")
-    try tmux.waitFor("v2> ")
+    try tmux.enter("append-sections Fruit", thenWaitFor: "v1> ")
+    try tmux.enter("append apple pear", thenWaitFor: "v2> ")
 
     // Tab completes a command name, then an identifier from the current state.
     tmux.type("exp")
@@ -42,25 +38,15 @@ struct ReplTerminalTests {
     tmux.keys("Enter")
     try tmux.waitFor("v4> ")
 
-    tmux.type("undo 2")
-    tmux.keys("Enter")
-    try tmux.waitFor("undid 4 Expand Item: expand apple\nundid 3 Expand Item: expand apple\nhead is version 2")
+    try tmux.enter("undo 2", thenWaitFor: "undid 4 Expand Item: expand apple\nundid 3 Expand Item: expand apple\nhead is version 2")
     try tmux.waitFor("v2> ")
-    tmux.type("redo")
-    tmux.keys("Enter")
-    try tmux.waitFor("redid 3 Expand Item: expand apple\nhead is version 3")
+    try tmux.enter("redo", thenWaitFor: "redid 3 Expand Item: expand apple\nhead is version 3")
     try tmux.waitFor("v3> ")
 
-    tmux.type("move pear before apple")
-    tmux.keys("Enter")
-    try tmux.waitFor("v5> ")
-    tmux.type("show")
-    tmux.keys("Enter")
-    try tmux.waitFor("  • pear\n  • apple")
+    try tmux.enter("move pear before apple", thenWaitFor: "v5> ")
+    try tmux.enter("show", thenWaitFor: "  • pear\n  • apple")
 
-    tmux.type("move ghost before apple")
-    tmux.keys("Enter")
-    try tmux.waitFor("error: unknown items: 'ghost'")
+    try tmux.enter("move ghost before apple", thenWaitFor: "error: unknown items: 'ghost'")
     try tmux.waitFor("v5> ")
 
     tmux.keys("C-d")
@@ -95,6 +81,13 @@ final class TmuxSession {
   struct TmuxError: Error, CustomStringConvertible {
     var message: String
     var description: String { message }
+  }
+
+  /// Types `line`, presses Enter, and waits until the screen shows `expected`.
+  func enter(_ line: String, thenWaitFor expected: String) throws {
+    type(line)
+    keys("Enter")
+    try waitFor(expected)
   }
 
   /// Runs `tmux -L SOCKET ARGUMENTS` and waits for it with posix_spawn + waitpid: Foundation's

@@ -239,13 +239,52 @@ extension _HashTree {
         return nil
       }
       var old: Value? = nil
+      var inserted: UnsafeMutablePointer<Item>? = nil
       let (count, height) = (root!.count, root!.height)
       if let upper = Self.insert(
-        consuming: item, hash: hash, into: &root!, count: count, height: height, low: 0, high: .max, old: &old)
+        consuming: item, hash: hash, into: &root!, count: count, height: height, low: 0, high: .max, replacing: true,
+        old: &old, inserted: &inserted)
       {
         growRoot(upper)
       }
       return old
+    }
+  }
+
+  /// Inserts `value` for `key` unless the key is present, in one descent; returns the new
+  /// entry's address (valid while keys are neither inserted nor removed and the map is not
+  /// copied, as for ``uniqueEntry(_:hash:)``), or nil when the key was present (nothing
+  /// observable changes, though the path may have been copied).
+  ///
+  /// ```swift
+  /// map.insertIfAbsent(1, forKey: "a", hash: _HashTree<String, Int>.hash("a"))   // non-nil
+  /// map.insertIfAbsent(2, forKey: "a", hash: _HashTree<String, Int>.hash("a"))   // nil; "a" is 1
+  /// ```
+  /// - Complexity: O(log n).
+  @inlinable
+  @discardableResult
+  mutating func insertIfAbsent(_ value: __owned Value, forKey key: Key, hash: UInt64) -> UnsafeMutablePointer<Item>? {
+    withUnsafeTemporaryAllocation(of: Item.self, capacity: 1) { buffer in
+      let item = buffer.baseAddress!
+      item.initialize(to: Item(key: key, value: value))
+      guard root != nil else {
+        let leaf = Node.make(height: 0, capacity: Self.initialLeafCapacity)
+        leaf.leafInsert(at: 0, hash: hash, moving: item)
+        root = leaf
+        return leaf.items
+      }
+      var old: Value? = nil
+      var inserted: UnsafeMutablePointer<Item>? = nil
+      let (count, height) = (root!.count, root!.height)
+      if let upper = Self.insert(
+        consuming: item, hash: hash, into: &root!, count: count, height: height, low: 0, high: .max, replacing: false,
+        old: &old, inserted: &inserted)
+      {
+        growRoot(upper)
+      }
+      // Present: the entry was not moved in.
+      if inserted == nil { item.deinitialize(count: 1) }
+      return inserted
     }
   }
 
@@ -258,13 +297,14 @@ extension _HashTree {
     root = node
   }
 
-  /// Inserts the entry at `item` (moving it out: the memory is uninitialized afterwards) or
-  /// replaces the value of an equal key (reported in `old`). Returns the split-off upper part
-  /// when the node overflowed.
+  /// Inserts the entry at `item` (moving it out: the memory is uninitialized afterwards; its
+  /// new address is reported in `inserted`) or, when `replacing`, replaces the value of an equal
+  /// key (reported in `old`); without `replacing`, an equal key leaves `item` where it is and
+  /// `inserted` nil. Returns the split-off upper part when the node overflowed.
   @inlinable
   static func insert(
     consuming item: UnsafeMutablePointer<Item>, hash: UInt64, into node: inout Node, count n: Int, height: Int,
-    low: UInt64, high: UInt64, old: inout Value?
+    low: UInt64, high: UInt64, replacing: Bool, old: inout Value?, inserted: inout UnsafeMutablePointer<Item>?
   ) -> Node? {
     makeUnique(&node)
     if height == 0 {
@@ -272,6 +312,7 @@ extension _HashTree {
       while position < n, node.leafHash(position) == hash {
         let existing = node.item(at: position)
         if existing.pointee.key == item.pointee.key {
+          guard replacing else { return nil }
           let previous = existing.move()
           existing.initialize(to: Item(key: previous.key, value: item.move().value))
           old = previous.value
@@ -301,6 +342,8 @@ extension _HashTree {
         }
       }
       target.leafInsert(at: position, hash: hash, moving: item)
+      // The storage is dense: the new entry went to its end.
+      inserted = target.items + (target.count - 1)
       return upper
     }
     let child = node.childIndex(forHash: hash, low: low, high: high, count: n)
@@ -309,9 +352,9 @@ extension _HashTree {
     let childHigh = node.childHigh(child, high: high, count: n)
     let split = insert(
       consuming: item, hash: hash, into: &slot.pointee.child, count: slot.pointee.count, height: height - 1,
-      low: childLow, high: childHigh, old: &old)
+      low: childLow, high: childHigh, replacing: replacing, old: &old, inserted: &inserted)
     node.refreshSlot(child)
-    if old == nil { node.total &+= 1 }
+    if inserted != nil { node.total &+= 1 }
     guard let split else { return nil }
     // The split-off part's entries are already counted; they move with it.
     node.total &-= split.total
@@ -404,46 +447,14 @@ extension _HashTree {
   }
 
   /// Like ``removeValue(forKey:)`` with the key's hash already computed.
+  ///
+  /// An absent key is found by a read-only lookup first, so that probing a set shared with
+  /// other snapshots copies nothing (``takeValue(forKey:hash:)`` skips that lookup).
   @inlinable
   @discardableResult
   mutating func removeValue(forKey key: Key, hash: UInt64) -> Value? {
     guard root != nil, contains(key, hash: hash) else { return nil }
-    let (count, height) = (root!.count, root!.height)
-    let removed = Self.remove(key, hash, from: &root!, count: count, height: height, low: 0, high: .max)
-    if root!.count == 0 {
-      root = nil
-    } else if !root!.isLeaf, root!.count == 1 {
-      root = root!.branchSlots[0].child
-    }
-    return removed
-  }
-
-  @inlinable
-  static func remove(
-    _ key: Key, _ hash: UInt64, from node: inout Node, count n: Int, height: Int, low: UInt64, high: UInt64
-  ) -> Value {
-    makeUnique(&node)
-    if height == 0 {
-      let position = node.entryIndex(of: key, hash: hash, low: low, high: high, count: n)!
-      return node.leafRemove(at: position).value
-    }
-    let child = node.childIndex(forHash: hash, low: low, high: high, count: n)
-    let slot = node.branchSlots + child
-    let childLow = slot.pointee.minHash
-    let childHigh = node.childHigh(child, high: high, count: n)
-    let removed = remove(
-      key, hash, from: &slot.pointee.child, count: slot.pointee.count, height: height - 1, low: childLow,
-      high: childHigh)
-    node.total &-= 1
-    let remaining = node.branchSlots[child].child.count
-    if remaining == 0 {
-      _ = node.branchRemove(at: child)
-    } else {
-      node.refreshSlot(child)
-      let capacity = node.branchSlots[child].child.isLeaf ? leafCapacity : internalCapacity
-      if remaining < capacity / 4, node.count > 1 { rebalance(node, around: child) }
-    }
-    return removed
+    return takeValue(forKey: key, hash: hash)
   }
 
   /// Merges the underfull child at `index` with a neighbour, or splits their slots anew (never

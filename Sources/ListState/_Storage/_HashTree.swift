@@ -102,12 +102,30 @@ extension _HashTree {
     return withUnsafeBytes(of: key) { wanted in
       for position in 0..<root.count {
         let same = withUnsafeBytes(of: &root.item(at: position).pointee.key) { stored in
-          stored.elementsEqual(wanted)
+          Self.sameBytes(stored, wanted)
         }
         if same { return position }
       }
       return nil
     }
+  }
+
+  /// Whether two keys' representations are the same bytes: compared a word at a time (a
+  /// `String` is two words) when the key's size allows; a byte-wise `elementsEqual` cost ~10
+  /// instructions per byte, and a list's section lookups run it on every operation.
+  @inlinable
+  @inline(__always)
+  static func sameBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+    let size = MemoryLayout<Key>.size
+    guard size & 7 == 0, size > 0 else { return a.elementsEqual(b) }
+    var offset = 0
+    while offset < size {
+      if a.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != b.loadUnaligned(fromByteOffset: offset, as: UInt64.self) {
+        return false
+      }
+      offset &+= 8
+    }
+    return true
   }
 
   /// Like ``peek(_:_:)`` with the key's hash (``hash(_:)``) already computed, or nil to let the
@@ -219,19 +237,22 @@ extension _HashTree {
   /// - Complexity: O(log n).
   @inlinable
   @discardableResult
-  mutating func updateValue(_ value: __owned Value, forKey key: Key) -> Value? {
-    updateValue(value, forKey: key, hash: Self.hash(key))
+  mutating func updateValue(_ value: @autoclosure () -> Value, forKey key: Key) -> Value? {
+    updateValue(value(), forKey: key, hash: Self.hash(key))
   }
 
   /// Like ``updateValue(_:forKey:)`` with the key's hash already computed.
   @inlinable
   @discardableResult
-  mutating func updateValue(_ value: __owned Value, forKey key: Key, hash: UInt64) -> Value? {
+  mutating func updateValue(_ value: @autoclosure () -> Value, forKey key: Key, hash: UInt64) -> Value? {
     // The entry travels down by address and is moved into place once: passed by value, each
-    // level of the recursion copied it (a record copy is several retains).
+    // level of the recursion copied it (a record copy is several retains). The value is an
+    // autoclosure so that it is built right into that buffer: a value parameter captured by
+    // the buffer's closure is borrowed there, and had to be copied in (through the record's
+    // value witness, ~180 instructions).
     withUnsafeTemporaryAllocation(of: Item.self, capacity: 1) { buffer in
       let item = buffer.baseAddress!
-      item.initialize(to: Item(key: key, value: value))
+      item.initialize(to: Item(key: key, value: value()))
       guard root != nil else {
         let leaf = Node.make(height: 0, capacity: Self.initialLeafCapacity)
         leaf.leafInsert(at: 0, hash: hash, moving: item)
@@ -263,10 +284,13 @@ extension _HashTree {
   /// - Complexity: O(log n).
   @inlinable
   @discardableResult
-  mutating func insertIfAbsent(_ value: __owned Value, forKey key: Key, hash: UInt64) -> UnsafeMutablePointer<Item>? {
+  mutating func insertIfAbsent(_ value: @autoclosure () -> Value, forKey key: Key, hash: UInt64)
+    -> UnsafeMutablePointer<Item>?
+  {
+    // (An autoclosure for the reason given in `updateValue(_:forKey:hash:)`.)
     withUnsafeTemporaryAllocation(of: Item.self, capacity: 1) { buffer in
       let item = buffer.baseAddress!
-      item.initialize(to: Item(key: key, value: value))
+      item.initialize(to: Item(key: key, value: value()))
       guard root != nil else {
         let leaf = Node.make(height: 0, capacity: Self.initialLeafCapacity)
         leaf.leafInsert(at: 0, hash: hash, moving: item)

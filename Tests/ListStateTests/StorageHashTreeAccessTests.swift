@@ -99,4 +99,46 @@ import Testing
     #expect(refused == nil)
     #expect(map[1] === kept)
   }
+
+  @Test func pathCopiesOwnTheElementsTheyCopy() {
+    // Path copies copy elements one by one (`_copyElements`): a copied node must hold its own
+    // references (heap strings, arrays, child nodes), so the copy outlives the original.
+    func key(_ i: Int) -> String { "a key long enough to live on the heap \(i)" }
+    var map = _HashTree<String, [Int]>()
+    for i in 0..<2000 { map.updateValue([i], forKey: key(i)) }
+    var copy = map
+    for i in stride(from: 0, to: 2000, by: 3) { copy.modify(key(i)) { $0.append(-1) } }
+    map = _HashTree()
+    for i in 0..<2000 { #expect(copy[key(i)] == (i % 3 == 0 ? [i, -1] : [i])) }
+    copy._checkInvariants()
+
+    var tree = _OrderedTree<String>()
+    var relabeled: [(String, UInt64)] = []
+    for i in 0..<600 { tree.insert(key(i), w1: 1, w2: 1, at: i, relabeled: &relabeled) }
+    var treeCopy = tree
+    let label = treeCopy.label(at: 300)!
+    treeCopy.adjustWeights(label: label, w1: 4, w2: 0)
+    tree = _OrderedTree()
+    #expect(treeCopy.ids == (0..<600).map(key))
+    #expect(treeCopy.w1 == 604)
+    #expect(copyElementsMatchesTheSource())
+  }
+
+  /// Trivial elements keep the bulk copy; others are copied one at a time with the same result.
+  func copyElementsMatchesTheSource() -> Bool {
+    var ints = [1, 2, 3]
+    var strings = ["x", "a string long enough to live on the heap", "z"]
+    let intTarget = UnsafeMutablePointer<Int>.allocate(capacity: 3)
+    let stringTarget = UnsafeMutablePointer<String>.allocate(capacity: 3)
+    defer {
+      intTarget.deallocate()
+      stringTarget.deinitialize(count: 3)
+      stringTarget.deallocate()
+    }
+    ints.withUnsafeMutableBufferPointer { _copyElements(from: $0.baseAddress!, to: intTarget, count: 3) }
+    strings.withUnsafeMutableBufferPointer { _copyElements(from: $0.baseAddress!, to: stringTarget, count: 3) }
+    strings = []
+    return Array(UnsafeBufferPointer(start: intTarget, count: 3)) == ints
+      && Array(UnsafeBufferPointer(start: stringTarget, count: 3)) == ["x", "a string long enough to live on the heap", "z"]
+  }
 }

@@ -71,9 +71,16 @@ extension ListSnapshot {
       // One item (the common edit): the same checks in the same order without the hash sort
       // and the small arrays (the caller needs sorted hashes only for bulk insertion).
       try resolve()
+      if let anchor, let id = ids.first {
+        // Both lookups in one paired descent: their cache misses overlap.
+        let (anchorEntry, existing) = _itemRecords.peekPair(anchor, hash: Self._hash(anchor), id, hash: Self._hash(id))
+        if anchorEntry == nil { throw .itemsNotFound([anchor]) }
+        if id == anchor { throw .anchorAmongInsertedItems(anchor) }
+        if existing != nil { throw .itemsAlreadyExist([id]) }
+        return []
+      }
       if let anchor {
         if !_itemRecords.contains(anchor) { throw .itemsNotFound([anchor]) }
-        if ids.first == anchor { throw .anchorAmongInsertedItems(anchor) }
       }
       if let id = ids.first, _itemRecords.contains(id) { throw .itemsAlreadyExist([id]) }
       return []
@@ -101,13 +108,9 @@ extension ListSnapshot {
   @inlinable
   public mutating func deleteItems(_ ids: [Item.ID]) throws(Failure) {
     if ids.count == 1 {
-      // One item (the common edit): no duplicate scan, the item hashed once.
-      let hash = Self._hash(ids[0])
-      guard let (label, container) = _itemRecords.peek(ids[0], hash: hash, { ($0.label, $0.container) }) else {
-        throw .itemsNotFound(ids)
-      }
-      _ = _detachItem(label: label, from: container)
-      _removeRecords(ofSubtree: ids[0], hash: hash)
+      // One item (the common edit): no duplicate scan, the item hashed once and its record
+      // found once (taken out by the lookup that checks it exists).
+      guard _deleteItemIfPresent(ids[0], hash: Self._hash(ids[0])) else { throw .itemsNotFound(ids) }
       _checkInvariants()
       return
     }
@@ -115,7 +118,7 @@ extension ListSnapshot {
     if !duplicates.isEmpty { throw .duplicateItems(duplicates) }
     try _requireItems(ids)
     // An identifier may already be gone as part of an earlier identifier's subtree.
-    for id in ids where _itemRecords.contains(id) { _deleteItem(id) }
+    for id in ids { _ = _deleteItemIfPresent(id, hash: Self._hash(id)) }
     _checkInvariants()
   }
 
@@ -143,10 +146,7 @@ extension ListSnapshot {
   /// - Complexity: O(depth · log n).
   @inlinable
   public mutating func moveItem(_ id: Item.ID, beforeItem anchor: Item.ID) throws(Failure) {
-    try _validateMove(id, relativeTo: anchor)
-    let entry = _detachItem(id)
-    let location = location(ofItem: anchor)!
-    _attachItem(entry, in: location.container, at: location.index)
+    try _moveItem(id, nextTo: anchor, after: false)
     _checkInvariants()
   }
 
@@ -156,11 +156,33 @@ extension ListSnapshot {
   /// - Complexity: O(depth · log n).
   @inlinable
   public mutating func moveItem(_ id: Item.ID, afterItem anchor: Item.ID) throws(Failure) {
-    try _validateMove(id, relativeTo: anchor)
-    let entry = _detachItem(id)
-    let location = location(ofItem: anchor)!
-    _attachItem(entry, in: location.container, at: location.index + 1)
+    try _moveItem(id, nextTo: anchor, after: true)
     _checkInvariants()
+  }
+
+  /// Moves an item (with its subtree) next to `anchor`, validating as ``_validateMove(_:relativeTo:)``.
+  ///
+  /// Both records are found by one paired descent (``_HashTree/peekPair(_:hash:_:hash:)``): on a
+  /// list too large for the cache the two lookups' misses overlap instead of adding up.
+  @inlinable
+  mutating func _moveItem(_ id: Item.ID, nextTo anchor: Item.ID, after: Bool) throws(Failure) {
+    let hash = Self._hash(id)
+    let (moved, target) = _itemRecords.peekPair(id, hash: hash, anchor, hash: Self._hash(anchor))
+    guard let moved, let target else {
+      try _requireItems([id, anchor])
+      preconditionFailure("unreachable: an item was missing")
+    }
+    if id == anchor { throw .itemRelativeToItself(id) }
+    // Read before the map changes (the addresses are valid until then).
+    let (label, container) = (moved.pointee.value.label, moved.pointee.value.container)
+    let (anchorLabel, anchorContainer) = (target.pointee.value.label, target.pointee.value.container)
+    if case .parent = anchorContainer, _isDescendant(anchor, of: id) {
+      throw .itemUnderOwnDescendant(item: id, destination: anchor)
+    }
+    let entry = _detachItem(label: label, from: container)
+    let index = _rank(ofLabel: anchorLabel, in: anchorContainer).index
+    _attachItem(
+      entry, hash: hash, in: anchorContainer, containerHash: Self._hash(anchorContainer), at: after ? index + 1 : index)
   }
 
   /// Moves an item (with its subtree) to become the last root item of `section`.
@@ -202,7 +224,11 @@ extension ListSnapshot {
     // Validation in the documented order, each lookup done once (and each key hashed once).
     let hash = Self._hash(id)
     let destinationHash = Self._hash(location.container)
-    let found = _itemRecords.peek(id, hash: hash) { ($0.label, $0.container) }
+    // The record is reached once: the descent that finds it makes its path unique, and its new
+    // label and container are written through its address at the end (detaching and attaching
+    // change other records only in place, which keeps the address valid).
+    let record = _itemRecords.uniqueEntry(id, hash: hash)
+    let found = record.map { ($0.pointee.value.label, $0.pointee.value.container) }
     let count: Int
     switch location.container {
     case .section(let section):
@@ -226,7 +252,10 @@ extension ListSnapshot {
       throw .indexOutOfRange(index: location.index, count: available)
     }
     let entry = _detachItem(label: label, from: container)
-    _attachItem(entry, hash: hash, in: location.container, containerHash: destinationHash, at: location.index)
+    let newLabel = _placeEntry(
+      entry.id, w1: entry.w1, w2: entry.w2, in: location.container, hash: destinationHash, at: location.index)
+    record!.pointee.value.label = newLabel
+    record!.pointee.value.container = location.container
     _checkInvariants()
   }
 

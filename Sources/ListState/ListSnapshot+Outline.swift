@@ -161,11 +161,12 @@ extension ListSnapshot {
       if case .parent(let parent) = location.container, parent == id {
         throw .anchorAmongInsertedItems(parent)
       }
-      let hash = Self._hash(id)
-      if _itemRecords.contains(id, hash: hash) { throw .itemsAlreadyExist([id]) }
-      _insertNewItem(
-        outline.roots[0].item, hash: hash, isExpanded: outline.roots[0].isExpanded, in: location.container,
-        containerHash: containerHash, at: location.index)
+      // The existence check is the insertion's own descent.
+      guard
+        _insertNewItemIfAbsent(
+          outline.roots[0].item, hash: Self._hash(id), isExpanded: outline.roots[0].isExpanded,
+          in: location.container, containerHash: containerHash, at: location.index)
+      else { throw .itemsAlreadyExist([id]) }
       _checkInvariants()
       return
     }

@@ -309,8 +309,16 @@ extension ListSnapshot {
   /// Like ``_removeRecords(ofSubtree:)`` with the item's hash already computed.
   @inlinable
   mutating func _removeRecords(ofSubtree id: Item.ID, hash: UInt64) {
+    _dropRecords(ofSubtree: id, hash: hash, record: _itemRecords.takeValue(forKey: id, hash: hash)!)
+  }
+
+  /// Removes the markers of `id`, whose `record` was already taken out of the record map, and
+  /// the records and markers of its descendants.
+  ///
+  /// - Complexity: O(k) for k removed items.
+  @inlinable
+  mutating func _dropRecords(ofSubtree id: Item.ID, hash: UInt64, record: ItemRecord) {
     let hasMarkers = !_reloadedItems.isEmpty || !_reconfiguredItems.isEmpty
-    let record = _itemRecords.removeValue(forKey: id, hash: hash)!
     if hasMarkers {
       if Self._isStamped(record, _markerEpoch) { _reloadedItems.remove(id, hash: hash) }
       _reconfiguredItems.remove(id, hash: hash)
@@ -320,11 +328,12 @@ extension ListSnapshot {
     var stack: [Item.ID] = []
     record.children.forEach { stack.append($0.id) }
     while let next = stack.popLast() {
-      let record = _itemRecords.removeValue(forKey: next)!
+      let nextHash = Self._hash(next)
+      let record = _itemRecords.takeValue(forKey: next, hash: nextHash)!
       if !record.children.isEmpty { record.children.forEach { stack.append($0.id) } }
       if hasMarkers {
-        if Self._isStamped(record, _markerEpoch) { _reloadedItems.remove(next) }
-        _reconfiguredItems.remove(next)
+        if Self._isStamped(record, _markerEpoch) { _reloadedItems.remove(next, hash: nextHash) }
+        _reconfiguredItems.remove(next, hash: nextHash)
       }
     }
   }
@@ -332,8 +341,20 @@ extension ListSnapshot {
   /// Deletes an existing item with its subtree.
   @inlinable
   mutating func _deleteItem(_ id: Item.ID) {
-    _ = _detachItem(id)
-    _removeRecords(ofSubtree: id)
+    _ = _deleteItemIfPresent(id, hash: Self._hash(id))
+  }
+
+  /// Deletes the item with its subtree; false (and no observable change) when it is unknown.
+  /// The record is taken out first, in the descent that finds it: its label and container say
+  /// where its entry is, so the record map is descended once for the item.
+  ///
+  /// - Complexity: O(k + depth · log n) for k deleted items.
+  @inlinable
+  mutating func _deleteItemIfPresent(_ id: Item.ID, hash: UInt64) -> Bool {
+    guard let record = _itemRecords.takeValue(forKey: id, hash: hash) else { return false }
+    _ = _detachItem(label: record.label, from: record.container)
+    _dropRecords(ofSubtree: id, hash: hash, record: record)
+    return true
   }
 
   /// Creates the record of a new leaf item and places it in `container` at `index`.
@@ -356,6 +377,27 @@ extension ListSnapshot {
     _itemRecords.updateValue(
       ItemRecord(value: item, label: label, children: ItemTree(), container: container, isExpanded: isExpanded),
       forKey: item.id, hash: hash)
+  }
+
+  /// Creates the record of a new leaf item and places it in an existing `container` at a valid
+  /// `index`, unless an item with its identifier exists: then returns false and changes
+  /// nothing observable. The record is inserted first, in the descent that checks for the
+  /// identifier, and gets its label (known once the entry is placed) through its address.
+  ///
+  /// - Complexity: O(log n + depth · log n).
+  @inlinable
+  mutating func _insertNewItemIfAbsent(
+    _ item: Item, hash: UInt64, isExpanded: Bool, in container: Container, containerHash: UInt64?, at index: Int
+  ) -> Bool {
+    guard
+      let record = _itemRecords.insertIfAbsent(
+        ItemRecord(value: item, label: 0, children: ItemTree(), container: container, isExpanded: isExpanded),
+        forKey: item.id, hash: hash)
+    else { return false }
+    // Placing the entry changes other records only in place (owners' sequences, relabeled
+    // siblings), which keeps `record` valid.
+    record.pointee.value.label = _placeEntry(item.id, w1: 1, w2: 1, in: container, hash: containerHash, at: index)
+    return true
   }
 
   /// Creates records for new leaf items and places them in `container` at `index`.

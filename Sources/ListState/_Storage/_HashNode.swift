@@ -212,9 +212,9 @@ extension _HashNode {
     let node = Self.make(height: height, capacity: Swift.max(newCapacity, n))
     if isLeaf {
       node.leafSlots.initialize(from: leafSlots, count: n)
-      node.items.initialize(from: items, count: n)
+      _copyElements(from: items, to: node.items, count: n)
     } else {
-      node.branchSlots.initialize(from: branchSlots, count: n)
+      _copyElements(from: branchSlots, to: node.branchSlots, count: n)
     }
     node.count = n
     node.total = total

@@ -102,12 +102,30 @@ extension _HashTree {
     return withUnsafeBytes(of: key) { wanted in
       for position in 0..<root.count {
         let same = withUnsafeBytes(of: &root.item(at: position).pointee.key) { stored in
-          stored.elementsEqual(wanted)
+          Self.sameBytes(stored, wanted)
         }
         if same { return position }
       }
       return nil
     }
+  }
+
+  /// Whether two keys' representations are the same bytes: compared a word at a time (a
+  /// `String` is two words) when the key's size allows; a byte-wise `elementsEqual` cost ~10
+  /// instructions per byte, and a list's section lookups run it on every operation.
+  @inlinable
+  @inline(__always)
+  static func sameBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+    let size = MemoryLayout<Key>.size
+    guard size & 7 == 0, size > 0 else { return a.elementsEqual(b) }
+    var offset = 0
+    while offset < size {
+      if a.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != b.loadUnaligned(fromByteOffset: offset, as: UInt64.self) {
+        return false
+      }
+      offset &+= 8
+    }
+    return true
   }
 
   /// Like ``peek(_:_:)`` with the key's hash (``hash(_:)``) already computed, or nil to let the
@@ -219,19 +237,22 @@ extension _HashTree {
   /// - Complexity: O(log n).
   @inlinable
   @discardableResult
-  mutating func updateValue(_ value: __owned Value, forKey key: Key) -> Value? {
-    updateValue(value, forKey: key, hash: Self.hash(key))
+  mutating func updateValue(_ value: @autoclosure () -> Value, forKey key: Key) -> Value? {
+    updateValue(value(), forKey: key, hash: Self.hash(key))
   }
 
   /// Like ``updateValue(_:forKey:)`` with the key's hash already computed.
   @inlinable
   @discardableResult
-  mutating func updateValue(_ value: __owned Value, forKey key: Key, hash: UInt64) -> Value? {
+  mutating func updateValue(_ value: @autoclosure () -> Value, forKey key: Key, hash: UInt64) -> Value? {
     // The entry travels down by address and is moved into place once: passed by value, each
-    // level of the recursion copied it (a record copy is several retains).
+    // level of the recursion copied it (a record copy is several retains). The value is an
+    // autoclosure so that it is built right into that buffer: a value parameter captured by
+    // the buffer's closure is borrowed there, and had to be copied in (through the record's
+    // value witness, ~180 instructions).
     withUnsafeTemporaryAllocation(of: Item.self, capacity: 1) { buffer in
       let item = buffer.baseAddress!
-      item.initialize(to: Item(key: key, value: value))
+      item.initialize(to: Item(key: key, value: value()))
       guard root != nil else {
         let leaf = Node.make(height: 0, capacity: Self.initialLeafCapacity)
         leaf.leafInsert(at: 0, hash: hash, moving: item)
@@ -239,13 +260,55 @@ extension _HashTree {
         return nil
       }
       var old: Value? = nil
+      var inserted: UnsafeMutablePointer<Item>? = nil
       let (count, height) = (root!.count, root!.height)
       if let upper = Self.insert(
-        consuming: item, hash: hash, into: &root!, count: count, height: height, low: 0, high: .max, old: &old)
+        consuming: item, hash: hash, into: &root!, count: count, height: height, low: 0, high: .max, replacing: true,
+        old: &old, inserted: &inserted)
       {
         growRoot(upper)
       }
       return old
+    }
+  }
+
+  /// Inserts `value` for `key` unless the key is present, in one descent; returns the new
+  /// entry's address (valid while keys are neither inserted nor removed and the map is not
+  /// copied, as for ``uniqueEntry(_:hash:)``), or nil when the key was present (nothing
+  /// observable changes, though the path may have been copied).
+  ///
+  /// ```swift
+  /// map.insertIfAbsent(1, forKey: "a", hash: _HashTree<String, Int>.hash("a"))   // non-nil
+  /// map.insertIfAbsent(2, forKey: "a", hash: _HashTree<String, Int>.hash("a"))   // nil; "a" is 1
+  /// ```
+  /// - Complexity: O(log n).
+  @inlinable
+  @discardableResult
+  mutating func insertIfAbsent(_ value: @autoclosure () -> Value, forKey key: Key, hash: UInt64)
+    -> UnsafeMutablePointer<Item>?
+  {
+    // (An autoclosure for the reason given in `updateValue(_:forKey:hash:)`.)
+    withUnsafeTemporaryAllocation(of: Item.self, capacity: 1) { buffer in
+      let item = buffer.baseAddress!
+      item.initialize(to: Item(key: key, value: value()))
+      guard root != nil else {
+        let leaf = Node.make(height: 0, capacity: Self.initialLeafCapacity)
+        leaf.leafInsert(at: 0, hash: hash, moving: item)
+        root = leaf
+        return leaf.items
+      }
+      var old: Value? = nil
+      var inserted: UnsafeMutablePointer<Item>? = nil
+      let (count, height) = (root!.count, root!.height)
+      if let upper = Self.insert(
+        consuming: item, hash: hash, into: &root!, count: count, height: height, low: 0, high: .max, replacing: false,
+        old: &old, inserted: &inserted)
+      {
+        growRoot(upper)
+      }
+      // Present: the entry was not moved in.
+      if inserted == nil { item.deinitialize(count: 1) }
+      return inserted
     }
   }
 
@@ -258,13 +321,14 @@ extension _HashTree {
     root = node
   }
 
-  /// Inserts the entry at `item` (moving it out: the memory is uninitialized afterwards) or
-  /// replaces the value of an equal key (reported in `old`). Returns the split-off upper part
-  /// when the node overflowed.
+  /// Inserts the entry at `item` (moving it out: the memory is uninitialized afterwards; its
+  /// new address is reported in `inserted`) or, when `replacing`, replaces the value of an equal
+  /// key (reported in `old`); without `replacing`, an equal key leaves `item` where it is and
+  /// `inserted` nil. Returns the split-off upper part when the node overflowed.
   @inlinable
   static func insert(
     consuming item: UnsafeMutablePointer<Item>, hash: UInt64, into node: inout Node, count n: Int, height: Int,
-    low: UInt64, high: UInt64, old: inout Value?
+    low: UInt64, high: UInt64, replacing: Bool, old: inout Value?, inserted: inout UnsafeMutablePointer<Item>?
   ) -> Node? {
     makeUnique(&node)
     if height == 0 {
@@ -272,6 +336,7 @@ extension _HashTree {
       while position < n, node.leafHash(position) == hash {
         let existing = node.item(at: position)
         if existing.pointee.key == item.pointee.key {
+          guard replacing else { return nil }
           let previous = existing.move()
           existing.initialize(to: Item(key: previous.key, value: item.move().value))
           old = previous.value
@@ -301,6 +366,8 @@ extension _HashTree {
         }
       }
       target.leafInsert(at: position, hash: hash, moving: item)
+      // The storage is dense: the new entry went to its end.
+      inserted = target.items + (target.count - 1)
       return upper
     }
     let child = node.childIndex(forHash: hash, low: low, high: high, count: n)
@@ -309,9 +376,9 @@ extension _HashTree {
     let childHigh = node.childHigh(child, high: high, count: n)
     let split = insert(
       consuming: item, hash: hash, into: &slot.pointee.child, count: slot.pointee.count, height: height - 1,
-      low: childLow, high: childHigh, old: &old)
+      low: childLow, high: childHigh, replacing: replacing, old: &old, inserted: &inserted)
     node.refreshSlot(child)
-    if old == nil { node.total &+= 1 }
+    if inserted != nil { node.total &+= 1 }
     guard let split else { return nil }
     // The split-off part's entries are already counted; they move with it.
     node.total &-= split.total
@@ -404,46 +471,14 @@ extension _HashTree {
   }
 
   /// Like ``removeValue(forKey:)`` with the key's hash already computed.
+  ///
+  /// An absent key is found by a read-only lookup first, so that probing a set shared with
+  /// other snapshots copies nothing (``takeValue(forKey:hash:)`` skips that lookup).
   @inlinable
   @discardableResult
   mutating func removeValue(forKey key: Key, hash: UInt64) -> Value? {
     guard root != nil, contains(key, hash: hash) else { return nil }
-    let (count, height) = (root!.count, root!.height)
-    let removed = Self.remove(key, hash, from: &root!, count: count, height: height, low: 0, high: .max)
-    if root!.count == 0 {
-      root = nil
-    } else if !root!.isLeaf, root!.count == 1 {
-      root = root!.branchSlots[0].child
-    }
-    return removed
-  }
-
-  @inlinable
-  static func remove(
-    _ key: Key, _ hash: UInt64, from node: inout Node, count n: Int, height: Int, low: UInt64, high: UInt64
-  ) -> Value {
-    makeUnique(&node)
-    if height == 0 {
-      let position = node.entryIndex(of: key, hash: hash, low: low, high: high, count: n)!
-      return node.leafRemove(at: position).value
-    }
-    let child = node.childIndex(forHash: hash, low: low, high: high, count: n)
-    let slot = node.branchSlots + child
-    let childLow = slot.pointee.minHash
-    let childHigh = node.childHigh(child, high: high, count: n)
-    let removed = remove(
-      key, hash, from: &slot.pointee.child, count: slot.pointee.count, height: height - 1, low: childLow,
-      high: childHigh)
-    node.total &-= 1
-    let remaining = node.branchSlots[child].child.count
-    if remaining == 0 {
-      _ = node.branchRemove(at: child)
-    } else {
-      node.refreshSlot(child)
-      let capacity = node.branchSlots[child].child.isLeaf ? leafCapacity : internalCapacity
-      if remaining < capacity / 4, node.count > 1 { rebalance(node, around: child) }
-    }
-    return removed
+    return takeValue(forKey: key, hash: hash)
   }
 
   /// Merges the underfull child at `index` with a neighbour, or splits their slots anew (never

@@ -298,10 +298,10 @@ extension _OrderedNode {
     let node = Self.make(height: height, capacity: Swift.max(newCapacity, n))
     if isLeaf {
       node.leafSlots.initialize(from: leafSlots, count: n)
-      node.ids.initialize(from: ids, count: n)
+      _copyElements(from: ids, to: node.ids, count: n)
     } else {
       node.branchSlots.initialize(from: branchSlots, count: n)
-      node.children.initialize(from: children, count: n)
+      _copyElements(from: children, to: node.children, count: n)
     }
     node.count = n
     return node

@@ -340,6 +340,8 @@ func runStoreBenchmarks(directory: String, events: Int, items: Int) {
 ///   JournalTool store-profile stream DIR          its non-checkpoint records, framed, to DIR/records.bin
 ///   JournalTool store-profile recode DIR MINOR    the same re-encoded as format 1.MINOR to
 ///                                                 DIR/records-MINOR.bin (LEVEL=n: checkpoints' zstd level)
+/// CHECKPOINT_INTERVAL=n sets the in-memory checkpoint interval of `replay`, `history-travel` and
+/// `workload-memory` (the library's default otherwise).
 func runStoreProfile(_ phase: String, directory: String, count: Int) {
   // CHECKPOINT_INTERVAL=n: the in-memory checkpoint interval of the stores and histories built
   // here (the library's default otherwise), for checkpoint-policy experiments.

@@ -81,7 +81,9 @@ extension HistoryCodec {
 
   /// `decode(_:)`; without `checkpointState` a checkpoint's elements only update the tables and
   /// its snapshot is left empty — for a replay, which rebuilds every state from the commits and
-  /// needs a checkpoint only to keep decoding what follows it.
+  /// needs a checkpoint only to keep decoding what follows it. Its items' contents are then
+  /// converted to elements only when a later record refers to them (an undecodable content fails
+  /// that record).
   ///
   /// ```swift
   /// _ = try codec.decode(record, checkpointState: false)   // tables in step, no snapshot built

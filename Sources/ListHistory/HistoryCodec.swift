@@ -152,7 +152,10 @@ struct _DecoderTables<Section: ListElement, Item: ListElement>: Sendable {
   var items: [Item.ID] = []
   var itemValues: [JournalValue] = []
   /// The item and content value each item (by intern index) was last read with; nil before any.
-  var itemContents: [(item: Item, content: JournalValue)?] = []
+  /// The item is nil while only its content value is known: a checkpoint skipped without
+  /// building its state leaves the values, decoded when a later record refers to them (see
+  /// `HistoryCodec.rememberedItem(at:start:_:)`).
+  var itemContents: [(item: Item?, content: JournalValue)?] = []
   var strings: [String] = []
   var shapes: [[String]] = []
   var lastTimestamp: Int64 = 0

@@ -100,12 +100,26 @@ extension ListEvent {
   /// an insert or delete carries (what checkpoint spacing counts).
   ///
   /// - Complexity: O(1) for simple events, O(k) for k carried items.
+  @inlinable
   public var replayWeight: Int {
+    // The case test first, without bindings: a `switch` that binds payloads copies the whole
+    // event (an outlined copy and destroy of the enum, ~200 instructions) — for every event a
+    // commit adds to the history, although most events (moves, updates) weigh 1.
+    guard _carriesItems else { return 1 }
     switch self {
     case .insertItems(let outline, _), .deleteItems(let outline, _),
       .insertSection(_, let outline, _), .deleteSection(_, let outline, _):
-      outline.roots.count == 1 && outline.roots[0].children.isEmpty ? 1 : 1 + outline.count
-    default: 1
+      return outline.roots.count == 1 && outline.roots[0].children.isEmpty ? 1 : 1 + outline.count
+    default: return 1
+    }
+  }
+
+  /// Whether the event inserts or deletes items or a section (the cases that carry an outline).
+  @inlinable
+  var _carriesItems: Bool {
+    switch self {
+    case .insertItems, .deleteItems, .insertSection, .deleteSection: true
+    default: false
     }
   }
 

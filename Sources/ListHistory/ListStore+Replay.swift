@@ -16,7 +16,7 @@ extension ListStore {
   /// - Complexity: O(total events · log n) plus the head moves' paths.
   public convenience init(
     replaying records: some Sequence<HistoryRecord>, codec: HistoryCodec<Section, Item>,
-    sink: (any HistoryRecordSink)? = nil, checkpointInterval: Int = 1_024, journalCheckpointBytes: Int = 256 * 1024,
+    sink: (any HistoryRecordSink)? = nil, checkpointInterval: Int = 4_096, journalCheckpointBytes: Int = 256 * 1024,
     clock: @escaping @Sendable () -> Double = _systemClock
   ) throws(HistoryError) {
     var state = _StoreState<Section, Item>(graph: _HistoryGraph(checkpointInterval: checkpointInterval), clock: clock)
@@ -80,10 +80,8 @@ extension _StoreState {
       case .checkout: break
       }
       // Walk short paths (undo/redo: one transaction); jump through a checkpoint otherwise.
-      let path = graph.path(from: head, to: target)
-      let limit = 2 * graph.checkpointInterval
       var final: ListSnapshot<Section, Item>
-      if graph.eventCount(along: path.revert, limit: limit) + graph.eventCount(along: path.apply, limit: limit) <= limit {
+      if let path = graph.path(from: head, to: target, limit: 2 * graph.checkpointInterval) {
         final = headSnapshot
         headSnapshot = ListSnapshot()  // in place, as for a commit
         final.clearMarkers()

@@ -43,7 +43,7 @@ public final class JournalHistory<Section: ListElement, Item: ListElement>: Send
   ///   offset) or `.invalidRecord` (offset, sequence, version).
   public static func open(
     at path: String, codec: HistoryCodec<Section, Item>, tolerateCorruption: Bool = false,
-    limits: JournalLimits = JournalLimits(), checkpointInterval: Int = 1_024
+    limits: JournalLimits = JournalLimits(), checkpointInterval: Int = 4_096
   ) throws(JournalStoreError) -> JournalHistory {
     let reader: JournalReader
     do { reader = try JournalReader.open(at: path, limits: limits, tolerateCorruption: tolerateCorruption) } catch {

@@ -89,7 +89,7 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   public static func open(
     at path: String, durability: JournalDurability = .grouped, createIfMissing: Bool = true,
     codec: HistoryCodec<Section, Item>, options: JournalOptions = JournalOptions(),
-    checkpointInterval: Int = 1_024, journalCheckpointBytes: Int = 256 * 1024, defersWrites: Bool = false,
+    checkpointInterval: Int = 4_096, journalCheckpointBytes: Int = 256 * 1024, defersWrites: Bool = false,
     clock: @escaping @Sendable () -> Double = _systemClock,
     onDurable: (@Sendable (Version) -> Void)? = nil
   ) throws(JournalStoreError) -> JournalStore {
@@ -125,7 +125,7 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   /// `open` with the codec for `Codable` elements.
   public static func open(
     at path: String, durability: JournalDurability = .grouped, createIfMissing: Bool = true,
-    options: JournalOptions = JournalOptions(), checkpointInterval: Int = 1_024,
+    options: JournalOptions = JournalOptions(), checkpointInterval: Int = 4_096,
     journalCheckpointBytes: Int = 256 * 1024, defersWrites: Bool = false,
     clock: @escaping @Sendable () -> Double = _systemClock, onDurable: (@Sendable (Version) -> Void)? = nil
   ) throws(JournalStoreError) -> JournalStore

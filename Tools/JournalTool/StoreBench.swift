@@ -340,7 +340,16 @@ func runStoreBenchmarks(directory: String, events: Int, items: Int) {
 ///   JournalTool store-profile stream DIR          its non-checkpoint records, framed, to DIR/records.bin
 ///   JournalTool store-profile recode DIR MINOR    the same re-encoded as format 1.MINOR to
 ///                                                 DIR/records-MINOR.bin (LEVEL=n: checkpoints' zstd level)
+/// CHECKPOINT_INTERVAL=n sets the in-memory checkpoint interval of `replay`, `history-travel` and
+/// `workload-memory` (the library's default otherwise).
 func runStoreProfile(_ phase: String, directory: String, count: Int) {
+  // CHECKPOINT_INTERVAL=n: the in-memory checkpoint interval of the stores and histories built
+  // here (the library's default otherwise), for checkpoint-policy experiments.
+  let interval = getenv("CHECKPOINT_INTERVAL").flatMap { Int(String(cString: $0)) }
+  func openHistory() throws -> JournalHistory<BenchSection, BenchItem> {
+    guard let interval else { return try JournalHistory<BenchSection, BenchItem>.open(at: directory + "/store.journal") }
+    return try JournalHistory.open(at: directory + "/store.journal", codec: HistoryCodec(), checkpointInterval: interval)
+  }
   do {
     let path = directory + "/store.journal"
     switch phase {
@@ -360,7 +369,7 @@ func runStoreProfile(_ phase: String, directory: String, count: Int) {
       let workload = try generateMixedWorkload(events: count, items: 100_000, seed: 42)
       let start = now()
       if phase == "workload-memory" {
-        _ = try applyWorkload(workload, to: BenchStore())
+        _ = try applyWorkload(workload, to: interval.map { BenchStore(checkpointInterval: $0) } ?? BenchStore())
         say("workload in memory: \(workload.operations.count) operations, \(fmt(now() - start, 2)) s")
         return
       }
@@ -371,10 +380,10 @@ func runStoreProfile(_ phase: String, directory: String, count: Int) {
         + "\(fmt(Double(fileSize(path)) / Double(recorded), 2)) B/event")
     case "replay":
       let start = now()
-      let history = try JournalHistory<BenchSection, BenchItem>.open(at: path)
+      let history = try openHistory()
       say("replay: \(history.store.eventCount) events, \(fmt(now() - start, 2)) s")
     case "history-travel":
-      let history = try JournalHistory<BenchSection, BenchItem>.open(at: path)
+      let history = try openHistory()
       var random = BenchRandom(state: 7)
       let start = now()
       for _ in 0..<count { _ = try history.state(at: Version(random.below(history.latestVersion.rawValue + 1))) }

@@ -173,10 +173,39 @@ extension HistoryCodec {
     let header = try reader.varint()
     _ = try readItemID(header: header, flagBits: 0, start: start, &reader)
     let index = itemIndex(header: header, flagBits: 0)
-    guard let remembered = decoderTables.itemContents[index] else {
+    guard let item = try rememberedItem(at: index, start: start, &reader) else {
       throw reader.fail("item reference \(index) has no remembered content", at: start)
     }
-    return (index, remembered.item)
+    return (index, item)
+  }
+
+  /// The item the tables remember at `index` (nil when none), decoding it now if a skipped
+  /// checkpoint left only its content value; a content that does not decode fails at `start`.
+  mutating func rememberedItem(at index: Int, start: Int, _ reader: inout _ByteReader) throws(HistoryCodecError) -> Item? {
+    guard let remembered = decoderTables.itemContents[index] else { return nil }
+    if let item = remembered.item { return item }
+    return try makeItem(
+      id: decoderTables.items[index], idValue: decoderTables.itemValues[index], index: index, content: remembered.content,
+      start: start, &reader)
+  }
+
+  /// Reads an item of a checkpoint whose state is not built: the tables learn its identifier and
+  /// content value; the element itself is decoded only if a later record refers to its content.
+  ///
+  /// Why: a replay rebuilds every state from the commits, and a large list's checkpoint holds
+  /// every item — through `Codable` (~2,400 instructions per element) most of the replay's
+  /// decoding, for elements that are mostly never asked for.
+  mutating func skipItem(_ reader: inout _ByteReader) throws(HistoryCodecError) {
+    let start = reader.offset
+    let header = try reader.varint()
+    let (id, value) = try readItemID(header: header, flagBits: 1, start: start, &reader)
+    let index = itemIndex(header: header, flagBits: 1)
+    if header & 2 != 0, let identity = itemCoding.identityElement {
+      decoderTables.itemContents[index] = (identity(id), value)
+      return
+    }
+    let content = header & 2 != 0 ? value : try readValue(&reader, marker: value)
+    decoderTables.itemContents[index] = (nil, content)
   }
 
   mutating func readSectionID(header: UInt64, flagBits: Int, start: Int, _ reader: inout _ByteReader)
@@ -252,10 +281,10 @@ extension HistoryCodec {
     let index = itemIndex(header: header, flagBits: 0)
     let old: Item
     if remembered {
-      guard let known = decoderTables.itemContents[index] else {
+      guard let known = try rememberedItem(at: index, start: start, &reader) else {
         throw reader.fail("item reference \(index) has no remembered content", at: start)
       }
-      old = known.item
+      old = known
     } else {
       old = try makeItem(id: id, idValue: value, index: index, content: nil, start: reader.offset, &reader)
     }
@@ -358,7 +387,7 @@ extension HistoryCodec {
       guard childCount <= UInt64(reader.remaining / 2) else {
         throw reader.fail("outline child count \(childCount) exceeds the remaining bytes", at: start)
       }
-      _ = try readItem(&reader)
+      try skipItem(&reader)
       if childCount > 0 {
         guard remaining.count < Self.maximumOutlineDepth else {
           throw reader.fail("outline nests deeper than \(Self.maximumOutlineDepth) levels", at: start)

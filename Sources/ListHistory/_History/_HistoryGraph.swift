@@ -156,6 +156,41 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
     return (revert, apply.reversed())
   }
 
+  /// The way from `from` to `to` (as ``path(from:to:)``) when it carries at most `limit`
+  /// events and crosses at most `limit` versions; nil as soon as it is known to be longer.
+  ///
+  /// Why bounded: a time travel compares the path from the head with the fold from a
+  /// checkpoint, and in a long history the path to a random version is hundreds of thousands of
+  /// versions (the whole walk to the common ancestor, two arrays as long) — that walk, not the
+  /// fold, was most of `state(at:)`. Counting versions too bounds walks over empty versions.
+  ///
+  /// - Complexity: O(min(path length, limit)).
+  func path(from: Int, to: Int, limit: Int) -> (revert: [Int], apply: [Int])? {
+    var a = from
+    var b = to
+    var revert: [Int] = []
+    var apply: [Int] = []
+    var events = 0
+    var steps = 0
+    func step(_ version: inout Int, into list: inout [Int]) -> Bool {
+      list.append(version)
+      events += Int(nodes[version].eventCount)
+      steps += 1
+      version = Int(nodes[version].parent)
+      return events <= limit && steps <= limit
+    }
+    while nodes[a].depth > nodes[b].depth {
+      guard step(&a, into: &revert) else { return nil }
+    }
+    while nodes[b].depth > nodes[a].depth {
+      guard step(&b, into: &apply) else { return nil }
+    }
+    while a != b {
+      guard step(&a, into: &revert), step(&b, into: &apply) else { return nil }
+    }
+    return (revert, apply.reversed())
+  }
+
   /// The number of events along a path, stopping early once it exceeds `limit`.
   func eventCount(along versions: [Int], limit: Int) -> Int {
     var total = 0
@@ -170,35 +205,102 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   /// `head`) with the events of the path from `head` (inverses up to the common ancestor, then
   /// the versions down to `version`) when those are fewer events.
   ///
-  /// - Complexity: O(min(checkpoint fold, path) events) plus O(path length) to find the path.
+  /// - Complexity: O(the cheapest plan's events), at most O(checkpointInterval + one transaction).
   func foldPlan(at version: Int, orFrom head: Int, state headState: Snapshot) -> (base: Snapshot, events: [Event]) {
-    var foldEvents = 0
-    var current = version
-    while checkpoints[Int32(current)] == nil {
-      foldEvents += Int(nodes[current].eventCount)
-      current = Int(nodes[current].parent)
+    let (ancestor, forwardEvents) = checkpointedAncestor(of: version)
+    let descendant = forwardEvents > 0 ? checkpointedDescendant(of: version, limit: forwardEvents - 1) : nil
+    let checkpointEvents = descendant?.events ?? forwardEvents
+    // Strictly fewer events than the checkpoint fold (ties go to the checkpoint: no path to build).
+    if checkpointEvents > 0, let path = path(from: head, to: version, limit: checkpointEvents - 1) {
+      var base = headState
+      base.clearMarkers()
+      return (base, pathEvents(path))
     }
-    let path = path(from: head, to: version)
-    let limit = foldEvents
-    let pathEvents = eventCount(along: path.revert, limit: limit) + eventCount(along: path.apply, limit: limit)
-    guard pathEvents < foldEvents else { return foldPlan(at: version) }
-    var base = headState
-    base.clearMarkers()
-    return (base, self.pathEvents(path))
+    if let descendant { return revertPlan(from: descendant.version, to: version) }
+    return applyPlan(from: ancestor, to: version)
   }
 
-  /// The nearest checkpointed ancestor-or-self of `version` and the events from it to `version`.
+  /// The nearest checkpoint to `version` and the events from it: the checkpointed
+  /// ancestor-or-self folded forwards, or — when fewer events — a checkpointed descendant on the
+  /// redo line folded backwards (the inverses of the versions in between, newest first).
+  ///
+  /// Why both directions: a version is on average half an interval after its checkpoint, but only
+  /// a quarter of one from the nearer of the checkpoints before and after it (events are exact
+  /// inverses, so reverting costs what applying does). That halves time travel for the same
+  /// checkpoint memory — or allows checkpoints half as dense.
   ///
   /// - Complexity: O(checkpointInterval + events of one transaction).
   func foldPlan(at version: Int) -> (base: Snapshot, events: [Event]) {
-    var chain: [Int] = []
+    let (ancestor, forwardEvents) = checkpointedAncestor(of: version)
+    if forwardEvents > 0, let descendant = checkpointedDescendant(of: version, limit: forwardEvents - 1) {
+      return revertPlan(from: descendant.version, to: version)
+    }
+    return applyPlan(from: ancestor, to: version)
+  }
+
+  /// The nearest checkpointed ancestor-or-self of `version` and the number of events after it.
+  func checkpointedAncestor(of version: Int) -> (version: Int, events: Int) {
+    var events = 0
     var current = version
     while checkpoints[Int32(current)] == nil {
+      events += Int(nodes[current].eventCount)
+      current = Int(nodes[current].parent)
+    }
+    return (current, events)
+  }
+
+  /// The first checkpointed proper descendant of `version` along the redo line (each version's
+  /// redo child, else its newest child) within `limit` events and `limit` versions; nil if none.
+  ///
+  /// - Complexity: O(min(limit, distance to the checkpoint)).
+  func checkpointedDescendant(of version: Int, limit: Int) -> (version: Int, events: Int)? {
+    var events = 0
+    var current = version
+    var steps = 0
+    while true {
+      let node = nodes[current]
+      let child = node.redoChild >= 0 ? node.redoChild : node.firstChild
+      guard child >= 0 else { return nil }
+      current = Int(child)
+      events += Int(nodes[current].eventCount)
+      steps += 1
+      guard events <= limit, steps <= limit else { return nil }
+      if checkpoints[child] != nil { return (current, events) }
+    }
+  }
+
+  /// The checkpoint at `ancestor` and the events of the versions after it down to `version`.
+  func applyPlan(from ancestor: Int, to version: Int) -> (base: Snapshot, events: [Event]) {
+    var chain: [Int] = []
+    var current = version
+    while current != ancestor {
       chain.append(current)
       current = Int(nodes[current].parent)
     }
     var plan: [Event] = []
     for step in chain.reversed() { plan.append(contentsOf: events(of: step)) }
-    return (checkpoints[Int32(current)]!, plan)
+    return (checkpoints[Int32(ancestor)]!, plan)
+  }
+
+  /// The checkpoint at `descendant` and the inverses of the events of the versions from it up
+  /// to (not including) its ancestor `version`, newest first.
+  func revertPlan(from descendant: Int, to version: Int) -> (base: Snapshot, events: [Event]) {
+    var plan: [Event] = []
+    var current = descendant
+    while current != version {
+      appendInverses(of: current, to: &plan)
+      current = Int(nodes[current].parent)
+    }
+    return (checkpoints[Int32(descendant)]!, plan)
+  }
+
+  /// Appends the inverses of `version`'s events, newest first (what reverting it applies).
+  func appendInverses(of version: Int, to plan: inout [Event]) {
+    let node = nodes[version]
+    var index = node.firstEvent + Int(node.eventCount)
+    while index > node.firstEvent {
+      index -= 1
+      plan.append(events[index].inverse)
+    }
   }
 }

@@ -39,7 +39,7 @@ final class _StoreJournalSession: JournalSession {
     durability == .relaxed ? writtenVersion : journal.durableVersion.rawValue
   }
 
-  /// In-memory checkpoints along a branch, in events. The library's default (1,024) keeps a
+  /// In-memory checkpoints along a branch, in events. The library's old default (1,024) kept a
   /// checkpoint per thousand commands, and each one pins the nodes later commands copy: about
   /// 5 KB per command once the list has 100K+ items (a million-command `exec` grew to 4.7 GB and
   /// spent a quarter of its time zeroing fresh pages). Time travel in a session (`checkout`,

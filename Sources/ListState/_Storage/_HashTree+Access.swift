@@ -34,22 +34,8 @@ extension _HashTree {
     var highB: UInt64 = .max
     var height = root.height
     while height > 0 {
-      nodeA = nodeA._withUnsafeGuaranteedRef { node in
-        let child = node.childIndex(forHash: hashA, low: lowA, high: highA, count: countA)
-        let slot = node.branchSlots + child
-        lowA = slot.pointee.minHash
-        highA = node.childHigh(child, high: highA, count: countA)
-        countA = slot.pointee.count
-        return node.unretainedChild(child)
-      }
-      nodeB = nodeB._withUnsafeGuaranteedRef { node in
-        let child = node.childIndex(forHash: hashB, low: lowB, high: highB, count: countB)
-        let slot = node.branchSlots + child
-        lowB = slot.pointee.minHash
-        highB = node.childHigh(child, high: highB, count: countB)
-        countB = slot.pointee.count
-        return node.unretainedChild(child)
-      }
+      nodeA = Self.descend(nodeA, toward: hashA, low: &lowA, high: &highA, count: &countA)
+      nodeB = Self.descend(nodeB, toward: hashB, low: &lowB, high: &highB, count: &countB)
       height &-= 1
     }
     // Both leaves' slot lines first, then the entries: the second leaf's miss overlaps the

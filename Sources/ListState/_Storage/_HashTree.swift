@@ -148,14 +148,7 @@ extension _HashTree {
     var low: UInt64 = 0
     var high: UInt64 = .max
     while height > 0 {
-      node = node._withUnsafeGuaranteedRef { node in
-        let child = node.childIndex(forHash: hash, low: low, high: high, count: count)
-        let slot = node.branchSlots + child
-        low = slot.pointee.minHash
-        high = node.childHigh(child, high: high, count: count)
-        count = slot.pointee.count
-        return node.unretainedChild(child)
-      }
+      node = Self.descend(node, toward: hash, low: &low, high: &high, count: &count)
       height &-= 1
     }
     return try node._withUnsafeGuaranteedRef { node in
@@ -250,26 +243,9 @@ extension _HashTree {
     // autoclosure so that it is built right into that buffer: a value parameter captured by
     // the buffer's closure is borrowed there, and had to be copied in (through the record's
     // value witness, ~180 instructions).
-    withUnsafeTemporaryAllocation(of: Item.self, capacity: 1) { buffer in
-      let item = buffer.baseAddress!
-      item.initialize(to: Item(key: key, value: value()))
-      guard root != nil else {
-        let leaf = Node.make(height: 0, capacity: Self.initialLeafCapacity)
-        leaf.leafInsert(at: 0, hash: hash, moving: item)
-        root = leaf
-        return nil
-      }
-      var old: Value? = nil
-      var inserted: UnsafeMutablePointer<Item>? = nil
-      let (count, height) = (root!.count, root!.height)
-      if let upper = Self.insert(
-        consuming: item, hash: hash, into: &root!, count: count, height: height, low: 0, high: .max, replacing: true,
-        old: &old, inserted: &inserted)
-      {
-        growRoot(upper)
-      }
-      return old
-    }
+    var old: Value? = nil
+    _ = _insert(value(), forKey: key, hash: hash, replacing: true, old: &old)
+    return old
   }
 
   /// Inserts `value` for `key` unless the key is present, in one descent; returns the new
@@ -288,6 +264,19 @@ extension _HashTree {
     -> UnsafeMutablePointer<Item>?
   {
     // (An autoclosure for the reason given in `updateValue(_:forKey:hash:)`.)
+    var old: Value? = nil
+    return _insert(value(), forKey: key, hash: hash, replacing: false, old: &old)
+  }
+
+  /// The insertion behind ``updateValue(_:forKey:hash:)`` (`replacing`: an equal key's value is
+  /// replaced and reported in `old`) and ``insertIfAbsent(_:forKey:hash:)`` (an equal key is
+  /// left alone). Returns the new entry's address, nil when the key was present.
+  ///
+  /// - Complexity: O(log n).
+  @inlinable
+  mutating func _insert(
+    _ value: @autoclosure () -> Value, forKey key: Key, hash: UInt64, replacing: Bool, old: inout Value?
+  ) -> UnsafeMutablePointer<Item>? {
     withUnsafeTemporaryAllocation(of: Item.self, capacity: 1) { buffer in
       let item = buffer.baseAddress!
       item.initialize(to: Item(key: key, value: value()))
@@ -297,18 +286,33 @@ extension _HashTree {
         root = leaf
         return leaf.items
       }
-      var old: Value? = nil
       var inserted: UnsafeMutablePointer<Item>? = nil
       let (count, height) = (root!.count, root!.height)
       if let upper = Self.insert(
-        consuming: item, hash: hash, into: &root!, count: count, height: height, low: 0, high: .max, replacing: false,
-        old: &old, inserted: &inserted)
+        consuming: item, hash: hash, into: &root!, count: count, height: height, low: 0, high: .max,
+        replacing: replacing, old: &old, inserted: &inserted)
       {
         growRoot(upper)
       }
-      // Present: the entry was not moved in.
-      if inserted == nil { item.deinitialize(count: 1) }
+      // Present and not replaced: the entry was not moved in.
+      if inserted == nil && !replacing { item.deinitialize(count: 1) }
       return inserted
+    }
+  }
+
+  /// One level of a read-only descent: the child of `node` whose hash range holds `hash`, with
+  /// `low`, `high` and `count` narrowed to that child's range and entry count.
+  @inlinable @inline(__always)
+  static func descend(
+    _ node: Unmanaged<Node>, toward hash: UInt64, low: inout UInt64, high: inout UInt64, count: inout Int
+  ) -> Unmanaged<Node> {
+    node._withUnsafeGuaranteedRef { node in
+      let child = node.childIndex(forHash: hash, low: low, high: high, count: count)
+      let slot = node.branchSlots + child
+      low = slot.pointee.minHash
+      high = node.childHigh(child, high: high, count: count)
+      count = slot.pointee.count
+      return node.unretainedChild(child)
     }
   }
 

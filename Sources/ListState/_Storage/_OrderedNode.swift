@@ -188,7 +188,6 @@ extension _OrderedNode {
     UnsafeRawPointer(children + i).load(as: Unmanaged<_OrderedNode>.self)
   }
 
-  /// Elements (leaf) or children (internal).
   /// The header, through its address: `header` is a stored class property, and each access
   /// to one pays a dynamic exclusivity check (two runtime calls), which cost more than the
   /// search itself.

@@ -1,5 +1,5 @@
 @usableFromInline
-struct _HashNodeHeader {
+struct _HashNodeHeader: _TreeNodeHeader {
   /// Entries (leaf) or children (internal).
   @usableFromInline
   var count: Int32
@@ -76,7 +76,7 @@ struct _HashLeafSlot {
 /// uniquely referenced (path copying otherwise), which is what makes ``_HashTree``'s
 /// `@unchecked Sendable` sound (`ManagedBuffer` itself is not `Sendable`).
 @usableFromInline
-final class _HashNode<Key: Hashable & Sendable, Value: Sendable>: ManagedBuffer<_HashNodeHeader, UInt64> {
+final class _HashNode<Key: Hashable & Sendable, Value: Sendable>: ManagedBuffer<_HashNodeHeader, UInt64>, _TreeNode {
   @inlinable
   deinit {
     let count = Int(headerPointer.pointee.count)
@@ -170,25 +170,6 @@ extension _HashNode {
   @inlinable
   @inline(__always)
   var headerPointer: UnsafeMutablePointer<_HashNodeHeader> { withUnsafeMutablePointerToHeader { $0 } }
-
-  @inlinable
-  @inline(__always)
-  var count: Int {
-    get { Int(headerPointer.pointee.count) }
-    set { headerPointer.pointee.count = Int32(truncatingIfNeeded: newValue) }
-  }
-
-  @inlinable
-  @inline(__always)
-  var slotCapacity: Int { Int(headerPointer.pointee.capacity) }
-
-  @inlinable
-  @inline(__always)
-  var height: Int { Int(headerPointer.pointee.height) }
-
-  @inlinable
-  @inline(__always)
-  var isLeaf: Bool { headerPointer.pointee.height == 0 }
 
   /// Entries in the subtree.
   @inlinable

@@ -736,23 +736,9 @@ struct _HashTreeBuilder<Key: Hashable & Sendable, Value: Sendable> {
     if let leaf, leaf.count > 0 { level.append(leaf) }
     leaf = nil
     guard !level.isEmpty else { return nil }
-    let capacity = _HashTree<Key, Value>.internalCapacity
-    var height = 1
-    while level.count > 1 {
-      let groupCount = (level.count + capacity - 1) / capacity
-      var next: [Node] = []
-      next.reserveCapacity(groupCount)
-      var start = 0
-      for i in 0..<groupCount {
-        let end = level.count * (i + 1) / groupCount
-        let node = Node.make(height: height, capacity: capacity)
-        for child in level[start..<end] { node.branchAppend(child) }
-        next.append(node)
-        start = end
-      }
-      level = next
-      height += 1
-    }
-    return level[0]
+    // Hand the leaves over: the builder keeps no reference that would make them look shared.
+    let leaves = level
+    level = []
+    return Node.stackLevels(leaves, capacity: _HashTree<Key, Value>.internalCapacity)
   }
 }

@@ -70,7 +70,7 @@ struct _BranchSlot: Sendable {
 }
 
 @usableFromInline
-struct _OrderedNodeHeader {
+struct _OrderedNodeHeader: _TreeNodeHeader {
   /// Elements (leaf) or children (internal).
   @usableFromInline
   var count: Int32
@@ -102,7 +102,7 @@ struct _OrderedNodeHeader {
 /// never changed — which is why ``_OrderedTree``'s `@unchecked Sendable` is sound
 /// (`ManagedBuffer` itself is not `Sendable`).
 @usableFromInline
-final class _OrderedNode<ID: Hashable & Sendable>: ManagedBuffer<_OrderedNodeHeader, UInt64> {
+final class _OrderedNode<ID: Hashable & Sendable>: ManagedBuffer<_OrderedNodeHeader, UInt64>, _TreeNode {
   @inlinable
   deinit {
     let count = Int(headerPointer.pointee.count)
@@ -194,25 +194,6 @@ extension _OrderedNode {
   @inlinable
   @inline(__always)
   var headerPointer: UnsafeMutablePointer<_OrderedNodeHeader> { withUnsafeMutablePointerToHeader { $0 } }
-
-  @inlinable
-  @inline(__always)
-  var count: Int {
-    get { Int(headerPointer.pointee.count) }
-    set { headerPointer.pointee.count = Int32(truncatingIfNeeded: newValue) }
-  }
-
-  @inlinable
-  @inline(__always)
-  var slotCapacity: Int { Int(headerPointer.pointee.capacity) }
-
-  @inlinable
-  @inline(__always)
-  var isLeaf: Bool { headerPointer.pointee.height == 0 }
-
-  @inlinable
-  @inline(__always)
-  var height: Int { Int(headerPointer.pointee.height) }
 
   /// Pointer to the first slot's label; consecutive labels are `labelStride` words apart.
   @inlinable

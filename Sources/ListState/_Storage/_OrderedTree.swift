@@ -342,31 +342,9 @@ extension _OrderedTree {
       level.append(leaf)
       start = end
     }
-    return buildUpperLevels(level)
+    return Node.stackLevels(level, capacity: internalCapacity)
   }
 
-  /// Stacks internal levels over `level` until one node remains.
-  @inlinable
-  static func buildUpperLevels(_ nodes: [Node]) -> Node {
-    var level = nodes
-    var height = 1
-    while level.count > 1 {
-      let groupCount = (level.count + internalCapacity - 1) / internalCapacity
-      var next: [Node] = []
-      next.reserveCapacity(groupCount)
-      var start = 0
-      for i in 0..<groupCount {
-        let end = level.count * (i + 1) / groupCount
-        let node = Node.make(height: height, capacity: internalCapacity)
-        for child in level[start..<end] { node.branchAppend(child) }
-        next.append(node)
-        start = end
-      }
-      level = next
-      height += 1
-    }
-    return level[0]
-  }
 
   /// Inserts `entry` at the place its label dictates. The label must not be present.
   ///

@@ -19,16 +19,33 @@ extension ListStore {
     sink: (any HistoryRecordSink)? = nil, checkpointInterval: Int = 4_096, journalCheckpointBytes: Int = 256 * 1024,
     clock: @escaping @Sendable () -> Double = _systemClock
   ) throws(HistoryError) {
+    try self.init(
+      replaying: records, codec: codec, sink: sink, checkpointInterval: checkpointInterval,
+      journalCheckpointBytes: journalCheckpointBytes, foldingFlat: checkpointInterval >= Self.flatReplayCheckpointInterval,
+      clock: clock)
+  }
+
+  /// The replay above, folding into a ``ListFold`` or not as `foldingFlat` says (tests use it
+  /// to exercise both ways at any checkpoint interval).
+  package convenience init(
+    replaying records: some Sequence<HistoryRecord>, codec: HistoryCodec<Section, Item>,
+    sink: (any HistoryRecordSink)?, checkpointInterval: Int, journalCheckpointBytes: Int, foldingFlat: Bool,
+    clock: @escaping @Sendable () -> Double
+  ) throws(HistoryError) {
     var state = _StoreState<Section, Item>(graph: _HistoryGraph(checkpointInterval: checkpointInterval), clock: clock)
     state.journalCheckpointBytes = journalCheckpointBytes
     var codec = codec
+    // With sparse checkpoints almost no intermediate state is kept, so the events are folded
+    // into a flat `ListFold` (a fraction of a persistent snapshot's cost per event) and the
+    // head's snapshot is built once at the end (and at each checkpoint).
+    var fold: ListFold<Section, Item>? = foldingFlat ? ListFold() : nil
     for record in records {
       let content: HistoryRecordContent<Section, Item>
       do { content = try codec.decode(record, checkpointState: false) } catch {
         throw .invalidRecord(sequence: record.sequence, reason: error.description)
       }
       do {
-        try state.replay(content)
+        if fold != nil { try state.replay(content, into: &fold!) } else { try state.replay(content) }
       } catch let error as HistoryError {
         throw .invalidRecord(sequence: record.sequence, reason: error.description)
       } catch {
@@ -38,6 +55,7 @@ extension ListStore {
       state.bytesSinceCheckpoint = record.kind == .checkpoint ? 0 : state.bytesSinceCheckpoint + record.payload.count
       if record.kind == .checkpoint { state.lastCheckpointBytes = record.payload.count }
     }
+    if let fold { state.headSnapshot = fold.snapshot() }
     codec.continueEncodingAfterDecoding()
     state.codec = codec
     state.sink = sink
@@ -45,17 +63,20 @@ extension ListStore {
   }
 }
 
+extension ListStore {
+  /// From this in-memory checkpoint interval on, a replay folds into a ``ListFold`` (see
+  /// ``init(replaying:codec:sink:checkpointInterval:journalCheckpointBytes:clock:)``): building
+  /// a snapshot from it costs O(n), once per checkpoint, which pays off only when checkpoints are
+  /// far apart. The replayed head's snapshot then carries no reload or reconfigure markers.
+  public static var flatReplayCheckpointInterval: Int { 1 << 18 }
+}
+
 extension _StoreState {
   /// Applies one decoded record to a store being rebuilt (verifying every event).
   mutating func replay(_ content: HistoryRecordContent<Section, Item>) throws {
     switch content {
     case .commit(let commit):
-      guard commit.version.rawValue == graph.count else {
-        throw HistoryError.inconsistentEvent(reason: "commit creates \(commit.version), expected v\(graph.count)")
-      }
-      guard commit.parent.rawValue == head else {
-        throw HistoryError.inconsistentEvent(reason: "commit on \(commit.parent) while the head is v\(head)")
-      }
+      try checkReplayed(commit)
       // The head's storage is taken (the state keeps an empty placeholder), so the events
       // mutate uniquely referenced nodes in place instead of copying their paths — as a live
       // transaction does. A failure abandons the whole replay, so nothing needs restoring.
@@ -67,18 +88,8 @@ extension _StoreState {
       transaction.events = commit.events
       install(transaction: &transaction, parent: head, millis: HistoryCodec<Section, Item>.millis(commit.timestamp))
     case .headMove(let move):
-      guard move.from.rawValue == head, move.latestVersion.rawValue == graph.count - 1 else {
-        throw HistoryError.inconsistentEvent(
-          reason: "\(move.kind) from \(move.from) (latest \(move.latestVersion)) while the head is v\(head) (latest v\(graph.count - 1))")
-      }
+      try checkReplayed(move)
       let target = move.to.rawValue
-      switch move.kind {
-      case .undo:
-        guard graph.parent(of: head) == target else { throw HistoryError.inconsistentEvent(reason: "undo to \(move.to) is not to the parent") }
-      case .redo:
-        guard graph.redoChild(of: head) == target else { throw HistoryError.inconsistentEvent(reason: "redo to \(move.to) is not the redo child") }
-      case .checkout: break
-      }
       // Walk short paths (undo/redo: one transaction); jump through a checkpoint otherwise.
       var final: ListSnapshot<Section, Item>
       if let path = graph.path(from: head, to: target, limit: 2 * graph.checkpointInterval) {
@@ -96,10 +107,73 @@ extension _StoreState {
       headSnapshot = final
       graph.visit(target)
     case .checkpoint(let checkpoint):
-      guard checkpoint.latestVersion.rawValue == graph.count - 1, checkpoint.head.rawValue == head else {
-        throw HistoryError.inconsistentEvent(
-          reason: "checkpoint of \(checkpoint.head) (latest \(checkpoint.latestVersion)) while the head is v\(head) (latest v\(graph.count - 1)); journals that start after version 0 are not supported yet")
+      try checkReplayed(checkpoint)
+    }
+  }
+
+  /// ``replay(_:)`` into a flat fold state instead of the head's snapshot (which stays an empty
+  /// placeholder until the replay ends); checkpoints due are built from the fold.
+  mutating func replay(_ content: HistoryRecordContent<Section, Item>, into fold: inout ListFold<Section, Item>) throws {
+    switch content {
+    case .commit(let commit):
+      try checkReplayed(commit)
+      for event in commit.events { try fold.apply(event, verifying: true) }
+      var events = commit.events
+      let version = graph.add(
+        parent: head, moving: &events, label: commit.label,
+        timestampMillis: HistoryCodec<Section, Item>.millis(commit.timestamp), stateAfter: fold.snapshot())
+      graph.visit(version)
+      head = version
+    case .headMove(let move):
+      try checkReplayed(move)
+      let target = move.to.rawValue
+      // As in `replay(_:)`: walk short paths, jump through a checkpoint otherwise.
+      if let path = graph.path(from: head, to: target, limit: 2 * graph.checkpointInterval) {
+        for event in graph.pathEvents(path) { try fold.apply(event, verifying: false) }
+      } else {
+        let plan = graph.foldPlan(at: target)
+        fold = ListFold(plan.base)
+        for event in plan.events { try fold.apply(event, verifying: false) }
       }
+      head = target
+      graph.visit(target)
+    case .checkpoint(let checkpoint):
+      try checkReplayed(checkpoint)
+    }
+  }
+
+  /// Refuses a replayed commit that does not extend the history at the head.
+  func checkReplayed(_ commit: HistoryCommit<Section, Item>) throws(HistoryError) {
+    guard commit.version.rawValue == graph.count else {
+      throw .inconsistentEvent(reason: "commit creates \(commit.version), expected v\(graph.count)")
+    }
+    guard commit.parent.rawValue == head else {
+      throw .inconsistentEvent(reason: "commit on \(commit.parent) while the head is v\(head)")
+    }
+  }
+
+  /// Refuses a replayed head move that does not start at the head or does not go where its
+  /// kind says.
+  func checkReplayed(_ move: HistoryHeadMove) throws(HistoryError) {
+    guard move.from.rawValue == head, move.latestVersion.rawValue == graph.count - 1 else {
+      throw .inconsistentEvent(
+        reason: "\(move.kind) from \(move.from) (latest \(move.latestVersion)) while the head is v\(head) (latest v\(graph.count - 1))")
+    }
+    let target = move.to.rawValue
+    switch move.kind {
+    case .undo:
+      guard graph.parent(of: head) == target else { throw .inconsistentEvent(reason: "undo to \(move.to) is not to the parent") }
+    case .redo:
+      guard graph.redoChild(of: head) == target else { throw .inconsistentEvent(reason: "redo to \(move.to) is not the redo child") }
+    case .checkout: break
+    }
+  }
+
+  /// Refuses a replayed checkpoint that does not describe the head of the history so far.
+  func checkReplayed(_ checkpoint: HistoryCheckpoint<Section, Item>) throws(HistoryError) {
+    guard checkpoint.latestVersion.rawValue == graph.count - 1, checkpoint.head.rawValue == head else {
+      throw .inconsistentEvent(
+        reason: "checkpoint of \(checkpoint.head) (latest \(checkpoint.latestVersion)) while the head is v\(head) (latest v\(graph.count - 1)); journals that start after version 0 are not supported yet")
     }
   }
 }

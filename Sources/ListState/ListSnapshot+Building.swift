@@ -14,19 +14,47 @@ extension ListSnapshot {
   @inlinable
   public init(_ sections: [(Section, Outline)]) throws(Failure) {
     self.init()
-    let duplicateSections = Self._duplicates(in: sections.lazy.map(\.0.id))
+    let duplicateSections = Self._duplicates(in: sections.map(\.0.id))
     if !duplicateSections.isEmpty { throw .duplicateSections(duplicateSections) }
-    let duplicateItems = Self._duplicates(in: sections.lazy.flatMap(\.1.itemIdentifiers))
-    if !duplicateItems.isEmpty { throw .duplicateItems(duplicateItems) }
     _placeNewSections(sections.map(\.0), at: 0)
-    // Records of every section are added in one bulk build of the hash map.
+    let newRecords = _newRecords(of: sections)
+    // The hashes the bulk build sorts anyway find duplicate identifiers too (equal keys have
+    // equal hashes): no separate set of every identifier. With a duplicate, `self` is thrown
+    // away before anyone sees it; only then are the duplicates listed in argument order.
+    let keys = newRecords.map(\.0)
+    let sortedHashes = ItemMap.sortedHashes(of: keys)
+    if !ItemMap.duplicateKeys(keys, sortedHashes: sortedHashes).isEmpty {
+      throw .duplicateItems(Self._duplicates(in: sections.lazy.flatMap(\.1.itemIdentifiers)))
+    }
+    _insertNewRecords(newRecords, keys: keys, sortedHashes: sortedHashes)
+    _checkInvariants()
+  }
+
+  /// ``init(_:)`` for callers that guarantee every section and item identifier is unique (a
+  /// fold state that checked each insertion): nothing is validated, so nothing can throw, and no
+  /// identifier is hashed a second time to look for duplicates.
+  ///
+  /// - Complexity: O(n) tree work, plus one hash-map insertion per item and section.
+  @inlinable
+  package init(uniqueSections sections: [(Section, Outline)]) {
+    self.init()
+    _placeNewSections(sections.map(\.0), at: 0)
+    let newRecords = _newRecords(of: sections)
+    let keys = newRecords.map(\.0)
+    _insertNewRecords(newRecords, keys: keys, sortedHashes: ItemMap.sortedHashes(of: keys))
+    _checkInvariants()
+  }
+
+  /// Places every section's roots and returns the records of all their items, for one bulk
+  /// build of the record map.
+  @inlinable
+  mutating func _newRecords(of sections: [(Section, Outline)]) -> [(Item.ID, ItemRecord)] {
     var newRecords: [(Item.ID, ItemRecord)] = []
     newRecords.reserveCapacity(sections.reduce(0) { $0 + $1.1.roots.count })
     for (section, outline) in sections {
       _insertNewOutline(outline.roots, in: .section(section.id), at: 0, deferringRecordsInto: &newRecords)
     }
-    _insertNewRecords(newRecords)
-    _checkInvariants()
+    return newRecords
   }
 
   /// Builds a flat list: one section holding `items` as root items.

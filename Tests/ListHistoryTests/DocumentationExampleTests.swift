@@ -95,6 +95,12 @@ struct HistoryDocumentationExampleTests {
     }
     #expect(replayed == store.snapshot)
 
+    var fold = ListFold<String, Row>()
+    for version in 1...2 {
+      for event in try store.events(of: Version(version)) { try fold.apply(event) }
+    }
+    #expect(fold.snapshot() == store.snapshot)
+
     // Verification refuses an event that does not fit the state.
     var empty = ListSnapshot<String, Row>()
     #expect(throws: HistoryError.self) { try events[2].apply(to: &empty) }

@@ -88,27 +88,33 @@ import Testing
       #expect(Canonical(try store.state(at: Version(version))) == expected, "state(at: v\(version))")
     }
 
-    // Full replay of the records (no useful checkpoints) rebuilds every branch, the head and redo memory.
-    let replayed = try ListStore<String, TestRow>(replaying: run.sink.records, codec: HistoryCodec(), checkpointInterval: 1 << 30)
-    #expect(replayed.head == store.head)
-    #expect(replayed.latestVersion == store.latestVersion)
-    #expect(replayed.redoTarget == store.redoTarget)
-    #expect(Canonical(replayed.snapshot) == Canonical(store.snapshot))
-    var random = SeededRandom(seed: seed)
-    for (version, expected) in run.live {
-      // Full replay from version 0 is quadratic over all versions: check a sample.
-      if Int.random(in: 0..<8, using: &random) == 0 {
-        #expect(Canonical(try replayed.state(at: Version(version))) == expected, "replayed state(at: v\(version))")
-      }
-      #expect(replayed.info(for: Version(version)) == store.info(for: Version(version)))
-      #expect(replayed.children(of: Version(version)) == store.children(of: Version(version)))
-      #expect(try replayed.events(of: Version(version)) == store.events(of: Version(version)))
-    }
-    // Redo memory of every version survives the replay.
-    for version in 0...store.latestVersion.rawValue {
-      try store.checkout(Version(version))
-      try replayed.checkout(Version(version))
+    // Full replay of the records rebuilds every branch, the head and redo memory: folding into
+    // the snapshot or into a `ListFold`, without useful checkpoints or with many (built from
+    // the fold).
+    for (interval, flat) in [(1 << 30, true), (1 << 30, false), (7, true)] {
+      let replayed = try ListStore<String, TestRow>(
+        replaying: run.sink.records, codec: HistoryCodec(), sink: nil, checkpointInterval: interval,
+        journalCheckpointBytes: .max, foldingFlat: flat, clock: { 0 })
+      #expect(replayed.head == store.head)
+      #expect(replayed.latestVersion == store.latestVersion)
       #expect(replayed.redoTarget == store.redoTarget)
+      #expect(Canonical(replayed.snapshot) == Canonical(store.snapshot))
+      var random = SeededRandom(seed: seed)
+      for (version, expected) in run.live {
+        // Full replay from version 0 is quadratic over all versions: check a sample.
+        if interval < 100 || Int.random(in: 0..<8, using: &random) == 0 {
+          #expect(Canonical(try replayed.state(at: Version(version))) == expected, "replayed state(at: v\(version)), interval \(interval), flat \(flat)")
+        }
+        #expect(replayed.info(for: Version(version)) == store.info(for: Version(version)))
+        #expect(replayed.children(of: Version(version)) == store.children(of: Version(version)))
+        #expect(try replayed.events(of: Version(version)) == store.events(of: Version(version)))
+      }
+      // Redo memory of every version survives the replay.
+      for version in 0...store.latestVersion.rawValue {
+        try store.checkout(Version(version))
+        try replayed.checkout(Version(version))
+        #expect(replayed.redoTarget == store.redoTarget)
+      }
     }
 
     // The generic decoder (no app types) replays the same history to the same shapes.

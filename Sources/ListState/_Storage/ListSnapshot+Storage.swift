@@ -475,9 +475,15 @@ extension ListSnapshot {
       return
     }
     let keys = newRecords.map(\.0)
-    _itemRecords.insertNew(keys: keys, sortedHashes: _HashTree<Item.ID, ItemRecord>.sortedHashes(of: keys)) {
-      newRecords[$0].1
-    }
+    _insertNewRecords(newRecords, keys: keys, sortedHashes: ItemMap.sortedHashes(of: keys))
+  }
+
+  /// ``_insertNewRecords(_:)`` with the records' keys and their sorted hashes already computed.
+  @inlinable
+  mutating func _insertNewRecords(
+    _ newRecords: [(Item.ID, ItemRecord)], keys: [Item.ID], sortedHashes: [(hash: UInt64, index: Int)]
+  ) {
+    _itemRecords.insertNew(keys: keys, sortedHashes: sortedHashes) { newRecords[$0].1 }
   }
 
   /// Makes records for `nodes` (and below) as children of `parent`, appending them to

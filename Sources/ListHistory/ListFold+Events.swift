@@ -1,0 +1,210 @@
+import ListState
+
+extension ListFold {
+  /// Applies `event` with the meaning of ``ListEvent/apply(to:verifying:)``.
+  ///
+  /// Everything is checked before anything changes, so a refused event leaves the state as it
+  /// was. Structural checks always run (identifiers exist or are new, the position holds the
+  /// named item, indices are in range, no item moves under itself); `verifying` adds the
+  /// checks of recorded payloads (old contents, deleted subtrees, expansion, section indices).
+  ///
+  /// ```swift
+  /// for event in commit.events { try fold.apply(event) }
+  /// ```
+  /// - Throws: ``HistoryError/inconsistentEvent(reason:)`` naming the event kind and identifier.
+  /// - Complexity: O(1) expected per item the event names or carries, plus a positional edit
+  ///   (O(n / b + b)); a deleted subtree is compared in O(subtree) when verifying.
+  // Consuming, as `ListEvent.apply(to:verifying:)`: the switch takes the payloads out of the
+  // event instead of copying the whole enum first (a generic enum's copy goes through its value
+  // witness, ~200 instructions).
+  @inlinable
+  public mutating func apply(_ event: consuming Event, verifying: Bool = true) throws(HistoryError) {
+    switch consume event {
+    case .insertSection(let section, let items, let index):
+      try Self.check(_sectionIndex[section.id] == nil, "insertSection", "section \(section.id) already exists")
+      try Self.check(index >= 0 && index <= _sections.count, "insertSection", "index \(index) is out of 0...\(_sections.count)")
+      try _checkNew(items, "insertSection")
+      _sections.insert(_Section(value: section, roots: _FoldSiblings(items.roots.map(\.item.id))), at: index)
+      _reindexSections()
+      _register(items.roots, parent: -1)
+
+    case .deleteSection(let section, let items, let index):
+      guard let position = _position(ofSection: section.id) else { throw Self.failure("deleteSection", "unknown section \(section.id)") }
+      if verifying {
+        try Self.check(position == index, "deleteSection", "section \(section.id) is not at index \(index)")
+        try Self.check(_sections[position].value == section, "deleteSection", "section \(section.id) does not have the recorded content")
+        try Self.check(_forest(_sections[position].roots, equals: items.roots), "deleteSection", "section \(section.id) does not hold the recorded items")
+      }
+      let removed = _sections.remove(at: position)
+      _reindexSections()
+      removed.roots.forEach { _unregister($0) }
+
+    case .moveSection(let id, let from, let to):
+      guard let position = _position(ofSection: id) else { throw Self.failure("moveSection", "unknown section \(id)") }
+      if verifying { try Self.check(position == from, "moveSection", "section \(id) is not at index \(from)") }
+      try Self.check(to >= 0 && to < _sections.count, "moveSection", "index \(to) is out of 0..<\(_sections.count)")
+      let moved = _sections.remove(at: position)
+      _sections.insert(moved, at: to)
+      _reindexSections()
+
+    case .updateSection(let old, let new):
+      guard let position = _position(ofSection: new.id) else { throw Self.failure("updateSection", "unknown section \(new.id)") }
+      if verifying {
+        try Self.check(old.id == new.id, "updateSection", "section update changes the identifier \(old.id) to \(new.id)")
+        try Self.check(_sections[position].value == old, "updateSection", "section \(old.id) does not have the recorded old content")
+      }
+      _sections[position].value = new
+
+    case .replaceSection(let old, let new):
+      guard let position = _position(ofSection: old.id) else { throw Self.failure("replaceSection", "unknown section \(old.id)") }
+      if verifying { try Self.check(_sections[position].value == old, "replaceSection", "section \(old.id) does not have the recorded old content") }
+      try Self.check(new.id == old.id || _sectionIndex[new.id] == nil, "replaceSection", "section \(new.id) already exists")
+      _sections[position].value = new
+      if new.id != old.id {
+        _sectionIndex[old.id] = nil
+        _sectionIndex[new.id] = position
+      }
+
+    case .reloadSections(let ids):
+      for id in ids { try Self.check(_position(ofSection: id) != nil, "reloadSections", "unknown section \(id)") }
+
+    case .insertItems(let outline, let location):
+      guard let count = _count(of: location.container) else { throw Self.failure("insertItems", "unknown container \(location.container)") }
+      try Self.check(location.index >= 0 && location.index <= count, "insertItems", "index \(location.index) is out of 0...\(count) in \(location.container)")
+      try _checkNew(outline, "insertItems")
+      _withSiblings(of: location.container) { siblings in
+        for (offset, root) in outline.roots.enumerated() { siblings.insert(root.item.id, at: location.index + offset) }
+      }
+      _register(outline.roots, parent: _parentSlot(of: location.container))
+
+    case .deleteItems(let outline, let location):
+      for (offset, root) in outline.roots.enumerated() {
+        var expected = location
+        expected.index += offset
+        try Self.check(_id(at: expected) == root.item.id, "deleteItems", "item \(root.item.id) is not at \(expected)")
+        if verifying { try Self.check(_subtree(root.item.id, equals: root), "deleteItems", "item \(root.item.id) does not hold the recorded subtree") }
+      }
+      let removed = _withSiblings(of: location.container) { siblings in
+        (0..<outline.roots.count).map { _ in siblings.remove(at: location.index) }
+      }
+      for id in removed { _unregister(id) }
+
+    case .moveItem(let id, let from, let to):
+      try Self.check(_id(at: from) == id, "moveItem", "item \(id) is not at \(from)")
+      guard let count = _count(of: to.container) else { throw Self.failure("moveItem", "unknown container \(to.container)") }
+      let remaining = to.container == from.container ? count - 1 : count
+      try Self.check(to.index >= 0 && to.index <= remaining, "moveItem", "index \(to.index) is out of 0...\(remaining) in \(to.container)")
+      if case .parent(let parent) = to.container {
+        // Walk up from the new parent: reaching the item would make it its own ancestor.
+        let moved = _slots[id]!
+        var ancestor = _slots[parent]!
+        while ancestor >= 0 {
+          try Self.check(ancestor != moved, "moveItem", "item \(id) cannot move under itself or its descendant \(parent)")
+          ancestor = _records[ancestor].parent
+        }
+      }
+      _withSiblings(of: from.container) { $0.remove(at: from.index) }
+      _withSiblings(of: to.container) { $0.insert(id, at: to.index) }
+      if from.container != to.container { _records[_slots[id]!].parent = _parentSlot(of: to.container) }
+
+    case .updateItem(let old, let new):
+      guard let slot = _slots[new.id] else { throw Self.failure("updateItem", "unknown item \(new.id)") }
+      if verifying {
+        try Self.check(old.id == new.id, "updateItem", "item update changes the identifier \(old.id) to \(new.id)")
+        try Self.check(_records[slot].value == old, "updateItem", "item \(old.id) does not have the recorded old content")
+      }
+      _records[slot].value = new
+
+    case .replaceItem(let old, let new):
+      guard let slot = _slots[old.id] else { throw Self.failure("replaceItem", "unknown item \(old.id)") }
+      if verifying { try Self.check(_records[slot].value == old, "replaceItem", "item \(old.id) does not have the recorded old content") }
+      guard new.id != old.id else {
+        _records[slot].value = new
+        return
+      }
+      try Self.check(_slots[new.id] == nil, "replaceItem", "item \(new.id) already exists")
+      // No position is recorded: the old identifier is found in its sibling sequence (a rare
+      // event; O(siblings)). The record keeps its slot, so its children need no update.
+      let parent = _records[slot].parent
+      if parent >= 0 {
+        _records[parent].children.replace(at: _records[parent].children.firstIndex(of: old.id)!, with: new.id)
+      } else {
+        for position in _sections.indices {
+          if let index = _sections[position].roots.firstIndex(of: old.id) {
+            _sections[position].roots.replace(at: index, with: new.id)
+            break
+          }
+        }
+      }
+      _records[slot].value = new
+      _slots[old.id] = nil
+      _slots[new.id] = slot
+
+    case .expand(let id, let wasExpanded):
+      try _setExpanded(id, true, wasExpanded: wasExpanded, verifying: verifying, "expand")
+    case .collapse(let id, let wasExpanded):
+      try _setExpanded(id, false, wasExpanded: wasExpanded, verifying: verifying, "collapse")
+
+    case .reloadItems(let ids):
+      for id in ids { try Self.check(_slots[id] != nil, "reloadItems", "unknown item \(id)") }
+    case .reconfigureItems(let ids):
+      for id in ids { try Self.check(_slots[id] != nil, "reconfigureItems", "unknown item \(id)") }
+    }
+    _checkInvariants()
+  }
+
+  /// Undoes `event` (the state right after it): applies its ``ListEvent/inverse``.
+  ///
+  /// - Complexity: as ``apply(_:verifying:)``.
+  @inlinable
+  public mutating func revert(_ event: consuming Event, verifying: Bool = true) throws(HistoryError) {
+    try apply(event._consumingInverse(), verifying: verifying)
+  }
+
+  @inlinable
+  mutating func _setExpanded(_ id: Item.ID, _ expanded: Bool, wasExpanded: Bool, verifying: Bool, _ kind: String) throws(HistoryError) {
+    guard let slot = _slots[id] else { throw Self.failure(kind, "unknown item \(id)") }
+    if verifying { try Self.check(_records[slot].isExpanded == wasExpanded, kind, "item \(id) expansion is not as recorded") }
+    _records[slot].isExpanded = expanded
+  }
+
+  // MARK: - Checks
+
+  /// Refuses an outline whose identifiers repeat or already exist.
+  @inlinable
+  func _checkNew(_ outline: Outline, _ kind: String) throws(HistoryError) {
+    if outline.roots.count == 1 && outline.roots[0].children.isEmpty {
+      let id = outline.roots[0].item.id
+      try Self.check(_slots[id] == nil, kind, "item \(id) already exists")
+      return
+    }
+    var seen = Set<Item.ID>()
+    for id in outline.itemIdentifiers {
+      try Self.check(_slots[id] == nil, kind, "item \(id) already exists")
+      try Self.check(seen.insert(id).inserted, kind, "item \(id) appears twice")
+    }
+  }
+
+  /// Whether a sibling sequence holds exactly the subtrees `nodes`.
+  @inlinable
+  func _forest(_ siblings: _FoldSiblings<Item.ID>, equals nodes: [Outline.Node]) -> Bool {
+    guard siblings.count == nodes.count else { return false }
+    var index = 0
+    var equal = true
+    siblings.forEach { id in
+      if equal { equal = id == nodes[index].item.id && _subtree(id, equals: nodes[index]) }
+      index += 1
+    }
+    return equal
+  }
+
+  @inlinable
+  static func check(_ condition: Bool, _ kind: String, _ reason: @autoclosure () -> String) throws(HistoryError) {
+    if !condition { throw failure(kind, reason()) }
+  }
+
+  @inlinable
+  static func failure(_ kind: String, _ reason: String) -> HistoryError {
+    .inconsistentEvent(reason: "\(kind): \(reason)")
+  }
+}

@@ -21,12 +21,11 @@ extension ListSnapshot {
     // The hashes the bulk build sorts anyway find duplicate identifiers too (equal keys have
     // equal hashes): no separate set of every identifier. With a duplicate, `self` is thrown
     // away before anyone sees it; only then are the duplicates listed in argument order.
-    let keys = newRecords.map(\.0)
-    let sortedHashes = ItemMap.sortedHashes(of: keys)
-    if !ItemMap.duplicateKeys(keys, sortedHashes: sortedHashes).isEmpty {
+    let sortedHashes = ItemMap.sortedHashes(of: newRecords.keys)
+    if !ItemMap.duplicateKeys(newRecords.keys, sortedHashes: sortedHashes).isEmpty {
       throw .duplicateItems(Self._duplicates(in: sections.lazy.flatMap(\.1.itemIdentifiers)))
     }
-    _insertNewRecords(newRecords, keys: keys, sortedHashes: sortedHashes)
+    _insertNewRecords(newRecords, sortedHashes: sortedHashes)
     _checkInvariants()
   }
 
@@ -39,17 +38,15 @@ extension ListSnapshot {
   package init(uniqueSections sections: [(Section, Outline)]) {
     self.init()
     _placeNewSections(sections.map(\.0), at: 0)
-    let newRecords = _newRecords(of: sections)
-    let keys = newRecords.map(\.0)
-    _insertNewRecords(newRecords, keys: keys, sortedHashes: ItemMap.sortedHashes(of: keys))
+    _insertNewRecords(_newRecords(of: sections))
     _checkInvariants()
   }
 
   /// Places every section's roots and returns the records of all their items, for one bulk
   /// build of the record map.
   @inlinable
-  mutating func _newRecords(of sections: [(Section, Outline)]) -> [(Item.ID, ItemRecord)] {
-    var newRecords: [(Item.ID, ItemRecord)] = []
+  mutating func _newRecords(of sections: [(Section, Outline)]) -> NewRecords {
+    var newRecords = NewRecords()
     newRecords.reserveCapacity(sections.reduce(0) { $0 + $1.1.roots.count })
     for (section, outline) in sections {
       _insertNewOutline(outline.roots, in: .section(section.id), at: 0, deferringRecordsInto: &newRecords)

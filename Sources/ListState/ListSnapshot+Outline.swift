@@ -69,7 +69,7 @@ extension ListSnapshot {
 
     let old = _itemRecords[parent]!
     old.children.forEach { _removeRecords(ofSubtree: $0.id) }
-    var newRecords: [(Item.ID, ItemRecord)] = []
+    var newRecords = NewRecords()
     let children = Self._buildChildren(outline.roots, parent: parent, into: &newRecords)
     _itemRecords.modify(parent) { $0.children = children }
     _insertNewRecords(newRecords)

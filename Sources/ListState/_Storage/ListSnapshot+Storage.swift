@@ -26,6 +26,8 @@ extension ListSnapshot {
   typealias ItemMap = _HashTree<Item.ID, ItemRecord>
   @usableFromInline
   typealias SectionMap = _HashTree<Section.ID, SectionRecord>
+  @usableFromInline
+  typealias NewRecords = _NewRecords<Item.ID, ItemRecord>
 
   /// The hash the record maps order an item by; computed once per operation and passed to
   /// every lookup of the same item (hashing a `String` costs more than a descent).
@@ -434,7 +436,7 @@ extension ListSnapshot {
       _insertNewItem(nodes[0].item, isExpanded: nodes[0].isExpanded, in: container, at: index)
       return
     }
-    var newRecords: [(Item.ID, ItemRecord)] = []
+    var newRecords = NewRecords()
     _insertNewOutline(nodes, in: container, at: index, deferringRecordsInto: &newRecords)
     _insertNewRecords(newRecords)
   }
@@ -444,7 +446,7 @@ extension ListSnapshot {
   @inlinable
   mutating func _insertNewOutline(
     _ nodes: [Outline.Node], in container: Container, at index: Int,
-    deferringRecordsInto newRecords: inout [(Item.ID, ItemRecord)]
+    deferringRecordsInto newRecords: inout NewRecords
   ) {
     guard !nodes.isEmpty else { return }
     var childTrees: [ItemTree] = []
@@ -460,37 +462,31 @@ extension ListSnapshot {
     let labels = _placeEntries(entries, in: container, at: index)
     for i in nodes.indices {
       newRecords.append(
-        (nodes[i].item.id,
-         ItemRecord(
+        nodes[i].item.id,
+        ItemRecord(
           value: nodes[i].item, label: labels[i], children: childTrees[i], container: container,
-          isExpanded: nodes[i].isExpanded)))
+          isExpanded: nodes[i].isExpanded))
     }
   }
 
-  /// Adds records for new items (distinct and absent identifiers), in bulk.
+  /// Adds records for new items (distinct and absent identifiers), in bulk; `sortedHashes`
+  /// are the keys' (``_HashTree/sortedHashes(of:)``) when the caller has them already.
   @inlinable
-  mutating func _insertNewRecords(_ newRecords: [(Item.ID, ItemRecord)]) {
+  mutating func _insertNewRecords(_ newRecords: NewRecords, sortedHashes: [(hash: UInt64, index: Int)]? = nil) {
     if newRecords.count == 1 {
-      _itemRecords.updateValue(newRecords[0].1, forKey: newRecords[0].0)
+      _itemRecords.updateValue(newRecords.records[0], forKey: newRecords.keys[0])
       return
     }
-    let keys = newRecords.map(\.0)
-    _insertNewRecords(newRecords, keys: keys, sortedHashes: ItemMap.sortedHashes(of: keys))
-  }
-
-  /// ``_insertNewRecords(_:)`` with the records' keys and their sorted hashes already computed.
-  @inlinable
-  mutating func _insertNewRecords(
-    _ newRecords: [(Item.ID, ItemRecord)], keys: [Item.ID], sortedHashes: [(hash: UInt64, index: Int)]
-  ) {
-    _itemRecords.insertNew(keys: keys, sortedHashes: sortedHashes) { newRecords[$0].1 }
+    _itemRecords.insertNew(keys: newRecords.keys, sortedHashes: sortedHashes ?? ItemMap.sortedHashes(of: newRecords.keys)) {
+      newRecords.records[$0]
+    }
   }
 
   /// Makes records for `nodes` (and below) as children of `parent`, appending them to
   /// `newRecords`, and returns their sequence, built bottom-up with evenly spread labels.
   @inlinable
   static func _buildChildren(
-    _ nodes: [Outline.Node], parent: Item.ID, into newRecords: inout [(Item.ID, ItemRecord)]
+    _ nodes: [Outline.Node], parent: Item.ID, into newRecords: inout NewRecords
   ) -> ItemTree {
     guard !nodes.isEmpty else { return ItemTree() }
     let step = Swift.min(ItemTree.labelGap, UInt64.max / UInt64(nodes.count + 1))
@@ -501,7 +497,7 @@ extension ListSnapshot {
       let record = ItemRecord(
         value: node.item, label: step * UInt64(position + 1), children: children, container: .parent(parent),
         isExpanded: node.isExpanded)
-      newRecords.append((node.item.id, record))
+      newRecords.append(node.item.id, record)
       entries.append(ItemEntry(label: record.label, id: node.item.id, w1: record.subtreeCount, w2: record.visibleCount))
     }
     return ItemTree(sortedEntries: entries)

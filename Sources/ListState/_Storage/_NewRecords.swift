@@ -1,0 +1,38 @@
+/// Records of new items collected for one bulk insertion into the record map: the keys and the
+/// records in two arrays.
+///
+/// Two arrays rather than one array of `(key, record)` pairs: the bulk build reads the keys
+/// alone (to hash and sort them) and then each record once, and an element of a tuple array is
+/// copied through the runtime's generic tuple witnesses (a third of a large build's
+/// instructions), where a record array copies with the record's own specialized code.
+///
+/// ```swift
+/// var newRecords = _NewRecords<Int, String>()
+/// newRecords.append(1, "one")
+/// newRecords.keys   // [1]
+/// ```
+@usableFromInline
+struct _NewRecords<Key, Record> {
+  @usableFromInline
+  var keys: [Key] = []
+  @usableFromInline
+  var records: [Record] = []
+
+  @inlinable
+  init() {}
+
+  @inlinable
+  var count: Int { keys.count }
+
+  @inlinable
+  mutating func reserveCapacity(_ capacity: Int) {
+    keys.reserveCapacity(capacity)
+    records.reserveCapacity(capacity)
+  }
+
+  @inlinable
+  mutating func append(_ key: Key, _ record: Record) {
+    keys.append(key)
+    records.append(record)
+  }
+}

@@ -232,17 +232,43 @@ public struct ListFold<Section: ListElement, Item: ListElement>: Sendable {
 
   /// The index in `_sections` of a section; nil when unknown.
   ///
-  /// A list usually has a few sections: up to ``_linearSectionSearchLimit`` they are compared
-  /// one by one (a small `String` compares in a few instructions, hashing it costs ~30 ns), and
-  /// events name a section for nearly every item they place.
+  /// Events name a section for nearly every item they place, and a list usually has a few
+  /// sections: up to ``_linearSectionSearchLimit`` of them, an identifier with the very same
+  /// bytes as a stored one is found without hashing (an identifier passed around is usually
+  /// the same bytes — a small `String` is stored inline — and equal bytes imply equal values);
+  /// `==` is not used for that scan because, for two different strings, it costs as much as
+  /// hashing. Anything else is looked up in the map.
   @inlinable
   @inline(__always)
   func _position(ofSection id: Section.ID) -> Int? {
     if _sections.count <= Self._linearSectionSearchLimit {
-      for position in _sections.indices where _sections[position].value.id == id { return position }
-      return nil
+      let found: Int? = withUnsafeBytes(of: id) { wanted in
+        for position in _sections.indices {
+          let same = withUnsafeBytes(of: _sections[position].value.id) { stored in Self._sameBytes(stored, wanted) }
+          if same { return position }
+        }
+        return nil
+      }
+      if let found { return found }
     }
     return _sectionIndex[id]
+  }
+
+  /// Whether two values' representations are the same bytes, compared a word at a time when
+  /// the size allows.
+  @inlinable
+  @inline(__always)
+  static func _sameBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+    let size = a.count
+    guard size == b.count, size & 7 == 0, size > 0 else { return a.elementsEqual(b) }
+    var offset = 0
+    while offset < size {
+      if a.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != b.loadUnaligned(fromByteOffset: offset, as: UInt64.self) {
+        return false
+      }
+      offset &+= 8
+    }
+    return true
   }
 
   @inlinable

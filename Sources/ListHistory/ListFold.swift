@@ -244,7 +244,7 @@ public struct ListFold<Section: ListElement, Item: ListElement>: Sendable {
     if _sections.count <= Self._linearSectionSearchLimit {
       let found: Int? = withUnsafeBytes(of: id) { wanted in
         for position in _sections.indices {
-          let same = withUnsafeBytes(of: _sections[position].value.id) { stored in Self._sameBytes(stored, wanted) }
+          let same = withUnsafeBytes(of: _sections[position].value.id) { stored in _RawBytes.equal(stored, wanted) }
           if same { return position }
         }
         return nil
@@ -252,23 +252,6 @@ public struct ListFold<Section: ListElement, Item: ListElement>: Sendable {
       if let found { return found }
     }
     return _sectionIndex[id]
-  }
-
-  /// Whether two values' representations are the same bytes, compared a word at a time when
-  /// the size allows.
-  @inlinable
-  @inline(__always)
-  static func _sameBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
-    let size = a.count
-    guard size == b.count, size & 7 == 0, size > 0 else { return a.elementsEqual(b) }
-    var offset = 0
-    while offset < size {
-      if a.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != b.loadUnaligned(fromByteOffset: offset, as: UInt64.self) {
-        return false
-      }
-      offset &+= 8
-    }
-    return true
   }
 
   @inlinable

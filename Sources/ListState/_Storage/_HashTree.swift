@@ -102,30 +102,12 @@ extension _HashTree {
     return withUnsafeBytes(of: key) { wanted in
       for position in 0..<root.count {
         let same = withUnsafeBytes(of: &root.item(at: position).pointee.key) { stored in
-          Self.sameBytes(stored, wanted)
+          _RawBytes.equal(stored, wanted)
         }
         if same { return position }
       }
       return nil
     }
-  }
-
-  /// Whether two keys' representations are the same bytes: compared a word at a time (a
-  /// `String` is two words) when the key's size allows; a byte-wise `elementsEqual` cost ~10
-  /// instructions per byte, and a list's section lookups run it on every operation.
-  @inlinable
-  @inline(__always)
-  static func sameBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
-    let size = MemoryLayout<Key>.size
-    guard size & 7 == 0, size > 0 else { return a.elementsEqual(b) }
-    var offset = 0
-    while offset < size {
-      if a.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != b.loadUnaligned(fromByteOffset: offset, as: UInt64.self) {
-        return false
-      }
-      offset &+= 8
-    }
-    return true
   }
 
   /// Like ``peek(_:_:)`` with the key's hash (``hash(_:)``) already computed, or nil to let the

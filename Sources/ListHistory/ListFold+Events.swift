@@ -78,6 +78,8 @@ extension ListFold {
       _register(outline.roots, parent: _parentSlot(of: location.container))
 
     case .deleteItems(let outline, let location):
+      // Nothing to delete: nothing to check either (as the model's `deleteItems([])`).
+      guard !outline.roots.isEmpty else { break }
       for (offset, root) in outline.roots.enumerated() {
         var expected = location
         expected.index += offset

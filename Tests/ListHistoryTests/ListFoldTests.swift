@@ -113,6 +113,24 @@ import Testing
     #expect(snapshot.itemIdentifiers == ["Pear", "Apple", "Granny Smith"])
     #expect(snapshot.isExpanded("Apple"))
     #expect(fold.numberOfItems == 3 && fold.numberOfSections == 1)
+    // Events an untrusted journal may carry: refused or harmless, never a crash.
+    var model = snapshot
+    for odd: ListEvent<String, String> in [
+      .deleteItems(ListOutline(), from: .init(.parent("nowhere"), index: 7)),
+      .insertItems(ListOutline(), at: .init(.section("Fruit"), index: 3)),
+      .moveItem("Pear", from: .init(.section("Fruit"), index: -1), to: .init(.section("Fruit"), index: 0)),
+      .moveItem("Pear", from: .init(.section("Fruit"), index: 0), to: .init(.section("Fruit"), index: 9)),
+      .reloadItems([]),
+    ] {
+      var modelCopy = model
+      let modelRefused = (try? odd.apply(to: &modelCopy)) == nil
+      var foldCopy = fold
+      let foldRefused = (try? foldCopy.apply(odd)) == nil
+      #expect(modelRefused == foldRefused, "\(odd)")
+      if !foldRefused { #expect(foldCopy.snapshot() == modelCopy) }
+    }
+    model = fold.snapshot()
+    #expect(model == snapshot)
     #expect(throws: HistoryError.inconsistentEvent(reason: "moveItem: item Apple cannot move under itself or its descendant Granny Smith")) {
       try fold.apply(.moveItem("Apple", from: .init(.section("Fruit"), index: 1), to: .init(.parent("Granny Smith"), index: 0)))
     }

@@ -39,6 +39,7 @@ extension ListStore {
       if record.kind == .checkpoint { state.lastCheckpointBytes = record.payload.count }
     }
     codec.continueEncodingAfterDecoding()
+    codec.tracksCurrentContents = true
     state.codec = codec
     state.sink = sink
     self.init(state: state)
@@ -118,6 +119,8 @@ extension HistoryCodec {
     tables.shapeList = decoderTables.shapes
     for (index, keys) in decoderTables.shapes.enumerated() { tables.shapes[keys] = index }
     tables.itemContents = decoderTables.itemContents.map { $0?.content }
+    // Whether a decoded content is the item's content at the head is not known (head moves).
+    tables.currentContents = Array(repeating: false, count: tables.itemContents.count)
     tables.lastTimestamp = decoderTables.lastTimestamp
     tables.newItemBase = decoderTables.newItemBase
     encoderTables = tables

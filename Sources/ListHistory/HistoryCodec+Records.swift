@@ -48,7 +48,14 @@ extension HistoryCodec {
   public mutating func encode(_ content: HistoryRecordContent<Section, Item>, sequence: UInt64) throws(HistoryCodecError)
     -> HistoryRecord
   {
-    let mark = markEncoder()
+    try encode(content, sequence: sequence, from: markEncoder())
+  }
+
+  /// ``encode(_:sequence:)`` with the mark the caller took just before (a store takes one to
+  /// roll back a record its sink refuses; marking twice cost ~300 instructions a commit).
+  mutating func encode(_ content: HistoryRecordContent<Section, Item>, sequence: UInt64, from mark: EncoderMark)
+    throws(HistoryCodecError) -> HistoryRecord
+  {
     var writer = _ByteWriter()
     do {
       switch content {

@@ -40,7 +40,7 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
     // (every record would copy them), and moving it out and back costs two copies of the struct.
     guard sink != nil, codec != nil else { return }
     let mark = codec!.markEncoder()
-    let record = try codec!.encode(content, sequence: recordSequence + 1)
+    let record = try codec!.encode(content, sequence: recordSequence + 1, from: mark)
     do {
       try sink?.write(record)
     } catch {

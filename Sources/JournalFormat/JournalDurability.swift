@@ -24,10 +24,4 @@ public enum JournalDurability: Sendable, Hashable {
 
   /// `grouped` with the defaults: 5 ms or 64 KiB.
   public static var grouped: JournalDurability { .grouped(maxDelayMilliseconds: 5, maxBytes: 64 * 1024) }
-
-  /// Whether this is `grouped` (whatever its parameters).
-  var isGrouped: Bool {
-    if case .grouped = self { return true }
-    return false
-  }
 }

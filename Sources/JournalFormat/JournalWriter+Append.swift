@@ -1,5 +1,13 @@
 import Dispatch
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension JournalWriter {
   /// Appends one record (its `sequence` is assigned here) according to the durability mode.
   ///
@@ -12,15 +20,27 @@ extension JournalWriter {
   /// - Complexity: O(payload) plus, per durability mode, a write and an `fdatasync`.
   @discardableResult
   public func append(_ record: JournalRecord) throws(JournalError) -> AppendReceipt {
-    let append = { () throws(JournalError) -> (AppendReceipt, UInt64?) in
-      try self.state.withLock { (s) throws(JournalError) -> (AppendReceipt, UInt64?) in try self._append(record, &s) }
+    let (receipt, durable) = try _whenNoChunkInFlight(if: record.kind == .checkpoint) { (s) throws(JournalError) in
+      try _append(record, &s)
     }
-    // A checkpoint first writes the current chunk (ending its frame): with `grouped`, that must
-    // wait for a chunk the sync thread may be writing outside the state lock (see `_groupSync`).
-    let (receipt, durable) = record.kind == .checkpoint && options.durability.isGrouped
-      ? try syncing.withLock { _ throws(JournalError) in try append() } : try append()
     if let durable { options.onDurable?(durable) }
     return receipt
+  }
+
+  /// Runs `body` under the state lock — if `needed`, once no chunk taken by the sync thread is
+  /// being written (see `_groupSync`). A checkpoint first writes the current chunk, ending its
+  /// frame, which must follow that one. The wait is one timed chunk's compression and `pwrite`,
+  /// never a sync: appends still never wait for the disk.
+  private func _whenNoChunkInFlight<R>(if needed: Bool, _ body: (inout _WriterState) throws(JournalError) -> R)
+    throws(JournalError) -> R
+  {
+    while true {
+      let result = try state.withLock { (s) throws(JournalError) -> R? in
+        needed && s.chunkInFlight ? nil : try body(&s)
+      }
+      if let result { return result }
+      sched_yield()
+    }
   }
 
   /// Appends several records as one chunk (a checkpoint among them still starts its own frame),
@@ -36,28 +56,28 @@ extension JournalWriter {
   @discardableResult
   public func append(contentsOf records: some Collection<JournalRecord>) throws(JournalError) -> AppendReceipt? {
     guard !records.isEmpty else { return nil }
-    // With `grouped`, waits for a chunk the sync thread may be writing (a checkpoint among the
-    // records writes the current chunk first; see `_groupSync`).
-    let (receipt, durable) = options.durability.isGrouped
-      ? try syncing.withLock { _ throws(JournalError) in try _append(contentsOf: records) } : try _append(contentsOf: records)
+    let hasCheckpoint = records.contains { $0.kind == .checkpoint }
+    let (receipt, durable) = try _whenNoChunkInFlight(if: hasCheckpoint) { (s) throws(JournalError) in
+      try _append(contentsOf: records, &s)
+    }
     if let durable { options.onDurable?(durable) }
     return receipt
   }
 
-  private func _append(contentsOf records: some Collection<JournalRecord>) throws(JournalError) -> (AppendReceipt?, UInt64?) {
-    try state.withLock { (s) throws(JournalError) -> (AppendReceipt?, UInt64?) in
-      try _checkOpen(s)
-      var previous = s.lastVersion
-      for record in records {
-        try _validate(record, after: previous)
-        previous = record.version
-      }
-      var receipt: AppendReceipt?
-      for record in records { receipt = try _stage(record, &s) }
-      let durable = try _applyDurability(&s)
-      guard let last = receipt else { return (nil, durable) }
-      return (AppendReceipt(sequence: last.sequence, version: last.version, isDurable: s.durableSequence >= last.sequence), durable)
+  private func _append(contentsOf records: some Collection<JournalRecord>, _ s: inout _WriterState) throws(JournalError)
+    -> (AppendReceipt?, UInt64?)
+  {
+    try _checkOpen(s)
+    var previous = s.lastVersion
+    for record in records {
+      try _validate(record, after: previous)
+      previous = record.version
     }
+    var receipt: AppendReceipt?
+    for record in records { receipt = try _stage(record, &s) }
+    let durable = try _applyDurability(&s)
+    guard let last = receipt else { return (nil, durable) }
+    return (AppendReceipt(sequence: last.sequence, version: last.version, isDurable: s.durableSequence >= last.sequence), durable)
   }
 
   /// Appends a checkpoint record (full state at `version`), starting a new zstd frame.
@@ -199,9 +219,9 @@ extension JournalWriter {
   /// pending records under the lock, and appends continue into an empty buffer meanwhile (with
   /// the lock held, the appending thread waited for every compression — most chunks are the
   /// timer's). Until it is written, the compressor, the file's end and the frame fields belong
-  /// to this thread: every other writer of chunks either holds `syncing` (`sync()`, `close()`,
-  /// checkpoints and batches under `grouped`) or leaves a full group pending while
-  /// `chunkInFlight` is set.
+  /// to this thread: every other writer of chunks holds `syncing` (`sync()`, `close()`), waits
+  /// for `chunkInFlight` to clear (a checkpoint, see `_whenNoChunkInFlight`) or leaves a full
+  /// group pending while it is set.
   private func _groupSync(timer: Bool) {
     let durable = syncing.withLock { _ -> UInt64? in
       let taken = state.withLock { (s) -> _TakenChunk? in

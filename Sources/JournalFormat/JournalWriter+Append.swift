@@ -1,5 +1,13 @@
 import Dispatch
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension JournalWriter {
   /// Appends one record (its `sequence` is assigned here) according to the durability mode.
   ///
@@ -12,11 +20,27 @@ extension JournalWriter {
   /// - Complexity: O(payload) plus, per durability mode, a write and an `fdatasync`.
   @discardableResult
   public func append(_ record: JournalRecord) throws(JournalError) -> AppendReceipt {
-    let (receipt, durable) = try state.withLock { (s) throws(JournalError) -> (AppendReceipt, UInt64?) in
+    let (receipt, durable) = try _whenNoChunkInFlight(if: record.kind == .checkpoint) { (s) throws(JournalError) in
       try _append(record, &s)
     }
     if let durable { options.onDurable?(durable) }
     return receipt
+  }
+
+  /// Runs `body` under the state lock — if `needed`, once no chunk taken by the sync thread is
+  /// being written (see `_groupSync`). A checkpoint first writes the current chunk, ending its
+  /// frame, which must follow that one. The wait is one timed chunk's compression and `pwrite`,
+  /// never a sync: appends still never wait for the disk.
+  private func _whenNoChunkInFlight<R>(if needed: Bool, _ body: (inout _WriterState) throws(JournalError) -> R)
+    throws(JournalError) -> R
+  {
+    while true {
+      let result = try state.withLock { (s) throws(JournalError) -> R? in
+        needed && s.chunkInFlight ? nil : try body(&s)
+      }
+      if let result { return result }
+      sched_yield()
+    }
   }
 
   /// Appends several records as one chunk (a checkpoint among them still starts its own frame),
@@ -32,21 +56,28 @@ extension JournalWriter {
   @discardableResult
   public func append(contentsOf records: some Collection<JournalRecord>) throws(JournalError) -> AppendReceipt? {
     guard !records.isEmpty else { return nil }
-    let (receipt, durable) = try state.withLock { (s) throws(JournalError) -> (AppendReceipt?, UInt64?) in
-      try _checkOpen(s)
-      var previous = s.lastVersion
-      for record in records {
-        try _validate(record, after: previous)
-        previous = record.version
-      }
-      var receipt: AppendReceipt?
-      for record in records { receipt = try _stage(record, &s) }
-      let durable = try _applyDurability(&s)
-      guard let last = receipt else { return (nil, durable) }
-      return (AppendReceipt(sequence: last.sequence, version: last.version, isDurable: s.durableSequence >= last.sequence), durable)
+    let hasCheckpoint = records.contains { $0.kind == .checkpoint }
+    let (receipt, durable) = try _whenNoChunkInFlight(if: hasCheckpoint) { (s) throws(JournalError) in
+      try _append(contentsOf: records, &s)
     }
     if let durable { options.onDurable?(durable) }
     return receipt
+  }
+
+  private func _append(contentsOf records: some Collection<JournalRecord>, _ s: inout _WriterState) throws(JournalError)
+    -> (AppendReceipt?, UInt64?)
+  {
+    try _checkOpen(s)
+    var previous = s.lastVersion
+    for record in records {
+      try _validate(record, after: previous)
+      previous = record.version
+    }
+    var receipt: AppendReceipt?
+    for record in records { receipt = try _stage(record, &s) }
+    let durable = try _applyDurability(&s)
+    guard let last = receipt else { return (nil, durable) }
+    return (AppendReceipt(sequence: last.sequence, version: last.version, isDurable: s.durableSequence >= last.sequence), durable)
   }
 
   /// Appends a checkpoint record (full state at `version`), starting a new zstd frame.
@@ -160,9 +191,12 @@ extension JournalWriter {
       return nil
     case .grouped(let maxDelay, let maxBytes):
       // The appending thread never waits for a sync: a full group is written here (bounding
-      // the memory held) and its sync, like the timed one, runs on another thread.
+      // the memory held) and its sync, like the timed one, runs on another thread. While that
+      // thread is writing a chunk it took, the group stays pending for it (it is asked for one
+      // more sync below): what is appended meanwhile, during one chunk's compression, is all
+      // the group grows by.
       if s.pending.count >= maxBytes || s.pendingCount >= UInt32.max / 2 {
-        try _emitChunk(&s, forceFrameEnd: false)
+        if !s.chunkInFlight { try _emitChunk(&s, forceFrameEnd: false) }
         if !s.syncRequested {
           s.syncRequested = true
           DispatchQueue.global().async { [weak self] in self?._groupSync(timer: false) }
@@ -180,19 +214,85 @@ extension JournalWriter {
   /// Grouped durability's shared sync (after the delay, or after a full group): writes what is
   /// pending, then `fdatasync`s outside the state lock so appends continue meanwhile. A failure
   /// poisons the writer; the next append or sync reports it.
+  ///
+  /// The chunk is compressed and written outside the state lock too: it is taken out of the
+  /// pending records under the lock, and appends continue into an empty buffer meanwhile (with
+  /// the lock held, the appending thread waited for every compression — most chunks are the
+  /// timer's). Until it is written, the compressor, the file's end and the frame fields belong
+  /// to this thread: every other writer of chunks holds `syncing` (`sync()`, `close()`), waits
+  /// for `chunkInFlight` to clear (a checkpoint, see `_whenNoChunkInFlight`) or leaves a full
+  /// group pending while it is set.
   private func _groupSync(timer: Bool) {
     let durable = syncing.withLock { _ -> UInt64? in
-      let pending = state.withLock { (s) -> (file: any JournalFileHandle, sequence: UInt64)? in
+      let taken = state.withLock { (s) -> _TakenChunk? in
         if timer { s.timerScheduled = false } else { s.syncRequested = false }
         guard s.closedReason == nil else { return nil }
-        do throws(JournalError) { try _emitChunk(&s, forceFrameEnd: false) } catch { return nil }
-        return _unsyncedWrites(s)
+        return _takeChunk(&s)
+      }
+      if let taken, !_writeTaken(taken) { return nil }
+      let pending = state.withLock { (s) -> (file: any JournalFileHandle, sequence: UInt64)? in
+        s.closedReason == nil ? _unsyncedWrites(s) : nil
       }
       guard let pending else { return nil }
       return try? _syncOutsideLock(pending)
     }
     // Outside every lock: the callback may call back into the writer (`sync()`, say).
     if let durable { options.onDurable?(durable) }
+  }
+
+  /// Takes the pending records out as the next chunk (nil when there are none), to be
+  /// compressed and written without the state lock by `_writeTaken`; sets `chunkInFlight`.
+  private func _takeChunk(_ s: inout _WriterState) -> _TakenChunk? {
+    guard s.pendingCount > 0, let file = s.file else { return nil }
+    let endFrame = s.frameInputBytes + s.pending.count >= options.frameTargetBytes
+    var flags: UInt8 = 0
+    if !s.frameOpen { flags |= _ChunkHeader.frameStartFlag }
+    if endFrame { flags |= _ChunkHeader.frameEndFlag }
+    if s.pendingStartsWithCheckpoint && !s.frameOpen { flags |= _ChunkHeader.checkpointFlag }
+    let taken = _TakenChunk(
+      file: file, compressor: s.compressor, records: s.pending, flags: flags, endFrame: endFrame,
+      recordCount: s.pendingCount, firstSequence: s.pendingFirstSequence, lastSequence: s.nextSequence - 1,
+      firstVersion: s.pendingFirstVersion, lastVersion: s.pendingLastVersion, offset: s.endOffset)
+    s.pending = []
+    s.pending.reserveCapacity(taken.records.count)
+    s.pendingCount = 0
+    s.pendingStartsWithCheckpoint = false
+    s.chunkInFlight = true
+    return taken
+  }
+
+  /// Compresses and writes a taken chunk without the state lock, then records it as written
+  /// (or poisons the writer: records appended meanwhile are never written). Returns whether it
+  /// was written.
+  private func _writeTaken(_ taken: _TakenChunk) -> Bool {
+    do throws(JournalError) {
+      let compressed = try taken.compressor.compress(taken.records, endFrame: taken.endFrame)
+      guard compressed.count <= options.limits.maxChunkBytes, taken.records.count <= options.limits.maxChunkBytes else {
+        throw .tooLarge(
+          what: "chunk", size: Int64(max(compressed.count, taken.records.count)), limit: Int64(options.limits.maxChunkBytes),
+          offset: taken.offset)
+      }
+      let header = _ChunkHeader(
+        flags: taken.flags, compressedLength: UInt32(compressed.count), uncompressedLength: UInt32(taken.records.count),
+        recordCount: taken.recordCount, firstSequence: taken.firstSequence, firstVersion: taken.firstVersion,
+        lastVersion: taken.lastVersion)
+      let bytes = header.encode(salt: salt, offset: taken.offset, payload: compressed)
+      try taken.file.write(bytes, at: taken.offset)
+      state.withLock { s in
+        s.chunkInFlight = false
+        s.endOffset = taken.offset + Int64(bytes.count)
+        s.frameInputBytes = taken.endFrame ? 0 : s.frameInputBytes + taken.records.count
+        s.frameOpen = !taken.endFrame
+        s.writtenSequence = taken.lastSequence
+      }
+      return true
+    } catch {
+      state.withLock { s in
+        s.chunkInFlight = false
+        if s.closedReason == nil { _poison(&s, error) }
+      }
+      return false
+    }
   }
 
   /// The file and the last written sequence when some written record is not yet durable.

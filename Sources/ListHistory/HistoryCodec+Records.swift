@@ -48,7 +48,14 @@ extension HistoryCodec {
   public mutating func encode(_ content: HistoryRecordContent<Section, Item>, sequence: UInt64) throws(HistoryCodecError)
     -> HistoryRecord
   {
-    let mark = markEncoder()
+    try encode(content, sequence: sequence, from: markEncoder())
+  }
+
+  /// ``encode(_:sequence:)`` with the mark the caller took just before (a store takes one to
+  /// roll back a record its sink refuses; marking twice cost ~300 instructions a commit).
+  mutating func encode(_ content: HistoryRecordContent<Section, Item>, sequence: UInt64, from mark: EncoderMark)
+    throws(HistoryCodecError) -> HistoryRecord
+  {
     var writer = _ByteWriter()
     do {
       switch content {
@@ -60,8 +67,11 @@ extension HistoryCodec {
         return HistoryRecord(
           kind: .headMove, sequence: sequence, version: UInt64(move.latestVersion.rawValue), payload: writer.bytes)
       case .checkpoint(let checkpoint):
+        // The replaced tables still know which items' contents are current: those are written
+        // from there instead of being encoded again.
+        let previous = tracksCurrentContents ? encoderTables : nil
         reset()
-        try writeCheckpoint(checkpoint, into: &writer)
+        try writeCheckpoint(checkpoint, known: previous, into: &writer)
         return HistoryRecord(
           kind: .checkpoint, sequence: sequence, version: UInt64(checkpoint.latestVersion.rawValue), payload: writer.bytes)
       }
@@ -192,15 +202,24 @@ extension HistoryCodec {
       kind: kind, from: Version(from), to: Version(to), latestVersion: latest, timestamp: Double(millis) / 1000)
   }
 
-  mutating func writeCheckpoint(_ checkpoint: HistoryCheckpoint<Section, Item>, into writer: inout _ByteWriter)
-    throws(HistoryCodecError)
-  {
+  /// A checkpoint: the head's distance, then every section with its outline. `known`: tables
+  /// whose current contents may be reused (see ``writeItem(_:known:into:)``).
+  mutating func writeCheckpoint(
+    _ checkpoint: HistoryCheckpoint<Section, Item>, known: _EncoderTables<Section.ID, Item.ID>? = nil,
+    into writer: inout _ByteWriter
+  ) throws(HistoryCodecError) {
     writer.varint(checkpoint.latestVersion.rawValue - checkpoint.head.rawValue)
     let sections = checkpoint.snapshot.sections
     writer.varint(sections.count)
+    // Every item gets an intern entry: size the tables once instead of growing them.
+    let itemCount = checkpoint.snapshot.numberOfItems
+    encoderTables.items.reserveCapacity(itemCount)
+    encoderTables.itemList.reserveCapacity(itemCount)
+    encoderTables.itemContents.reserveCapacity(itemCount)
+    encoderTables.currentContents.reserveCapacity(itemCount)
     for section in sections {
       try writeSection(section, into: &writer)
-      try writeOutline(checkpoint.snapshot.outline(ofSection: section.id) ?? ListOutline(), into: &writer)
+      try writeOutline(checkpoint.snapshot.outline(ofSection: section.id) ?? ListOutline(), known: known, into: &writer)
     }
   }
 
@@ -258,7 +277,8 @@ extension HistoryCodec {
       let isInsert = if case .insertItems = event { true } else { false }
       if outline.roots.count == 1, let root = outline.roots.first, root.children.isEmpty, !root.isExpanded {
         if !isInsert, writesCompactForms, let index = encoderTables.items[root.item.id],
-          let remembered = encoderTables.itemContents[index], try contentValue(of: root.item).content == remembered
+          let remembered = encoderTables.itemContents[index],
+          try encoderTables.isCurrent(index) ? true : contentValue(of: root.item).content == remembered
         {
           writer.byte(_EventCode.deleteRememberedLeaf)
           try writeLocation(location, into: &writer)
@@ -280,18 +300,24 @@ extension HistoryCodec {
       try writeLocation(to, into: &writer)
     case .updateItem(let old, let new):
       guard old.id == new.id else { throw .unencodable("item update changes identifier \(old.id) to \(new.id)") }
-      let oldValues = try contentValue(of: old)
+      // The old content is encoded only when the tables do not know it is the remembered one.
+      let known = encoderTables.items[old.id].flatMap { encoderTables.isCurrent($0) ? $0 : nil }
+      var oldValues: (content: JournalValue, id: JournalValue?)?
+      if known == nil { oldValues = try contentValue(of: old) }
       let newValues = try contentValue(of: new)
-      if writesCompactForms, let index = encoderTables.items[old.id], encoderTables.itemContents[index] == oldValues.content {
+      if writesCompactForms, let index = encoderTables.items[old.id],
+        known != nil || encoderTables.itemContents[index] == oldValues?.content
+      {
         writer.byte(_EventCode.updateRememberedItem)
         writer.varint(UInt64(index) << 1)
       } else {
         writer.byte(_EventCode.updateItem)
         try writeItemID(old.id, into: &writer)
-        try writeItemContent(oldValues, into: &writer)
+        if oldValues == nil { oldValues = try contentValue(of: old) }
+        try writeItemContent(oldValues!, into: &writer)
       }
       try writeItemContent(newValues, into: &writer)
-      encoderTables.remember(newValues.content, forItem: encoderTables.items[old.id]!)
+      encoderTables.remember(newValues.content, forItem: encoderTables.items[old.id]!, current: tracksCurrentContents)
     case .replaceItem(let old, let new):
       writer.byte(_EventCode.replaceItem)
       try writeItem(old, into: &writer)

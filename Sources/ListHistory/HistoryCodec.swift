@@ -50,6 +50,14 @@ public struct HistoryCodec<Section: ListElement, Item: ListElement>: Sendable {
   /// Whether the encoder may use the compact forms of format 1.1.
   var writesCompactForms: Bool { encoderFormatMinor >= 1 }
 
+  /// Set by a ``ListStore`` that encodes every change of its state with this codec, in order:
+  /// then a remembered content can be known to be the item's content in the state the next
+  /// record applies to (see `_EncoderTables.currentContents`), and encoding reuses it instead of
+  /// encoding the item again. A codec used on its own (``encode(_:sequence:)`` with events of
+  /// any origin) never assumes that, so its output depends only on the records it is given.
+  /// The bytes written are the same either way.
+  var tracksCurrentContents = false
+
   /// Strings up to this many UTF-8 bytes are interned.
   static var internedStringLimit: Int { 256 }
   /// Format 1.1: strings inside element contents are interned only up to this many UTF-8 bytes.
@@ -114,6 +122,13 @@ struct _EncoderTables<SectionID: Hashable, ItemID: Hashable>: Sendable where Sec
   var itemList: [ItemID] = []
   /// The content value each item (by intern index) was last written with; nil before any.
   var itemContents: [JournalValue?] = []
+  /// Parallel to `itemContents` (only with `HistoryCodec.tracksCurrentContents`): whether the
+  /// remembered content is the content of the item's value in the store's current state —
+  /// written by the last record that changed the item, with no head move or failed record
+  /// since. Then an update or delete of the item need not encode its old value to compare it,
+  /// and a checkpoint takes the content from here instead of encoding the item again (through
+  /// `Codable`, ~3,500 instructions an item: most of a large list's checkpoint).
+  var currentContents: [Bool] = []
   /// (index, previous content) for every remembered content the current record overwrote.
   var contentLog: [(index: Int, previous: JournalValue?)] = []
   var strings: [String: Int] = [:]
@@ -126,18 +141,41 @@ struct _EncoderTables<SectionID: Hashable, ItemID: Hashable>: Sendable where Sec
   /// The integer identifier of the last new item written relative to its predecessor.
   var newItemBase: Int64 = 0
 
-  /// Remembers `content` as the item's last written content (logged for a rollback).
-  mutating func remember(_ content: JournalValue, forItem index: Int) {
+  /// Remembers `content` as the item's last written content (logged for a rollback); `current`
+  /// says whether it is the item's content in the store's current state.
+  mutating func remember(_ content: JournalValue, forItem index: Int, current: Bool) {
     contentLog.append((index, itemContents[index]))
     itemContents[index] = content
+    currentContents[index] = current
+  }
+
+  /// Whether the remembered content of the item at `index` is its content in the current state.
+  func isCurrent(_ index: Int) -> Bool { currentContents[index] }
+
+  /// The state changed without a record saying how (a head move): the remembered contents of
+  /// `ids` may no longer be their items' contents.
+  mutating func forgetCurrentContents(of ids: some Sequence<ItemID>) {
+    for id in ids {
+      if let index = items[id] { currentContents[index] = false }
+    }
+  }
+
+  /// Like ``forgetCurrentContents(of:)`` for every item.
+  mutating func forgetAllCurrentContents() {
+    for index in currentContents.indices { currentContents[index] = false }
   }
 
   mutating func rollBack<S, I>(to mark: HistoryCodec<S, I>.EncoderMark) {
-    while let (index, previous) = contentLog.popLast() { itemContents[index] = previous }
+    // A restored content is not known to be current (the record that overwrote it was dropped).
+    while let (index, previous) = contentLog.popLast() {
+      itemContents[index] = previous
+      currentContents[index] = false
+    }
     contentLog.removeAll()
     while sectionList.count > mark.sections { sections[sectionList.removeLast()] = nil }
     while itemList.count > mark.items { items[itemList.removeLast()] = nil }
     itemContents.removeLast(itemContents.count - itemList.count)
+    currentContents.removeLast(currentContents.count - itemList.count)
     while stringList.count > mark.strings { strings[stringList.removeLast()] = nil }
     while shapeList.count > mark.shapes { shapes[shapeList.removeLast()] = nil }
     if let last = lastShape, last >= shapeList.count { lastShape = nil }

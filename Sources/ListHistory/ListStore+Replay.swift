@@ -57,6 +57,7 @@ extension ListStore {
     }
     if let fold { state.headSnapshot = fold.snapshot() }
     codec.continueEncodingAfterDecoding()
+    codec.tracksCurrentContents = true
     state.codec = codec
     state.sink = sink
     self.init(state: state)
@@ -192,6 +193,8 @@ extension HistoryCodec {
     tables.shapeList = decoderTables.shapes
     for (index, keys) in decoderTables.shapes.enumerated() { tables.shapes[keys] = index }
     tables.itemContents = decoderTables.itemContents.map { $0?.content }
+    // Whether a decoded content is the item's content at the head is not known (head moves).
+    tables.currentContents = Array(repeating: false, count: tables.itemContents.count)
     tables.lastTimestamp = decoderTables.lastTimestamp
     tables.newItemBase = decoderTables.newItemBase
     encoderTables = tables

@@ -78,6 +78,9 @@ extension _StoreState {
       // (Content changes still show in a diff: it compares content by `==`.)
       final.clearMarkers()
     }
+    // The head move's record does not say how items changed: their remembered contents may no
+    // longer be current (conservatively, even if the move fails).
+    forgetCurrentContents(changedBy: events)
     let millis = nowMillis()
     try persist(
       .headMove(

@@ -61,6 +61,8 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   ) {
     var initial = _StoreState<Section, Item>(graph: _HistoryGraph(checkpointInterval: checkpointInterval), clock: clock)
     initial.codec = codec
+    // Every change of this store is encoded in order (see `_StoreState.forgetCurrentContents`).
+    initial.codec?.tracksCurrentContents = true
     initial.sink = sink
     initial.journalCheckpointBytes = journalCheckpointBytes
     state = Mutex(initial)

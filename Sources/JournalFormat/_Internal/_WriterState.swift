@@ -26,6 +26,10 @@ struct _WriterState: ~Copyable {
   var timerScheduled = false
   /// A full group was written and its sync handed to another thread (not yet started).
   var syncRequested = false
+  /// Grouped durability's sync thread is compressing and writing a chunk it took out of
+  /// `pending`, without the lock: until it is done, the compressor, `endOffset` and the frame
+  /// fields are its own and nothing else writes a chunk (see `JournalWriter._groupSync`).
+  var chunkInFlight = false
 
   init(file: any JournalFileHandle, compressor: _ZstdCompressor, endOffset: Int64, nextSequence: UInt64, lastVersion: UInt64?) {
     self.file = file
@@ -36,4 +40,20 @@ struct _WriterState: ~Copyable {
     writtenSequence = nextSequence &- 1
     durableSequence = nextSequence &- 1
   }
+}
+
+/// A chunk taken out of the pending records, written without the writer's lock.
+struct _TakenChunk {
+  let file: any JournalFileHandle
+  let compressor: _ZstdCompressor
+  let records: [UInt8]
+  let flags: UInt8
+  let endFrame: Bool
+  let recordCount: UInt32
+  let firstSequence: UInt64
+  let lastSequence: UInt64
+  let firstVersion: UInt64
+  let lastVersion: UInt64
+  /// Where the chunk goes.
+  let offset: Int64
 }

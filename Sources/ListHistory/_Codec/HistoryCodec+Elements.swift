@@ -15,16 +15,22 @@ extension HistoryCodec {
   mutating func writeItemID(_ id: Item.ID, flagBits: Int = 0, flags: UInt64 = 0, into writer: inout _ByteWriter)
     throws(HistoryCodecError) -> Int
   {
-    if let index = encoderTables.items[id] {
-      writer.varint(UInt64(index) << UInt64(1 + flagBits) | flags << 1)
-      return index
+    // One hash lookup: the entry is created with the next index when the identifier is new
+    // (a new item's identifier was hashed twice, once to miss and once to insert).
+    let index = encoderTables.itemList.count
+    let existing = Self.entry(&encoderTables.items[id, default: index])
+    if existing != index {
+      writer.varint(UInt64(existing) << UInt64(1 + flagBits) | flags << 1)
+      return existing
     }
     let value: JournalValue
-    do { value = try itemCoding.idValue(id) } catch { throw .unencodable("item identifier \(id): \(error)") }
-    let index = encoderTables.itemList.count
-    encoderTables.items[id] = index
+    do { value = try itemCoding.idValue(id) } catch {
+      encoderTables.items[id] = nil
+      throw .unencodable("item identifier \(id): \(error)")
+    }
     encoderTables.itemList.append(id)
     encoderTables.itemContents.append(nil)
+    encoderTables.currentContents.append(false)
     if writesCompactForms, case .int(let number) = value {
       writer.varint(1 << UInt64(1 + flagBits) | flags << 1 | 1)
       writer.zigzag(number &- encoderTables.newItemBase)
@@ -53,19 +59,38 @@ extension HistoryCodec {
 
   /// An item: its identifier (flag: the content is the identifier itself) and, unless flagged,
   /// its content, which the tables remember for the item.
-  mutating func writeItem(_ item: Item, into writer: inout _ByteWriter) throws(HistoryCodecError) {
-    guard let (content, id) = try itemCoding.values(of: item, kind: "item") else {
+  ///
+  /// `known` is tables in which the item's remembered content may be known to be its current
+  /// content (a checkpoint passes the tables it replaces): that content is then written without
+  /// encoding the item again.
+  mutating func writeItem(_ item: Item, known: _EncoderTables<Section.ID, Item.ID>? = nil, into writer: inout _ByteWriter)
+    throws(HistoryCodecError)
+  {
+    let values: (content: JournalValue, id: JournalValue)?
+    if let known, itemCoding.identityElement == nil, let content = Self.currentContent(of: item.id, in: known) {
+      do { values = (content, try itemCoding.idValue(item.id)) } catch { throw .unencodable("item \(item.id): \(error)") }
+    } else {
+      values = try itemCoding.values(of: item, kind: "item")
+    }
+    guard let (content, id) = values else {
       let index = try writeItemID(item.id, flagBits: 1, flags: 1, into: &writer)
       return try rememberIdentity(of: item.id, index: index)
     }
     let index = try writeItemID(item.id, flagBits: 1, flags: content == id ? 1 : 0, into: &writer)
     if content != id { try writeValue(content, marker: id, into: &writer) }
-    encoderTables.remember(content, forItem: index)
+    encoderTables.remember(content, forItem: index, current: tracksCurrentContents)
+  }
+
+  /// The remembered content of item `id` in `tables` when it is known to be the item's current
+  /// content (only a store that tracks current contents ever knows that).
+  static func currentContent(of id: Item.ID, in tables: _EncoderTables<Section.ID, Item.ID>) -> JournalValue? {
+    guard let index = tables.items[id], tables.isCurrent(index) else { return nil }
+    return tables.itemContents[index]
   }
 
   /// Remembers the identifier value as the content of an element that is its own identifier.
   mutating func rememberIdentity(of id: Item.ID, index: Int) throws(HistoryCodecError) {
-    do { encoderTables.remember(try itemCoding.idValue(id), forItem: index) } catch {
+    do { encoderTables.remember(try itemCoding.idValue(id), forItem: index, current: tracksCurrentContents) } catch {
       throw .unencodable("item identifier \(id): \(error)")
     }
   }
@@ -114,7 +139,10 @@ extension HistoryCodec {
   }
 
   /// An outline in pre-order: root count, then per node `varint(childCount << 1 | expanded)` and the item.
-  mutating func writeOutline(_ outline: ListOutline<Item>, into writer: inout _ByteWriter) throws(HistoryCodecError) {
+  /// `known`: see ``writeItem(_:known:into:)``.
+  mutating func writeOutline(
+    _ outline: ListOutline<Item>, known: _EncoderTables<Section.ID, Item.ID>? = nil, into writer: inout _ByteWriter
+  ) throws(HistoryCodecError) {
     writer.varint(outline.roots.count)
     var stack: [(nodes: [ListOutline<Item>.Node], next: Int)] = [(outline.roots, 0)]
     while var top = stack.popLast() {
@@ -123,7 +151,7 @@ extension HistoryCodec {
       top.next += 1
       stack.append(top)
       writer.varint(UInt64(node.children.count) << 1 | (node.isExpanded ? 1 : 0))
-      try writeItem(node.item, into: &writer)
+      try writeItem(node.item, known: known, into: &writer)
       if !node.children.isEmpty {
         guard stack.count < Self.maximumOutlineDepth else {
           throw .unencodable("outline nests deeper than \(Self.maximumOutlineDepth) levels")

@@ -40,7 +40,7 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
     // (every record would copy them), and moving it out and back costs two copies of the struct.
     guard sink != nil, codec != nil else { return }
     let mark = codec!.markEncoder()
-    let record = try codec!.encode(content, sequence: recordSequence + 1)
+    let record = try codec!.encode(content, sequence: recordSequence + 1, from: mark)
     do {
       try sink?.write(record)
     } catch {
@@ -49,6 +49,27 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
     }
     recordSequence += 1
     bytesSinceCheckpoint += record.payload.count
+  }
+
+  /// The state is about to change by `events` (nil: in ways not listed) without a record that
+  /// names the items: the codec must stop treating their remembered contents as current.
+  ///
+  /// - Complexity: O(items named by the events), or O(items remembered) for nil.
+  mutating func forgetCurrentContents(changedBy events: [ListEvent<Section, Item>]?) {
+    guard codec != nil else { return }
+    guard let events else { return codec!.encoderTables.forgetAllCurrentContents() }
+    for event in events {
+      switch event {
+      case .insertSection(_, let items, _), .deleteSection(_, let items, _),
+        .insertItems(let items, _), .deleteItems(let items, _):
+        codec!.encoderTables.forgetCurrentContents(of: items.itemIdentifiers)
+      case .updateItem(let old, let new), .replaceItem(let old, let new):
+        codec!.encoderTables.forgetCurrentContents(of: [old.id, new.id])
+      case .moveSection, .updateSection, .replaceSection, .reloadSections, .moveItem, .expand, .collapse,
+        .reloadItems, .reconfigureItems:
+        break  // no item's content changes
+      }
+    }
   }
 
   /// Writes a checkpoint record after a change when the byte budget is used up. A failure

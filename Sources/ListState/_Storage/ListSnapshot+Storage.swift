@@ -472,13 +472,14 @@ extension ListSnapshot {
   /// Adds records for new items (distinct and absent identifiers), in bulk; `sortedHashes`
   /// are the keys' (``_HashTree/sortedHashes(of:)``) when the caller has them already.
   @inlinable
-  mutating func _insertNewRecords(_ newRecords: NewRecords, sortedHashes: [(hash: UInt64, index: Int)]? = nil) {
+  mutating func _insertNewRecords(_ newRecords: consuming NewRecords, sortedHashes: [(hash: UInt64, index: Int)]? = nil) {
     if newRecords.count == 1 {
-      _itemRecords.updateValue(newRecords.records[0], forKey: newRecords.keys[0])
+      _itemRecords.updateValue(newRecords.take(0), forKey: newRecords.keys[0])
       return
     }
-    _itemRecords.insertNew(keys: newRecords.keys, sortedHashes: sortedHashes ?? ItemMap.sortedHashes(of: newRecords.keys)) {
-      newRecords.records[$0]
+    let keys = newRecords.keys
+    _itemRecords.insertNew(keys: keys, sortedHashes: sortedHashes ?? ItemMap.sortedHashes(of: keys)) {
+      newRecords.take($0)
     }
   }
 

@@ -4,19 +4,21 @@
 /// Two arrays rather than one array of `(key, record)` pairs: the bulk build reads the keys
 /// alone (to hash and sort them) and then each record once, and an element of a tuple array is
 /// copied through the runtime's generic tuple witnesses (a third of a large build's
-/// instructions), where a record array copies with the record's own specialized code.
+/// instructions). The records are optional so that the build can take each one out
+/// (``take(_:)``) instead of copying it and releasing the original afterwards.
 ///
 /// ```swift
 /// var newRecords = _NewRecords<Int, String>()
 /// newRecords.append(1, "one")
-/// newRecords.keys   // [1]
+/// newRecords.keys      // [1]
+/// newRecords.take(0)   // "one"
 /// ```
 @usableFromInline
 struct _NewRecords<Key, Record> {
   @usableFromInline
   var keys: [Key] = []
   @usableFromInline
-  var records: [Record] = []
+  var records: [Record?] = []
 
   @inlinable
   init() {}
@@ -34,5 +36,11 @@ struct _NewRecords<Key, Record> {
   mutating func append(_ key: Key, _ record: Record) {
     keys.append(key)
     records.append(record)
+  }
+
+  /// Moves the record at `index` out (each record is taken once).
+  @inlinable
+  mutating func take(_ index: Int) -> Record {
+    records[index].take()!
   }
 }

@@ -3,6 +3,7 @@
 //
 //   Tools/bench-history                       # defaults: 1M mixed events, 10M-event history
 //   EVENTS=200000 HISTORY=1000000 Tools/bench-history
+//   SAMPLES=n: how many random versions time travel visits (200)
 import ListJournal
 
 #if canImport(Glibc)
@@ -388,7 +389,7 @@ report("build \(historyTarget / 1_000)K-event history (checkpoint every \(travel
 var travelRandom = SplitMix(state: 7)
 var worst = 0.0
 var total = 0.0
-let samples = 200
+let samples = environment("SAMPLES", 200)
 for _ in 0..<samples {
   let version = Version(Int.random(in: 0...long.latestVersion.rawValue, using: &travelRandom))
   let (_, time) = try measure { try long.state(at: version) }

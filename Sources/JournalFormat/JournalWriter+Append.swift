@@ -226,10 +226,13 @@ extension JournalWriter {
     let durable = syncing.withLock { _ -> UInt64? in
       let taken = state.withLock { (s) -> _TakenChunk? in
         if timer { s.timerScheduled = false } else { s.syncRequested = false }
-        guard s.closedReason == nil else { return nil }
-        return _takeChunk(&s)
+        guard s.closedReason == nil, let taken = _takeChunk(&s, forceFrameEnd: false) else { return nil }
+        // Appends continue into a fresh buffer of the same size while this one is written.
+        s.pending.reserveCapacity(taken.records.count)
+        s.chunkInFlight = true
+        return taken
       }
-      if let taken, !_writeTaken(taken) { return nil }
+      if let taken, !_writeInFlight(taken) { return nil }
       let pending = state.withLock { (s) -> (file: any JournalFileHandle, sequence: UInt64)? in
         s.closedReason == nil ? _unsyncedWrites(s) : nil
       }
@@ -240,50 +243,15 @@ extension JournalWriter {
     if let durable { options.onDurable?(durable) }
   }
 
-  /// Takes the pending records out as the next chunk (nil when there are none), to be
-  /// compressed and written without the state lock by `_writeTaken`; sets `chunkInFlight`.
-  private func _takeChunk(_ s: inout _WriterState) -> _TakenChunk? {
-    guard s.pendingCount > 0, let file = s.file else { return nil }
-    let endFrame = s.frameInputBytes + s.pending.count >= options.frameTargetBytes
-    var flags: UInt8 = 0
-    if !s.frameOpen { flags |= _ChunkHeader.frameStartFlag }
-    if endFrame { flags |= _ChunkHeader.frameEndFlag }
-    if s.pendingStartsWithCheckpoint && !s.frameOpen { flags |= _ChunkHeader.checkpointFlag }
-    let taken = _TakenChunk(
-      file: file, compressor: s.compressor, records: s.pending, flags: flags, endFrame: endFrame,
-      recordCount: s.pendingCount, firstSequence: s.pendingFirstSequence, lastSequence: s.nextSequence - 1,
-      firstVersion: s.pendingFirstVersion, lastVersion: s.pendingLastVersion, offset: s.endOffset)
-    s.pending = []
-    s.pending.reserveCapacity(taken.records.count)
-    s.pendingCount = 0
-    s.pendingStartsWithCheckpoint = false
-    s.chunkInFlight = true
-    return taken
-  }
-
-  /// Compresses and writes a taken chunk without the state lock, then records it as written
-  /// (or poisons the writer: records appended meanwhile are never written). Returns whether it
-  /// was written.
-  private func _writeTaken(_ taken: _TakenChunk) -> Bool {
+  /// The sync thread's part of writing a chunk without the lock: compresses and writes one it
+  /// took (`chunkInFlight` set), then records it as written — or poisons the writer (records
+  /// appended meanwhile are never written). Returns whether it was written.
+  private func _writeInFlight(_ taken: _TakenChunk) -> Bool {
     do throws(JournalError) {
-      let compressed = try taken.compressor.compress(taken.records, endFrame: taken.endFrame)
-      guard compressed.count <= options.limits.maxChunkBytes, taken.records.count <= options.limits.maxChunkBytes else {
-        throw .tooLarge(
-          what: "chunk", size: Int64(max(compressed.count, taken.records.count)), limit: Int64(options.limits.maxChunkBytes),
-          offset: taken.offset)
-      }
-      let header = _ChunkHeader(
-        flags: taken.flags, compressedLength: UInt32(compressed.count), uncompressedLength: UInt32(taken.records.count),
-        recordCount: taken.recordCount, firstSequence: taken.firstSequence, firstVersion: taken.firstVersion,
-        lastVersion: taken.lastVersion)
-      let bytes = header.encode(salt: salt, offset: taken.offset, payload: compressed)
-      try taken.file.write(bytes, at: taken.offset)
+      let bytes = try _write(taken)
       state.withLock { s in
         s.chunkInFlight = false
-        s.endOffset = taken.offset + Int64(bytes.count)
-        s.frameInputBytes = taken.endFrame ? 0 : s.frameInputBytes + taken.records.count
-        s.frameOpen = !taken.endFrame
-        s.writtenSequence = taken.lastSequence
+        _recordWritten(taken, bytes: bytes, &s)
       }
       return true
     } catch {
@@ -322,37 +290,66 @@ extension JournalWriter {
   /// Compresses pending records into one chunk and writes it with a single `pwrite`.
   /// Ends the frame when forced or when the frame reached its target size.
   private func _emitChunk(_ s: inout _WriterState, forceFrameEnd: Bool) throws(JournalError) {
-    guard let file = s.file else { throw .writerClosed(cause: s.closedReason ?? "closed") }
-    let endFrame = forceFrameEnd || s.frameInputBytes + s.pending.count >= options.frameTargetBytes
-    if s.pendingCount == 0 && !(endFrame && s.frameOpen) { return }
+    guard s.file != nil else { throw .writerClosed(cause: s.closedReason ?? "closed") }
+    guard var taken = _takeChunk(&s, forceFrameEnd: forceFrameEnd) else { return }
     do throws(JournalError) {
-      let compressed = try s.compressor.compress(s.pending, endFrame: endFrame)
-      var flags: UInt8 = 0
-      if !s.frameOpen { flags |= _ChunkHeader.frameStartFlag }
-      if endFrame { flags |= _ChunkHeader.frameEndFlag }
-      if s.pendingStartsWithCheckpoint && !s.frameOpen && s.pendingCount > 0 { flags |= _ChunkHeader.checkpointFlag }
-      let empty = s.pendingCount == 0
-      let header = _ChunkHeader(
-        flags: flags, compressedLength: UInt32(compressed.count), uncompressedLength: UInt32(s.pending.count),
-        recordCount: s.pendingCount, firstSequence: empty ? s.nextSequence : s.pendingFirstSequence,
-        firstVersion: empty ? (s.lastVersion ?? 0) : s.pendingFirstVersion,
-        lastVersion: empty ? (s.lastVersion ?? 0) : s.pendingLastVersion)
-      guard compressed.count <= options.limits.maxChunkBytes, s.pending.count <= options.limits.maxChunkBytes else {
-        throw .tooLarge(what: "chunk", size: Int64(max(compressed.count, s.pending.count)), limit: Int64(options.limits.maxChunkBytes), offset: s.endOffset)
-      }
-      let bytes = header.encode(salt: salt, offset: s.endOffset, payload: compressed)
-      try file.write(bytes, at: s.endOffset)
-      s.endOffset += Int64(bytes.count)
-      s.frameInputBytes = endFrame ? 0 : s.frameInputBytes + s.pending.count
-      s.frameOpen = !endFrame
-      s.writtenSequence = s.nextSequence - 1
+      _recordWritten(taken, bytes: try _write(taken), &s)
+      // Nothing was appended meanwhile (the lock is held): the buffer goes back, emptied.
+      swap(&s.pending, &taken.records)
       s.pending.removeAll(keepingCapacity: true)
-      s.pendingCount = 0
-      s.pendingStartsWithCheckpoint = false
     } catch {
       _poison(&s, error)
       throw error
     }
+  }
+
+  /// Takes the next chunk out of `pending`: the pending records, or an empty chunk that only ends
+  /// the open frame; nil when there is nothing to write. Its frame flags and offset follow the
+  /// state now, so it must be written (``_write(_:)``) before any other chunk.
+  private func _takeChunk(_ s: inout _WriterState, forceFrameEnd: Bool) -> _TakenChunk? {
+    guard let file = s.file else { return nil }
+    let endFrame = forceFrameEnd || s.frameInputBytes + s.pending.count >= options.frameTargetBytes
+    let empty = s.pendingCount == 0
+    if empty && !(endFrame && s.frameOpen) { return nil }
+    var flags: UInt8 = 0
+    if !s.frameOpen { flags |= _ChunkHeader.frameStartFlag }
+    if endFrame { flags |= _ChunkHeader.frameEndFlag }
+    if s.pendingStartsWithCheckpoint && !s.frameOpen && !empty { flags |= _ChunkHeader.checkpointFlag }
+    let taken = _TakenChunk(
+      file: file, compressor: s.compressor, records: s.pending, flags: flags, endFrame: endFrame,
+      recordCount: s.pendingCount, firstSequence: empty ? s.nextSequence : s.pendingFirstSequence,
+      lastSequence: s.nextSequence - 1, firstVersion: empty ? (s.lastVersion ?? 0) : s.pendingFirstVersion,
+      lastVersion: empty ? (s.lastVersion ?? 0) : s.pendingLastVersion, offset: s.endOffset)
+    s.pending = []
+    s.pendingCount = 0
+    s.pendingStartsWithCheckpoint = false
+    return taken
+  }
+
+  /// Compresses a taken chunk and writes it at its offset; returns the bytes written. It reads
+  /// no writer state: the caller holds the lock, or is the sync thread with the chunk in flight.
+  private func _write(_ taken: _TakenChunk) throws(JournalError) -> Int64 {
+    let compressed = try taken.compressor.compress(taken.records, endFrame: taken.endFrame)
+    guard compressed.count <= options.limits.maxChunkBytes, taken.records.count <= options.limits.maxChunkBytes else {
+      throw .tooLarge(
+        what: "chunk", size: Int64(max(compressed.count, taken.records.count)), limit: Int64(options.limits.maxChunkBytes),
+        offset: taken.offset)
+    }
+    let header = _ChunkHeader(
+      flags: taken.flags, compressedLength: UInt32(compressed.count), uncompressedLength: UInt32(taken.records.count),
+      recordCount: taken.recordCount, firstSequence: taken.firstSequence, firstVersion: taken.firstVersion,
+      lastVersion: taken.lastVersion)
+    let bytes = header.encode(salt: salt, offset: taken.offset, payload: compressed)
+    try taken.file.write(bytes, at: taken.offset)
+    return Int64(bytes.count)
+  }
+
+  /// Moves the file's end and the frame past a written chunk.
+  private func _recordWritten(_ taken: _TakenChunk, bytes: Int64, _ s: inout _WriterState) {
+    s.endOffset = taken.offset + bytes
+    s.frameInputBytes = taken.endFrame ? 0 : s.frameInputBytes + taken.records.count
+    s.frameOpen = !taken.endFrame
+    s.writtenSequence = taken.lastSequence
   }
 
   /// `fdatasync`, advancing `durableSequence`; returns it if it advanced.

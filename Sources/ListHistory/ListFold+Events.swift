@@ -187,19 +187,6 @@ extension ListFold {
     }
   }
 
-  /// Whether a sibling sequence holds exactly the subtrees `nodes`.
-  @inlinable
-  func _forest(_ siblings: _FoldSiblings<Item.ID>, equals nodes: [Outline.Node]) -> Bool {
-    guard siblings.count == nodes.count else { return false }
-    var index = 0
-    var equal = true
-    siblings.forEach { id in
-      if equal { equal = id == nodes[index].item.id && _subtree(id, equals: nodes[index]) }
-      index += 1
-    }
-    return equal
-  }
-
   @inlinable
   static func check(_ condition: Bool, _ kind: String, _ reason: @autoclosure () -> String) throws(HistoryError) {
     if !condition { throw failure(kind, reason()) }

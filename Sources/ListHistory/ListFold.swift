@@ -179,13 +179,19 @@ public struct ListFold<Section: ListElement, Item: ListElement>: Sendable {
   /// Whether the subtree of `id` is exactly `node` (contents, expansion, children, in order).
   @inlinable
   func _subtree(_ id: Item.ID, equals node: Outline.Node) -> Bool {
-    guard let slot = _slots[id], _records[slot].value == node.item, _records[slot].isExpanded == node.isExpanded,
-      _records[slot].children.count == node.children.count
+    guard let slot = _slots[id], _records[slot].value == node.item, _records[slot].isExpanded == node.isExpanded
     else { return false }
+    return _forest(_records[slot].children, equals: node.children)
+  }
+
+  /// Whether a sibling sequence holds exactly the subtrees `nodes`.
+  @inlinable
+  func _forest(_ siblings: _FoldSiblings<Item.ID>, equals nodes: [Outline.Node]) -> Bool {
+    guard siblings.count == nodes.count else { return false }
     var index = 0
     var equal = true
-    _records[slot].children.forEach { child in
-      if equal { equal = child == node.children[index].item.id && _subtree(child, equals: node.children[index]) }
+    siblings.forEach { id in
+      if equal { equal = id == nodes[index].item.id && _subtree(id, equals: nodes[index]) }
       index += 1
     }
     return equal

@@ -91,19 +91,17 @@ extension _StoreState {
     case .headMove(let move):
       try checkReplayed(move)
       let target = move.to.rawValue
-      // Walk short paths (undo/redo: one transaction); jump through a checkpoint otherwise.
+      let (base, events) = headMovePlan(to: target)
       var final: ListSnapshot<Section, Item>
-      if let path = graph.path(from: head, to: target, limit: 2 * graph.checkpointInterval) {
+      if let base {
+        final = base
+      } else {
         final = headSnapshot
         headSnapshot = ListSnapshot()  // in place, as for a commit
         final.clearMarkers()
-        for event in graph.pathEvents(path) { try event.apply(to: &final, verifying: false) }
-      } else {
-        let plan = graph.foldPlan(at: target)
-        final = plan.base
-        for event in plan.events { try event.apply(to: &final, verifying: false) }
-        final.clearMarkers()
       }
+      for event in events { try event.apply(to: &final, verifying: false) }
+      if base != nil { final.clearMarkers() }
       head = target
       headSnapshot = final
       graph.visit(target)
@@ -128,19 +126,25 @@ extension _StoreState {
     case .headMove(let move):
       try checkReplayed(move)
       let target = move.to.rawValue
-      // As in `replay(_:)`: walk short paths, jump through a checkpoint otherwise.
-      if let path = graph.path(from: head, to: target, limit: 2 * graph.checkpointInterval) {
-        for event in graph.pathEvents(path) { try fold.apply(event, verifying: false) }
-      } else {
-        let plan = graph.foldPlan(at: target)
-        fold = ListFold(plan.base)
-        for event in plan.events { try fold.apply(event, verifying: false) }
-      }
+      let (base, events) = headMovePlan(to: target)
+      if let base { fold = ListFold(base) }
+      for event in events { try fold.apply(event, verifying: false) }
       head = target
       graph.visit(target)
     case .checkpoint(let checkpoint):
       try checkReplayed(checkpoint)
     }
+  }
+
+  /// How a replayed head move reaches `target`: the events of a short path from the head (undo
+  /// and redo: one transaction), with no base; otherwise a checkpoint's state and the events
+  /// from it.
+  func headMovePlan(to target: Int) -> (base: ListSnapshot<Section, Item>?, events: [ListEvent<Section, Item>]) {
+    if let path = graph.path(from: head, to: target, limit: 2 * graph.checkpointInterval) {
+      return (nil, graph.pathEvents(path))
+    }
+    let plan = graph.foldPlan(at: target)
+    return (plan.base, plan.events)
   }
 
   /// Refuses a replayed commit that does not extend the history at the head.

@@ -42,11 +42,12 @@ struct _WriterState: ~Copyable {
   }
 }
 
-/// A chunk taken out of the pending records, written without the writer's lock.
+/// A chunk taken out of the pending records with everything needed to write it: by the
+/// appending thread under the writer's lock, or by grouped durability's sync thread without it.
 struct _TakenChunk {
   let file: any JournalFileHandle
   let compressor: _ZstdCompressor
-  let records: [UInt8]
+  var records: [UInt8]
   let flags: UInt8
   let endFrame: Bool
   let recordCount: UInt32

@@ -222,15 +222,19 @@ report("decode (generic JournalValue, no app types)", "\(format(Double(produced)
 /// (`ListFold`). Folding trusts the events (they were verified when recorded).
 protocol FoldTarget {
   init()
+  /// What the fold's result costs once the events are in (a `ListFold` builds its snapshot).
+  func finish()
   mutating func clearMarkers()
   mutating func apply(_ event: ListEvent<String, Row>) throws
   mutating func revert(_ event: ListEvent<String, Row>) throws
 }
 extension ListSnapshot: FoldTarget where Section == String, Item == Row {
+  func finish() {}
   mutating func apply(_ event: ListEvent<String, Row>) throws { try event.apply(to: &self, verifying: false) }
   mutating func revert(_ event: ListEvent<String, Row>) throws { try event.revert(from: &self, verifying: false) }
 }
 extension ListFold: FoldTarget where Section == String, Item == Row {
+  func finish() { _ = snapshot() }
   // Markers are not part of a fold's state.
   mutating func clearMarkers() {}
   mutating func apply(_ event: ListEvent<String, Row>) throws { try apply(event, verifying: false) }
@@ -300,6 +304,24 @@ let foldRate = Double(foldedCount) / foldSeconds
 report("fold decoded events (mixed workload)", "\(format(foldRate / 1e6)) M events/s", target: ">= 2 M/s")
 report("  same, per second of thread CPU time", "\(format(Double(foldedCount) / foldCPUSeconds / 1e6)) M events/s")
 report("fold result equals the live head state", "\(folded == store.snapshot)")
+/// `PROFILE=fold` (into a snapshot) or `PROFILE=flat` (into a `ListFold`, building its
+/// snapshot): fold the workload FOLD_REPEAT more times, report the best, and stop — so that a
+/// sampling profiler sees mostly that fold.
+func profileFold<Target: FoldTarget>(into _: Target.Type, events: Int) throws -> Never {
+  var best = Double.infinity
+  for _ in 0..<environment("FOLD_REPEAT", 0) {
+    var again = Folder<Target>()
+    _ = try again.fold(decoded[..<setupRecords])
+    let start = threadCPUSeconds()
+    _ = try foldWorkload(&again, decoded[setupRecords...])
+    again.snapshot.finish()
+    best = min(best, threadCPUSeconds() - start)
+  }
+  if best < .infinity { report("  best of the repeats, per CPU second", "\(format(Double(events) / best / 1e6)) M events/s") }
+  exit(0)
+}
+let profile = getenv("PROFILE").map { String(cString: $0) }
+if profile == "fold" { try profileFold(into: Store.Snapshot.self, events: foldedCount) }
 // The same events folded into a `ListFold` (a flat, non-persistent state), then one bulk build
 // of the final snapshot — what a full replay needs; timed together.
 var flatFolder = Folder<ListFold<String, Row>>()
@@ -318,34 +340,7 @@ report("fold into ListFold + build the final snapshot", "\(format(Double(flatCou
 report("  same, per second of thread CPU time", "\(format(Double(flatCount) / flatCPUSeconds / 1e6)) M events/s")
 report("  of which building the final snapshot (\(flatSnapshot.numberOfItems) items)", "\(format(flatBuildSeconds * 1000, 1)) ms")
 report("ListFold result equals the live head state", "\(flatSnapshot == store.snapshot)")
-// `PROFILE=flat`: fold into `ListFold` FOLD_REPEAT more times, then stop.
-if getenv("PROFILE").map({ String(cString: $0) }) == "flat" {
-  var best = Double.infinity
-  for _ in 0..<environment("FOLD_REPEAT", 0) {
-    var again = Folder<ListFold<String, Row>>()
-    _ = try again.fold(decoded[..<setupRecords])
-    let start = threadCPUSeconds()
-    _ = try foldWorkload(&again, decoded[setupRecords...])
-    _ = again.snapshot.snapshot()
-    best = min(best, threadCPUSeconds() - start)
-  }
-  if best < .infinity { report("  best of the repeats, per CPU second", "\(format(Double(flatCount) / best / 1e6)) M events/s") }
-  exit(0)
-}
-// `PROFILE=fold`: stop here (profile the fold alone); `FOLD_REPEAT=k` folds the workload k
-// more times first, so that a sampling profiler sees mostly the fold.
-if getenv("PROFILE").map({ String(cString: $0) }) == "fold" {
-  var best = Double.infinity
-  for _ in 0..<environment("FOLD_REPEAT", 0) {
-    var again = Folder<Store.Snapshot>()
-    _ = try again.fold(decoded[..<setupRecords])
-    let start = threadCPUSeconds()
-    _ = try foldWorkload(&again, decoded[setupRecords...])
-    best = min(best, threadCPUSeconds() - start)
-  }
-  if best < .infinity { report("  best of the repeats, per CPU second", "\(format(Double(foldedCount) / best / 1e6)) M events/s") }
-  exit(0)
-}
+if profile == "flat" { try profileFold(into: ListFold<String, Row>.self, events: flatCount) }
 
 let (replayed, replaySeconds) = try measure { try Store(replaying: sink.records, codec: HistoryCodec(), checkpointInterval: 65_536) }
 report("replay records into a store (decode+verify+fold+tree)", "\(format(Double(produced) / replaySeconds / 1e6)) M events/s")

@@ -315,11 +315,14 @@ extension JournalWriter {
     if !s.frameOpen { flags |= _ChunkHeader.frameStartFlag }
     if endFrame { flags |= _ChunkHeader.frameEndFlag }
     if s.pendingStartsWithCheckpoint && !s.frameOpen && !empty { flags |= _ChunkHeader.checkpointFlag }
-    let taken = _TakenChunk(
-      file: file, compressor: s.compressor, records: s.pending, flags: flags, endFrame: endFrame,
+    let header = _ChunkHeader(
+      flags: flags, compressedLength: 0, uncompressedLength: UInt32(truncatingIfNeeded: s.pending.count),
       recordCount: s.pendingCount, firstSequence: empty ? s.nextSequence : s.pendingFirstSequence,
-      lastSequence: s.nextSequence - 1, firstVersion: empty ? (s.lastVersion ?? 0) : s.pendingFirstVersion,
-      lastVersion: empty ? (s.lastVersion ?? 0) : s.pendingLastVersion, offset: s.endOffset)
+      firstVersion: empty ? (s.lastVersion ?? 0) : s.pendingFirstVersion,
+      lastVersion: empty ? (s.lastVersion ?? 0) : s.pendingLastVersion)
+    let taken = _TakenChunk(
+      file: file, compressor: s.compressor, records: s.pending, header: header, lastSequence: s.nextSequence - 1,
+      offset: s.endOffset)
     s.pending = []
     s.pendingCount = 0
     s.pendingStartsWithCheckpoint = false
@@ -335,10 +338,9 @@ extension JournalWriter {
         what: "chunk", size: Int64(max(compressed.count, taken.records.count)), limit: Int64(options.limits.maxChunkBytes),
         offset: taken.offset)
     }
-    let header = _ChunkHeader(
-      flags: taken.flags, compressedLength: UInt32(compressed.count), uncompressedLength: UInt32(taken.records.count),
-      recordCount: taken.recordCount, firstSequence: taken.firstSequence, firstVersion: taken.firstVersion,
-      lastVersion: taken.lastVersion)
+    var header = taken.header
+    header.compressedLength = UInt32(compressed.count)
+    header.uncompressedLength = UInt32(taken.records.count)
     let bytes = header.encode(salt: salt, offset: taken.offset, payload: compressed)
     try taken.file.write(bytes, at: taken.offset)
     return Int64(bytes.count)

@@ -48,13 +48,13 @@ struct _TakenChunk {
   let file: any JournalFileHandle
   let compressor: _ZstdCompressor
   var records: [UInt8]
-  let flags: UInt8
-  let endFrame: Bool
-  let recordCount: UInt32
-  let firstSequence: UInt64
+  /// Its header but for the lengths, which ``JournalWriter`` fills in once it is compressed.
+  var header: _ChunkHeader
+  /// The sequence of its last record (of the last written one for an empty chunk).
   let lastSequence: UInt64
-  let firstVersion: UInt64
-  let lastVersion: UInt64
   /// Where the chunk goes.
   let offset: Int64
+
+  /// Whether the chunk ends its frame.
+  var endFrame: Bool { header.isFrameEnd }
 }

@@ -24,9 +24,9 @@ extension ListFold {
       try Self.check(_sectionIndex[section.id] == nil, "insertSection", "section \(section.id) already exists")
       try Self.check(index >= 0 && index <= _sections.count, "insertSection", "index \(index) is out of 0...\(_sections.count)")
       try _checkNew(items, "insertSection")
-      _sections.insert(_Section(value: section, roots: _FoldSiblings(items.roots.map(\.item.id))), at: index)
+      let roots = _FoldSiblings(_register(items.roots, parent: -1))
+      _sections.insert(_Section(value: section, roots: roots), at: index)
       _reindexSections()
-      _register(items.roots, parent: -1)
 
     case .deleteSection(let section, let items, let index):
       guard let position = _position(ofSection: section.id) else { throw Self.failure("deleteSection", "unknown section \(section.id)") }
@@ -37,7 +37,7 @@ extension ListFold {
       }
       let removed = _sections.remove(at: position)
       _reindexSections()
-      removed.roots.forEach { _unregister($0) }
+      removed.roots.forEach { _unregister(Int($0)) }
 
     case .moveSection(let id, let from, let to):
       guard let position = _position(ofSection: id) else { throw Self.failure("moveSection", "unknown section \(id)") }
@@ -69,48 +69,55 @@ extension ListFold {
       for id in ids { try Self.check(_position(ofSection: id) != nil, "reloadSections", "unknown section \(id)") }
 
     case .insertItems(let outline, let location):
-      guard let count = _count(of: location.container) else { throw Self.failure("insertItems", "unknown container \(location.container)") }
+      guard let owner = _owner(of: location.container) else { throw Self.failure("insertItems", "unknown container \(location.container)") }
+      let count = _siblings(of: owner).count
       try Self.check(location.index >= 0 && location.index <= count, "insertItems", "index \(location.index) is out of 0...\(count) in \(location.container)")
       try _checkNew(outline, "insertItems")
-      _withSiblings(of: location.container) { siblings in
-        for (offset, root) in outline.roots.enumerated() { siblings.insert(root.item.id, at: location.index + offset) }
-      }
-      _register(outline.roots, parent: _parentSlot(of: location.container))
+      let slots = _register(outline.roots, parent: _parentSlot(of: owner))
+      _withSiblings(of: owner) { $0.insert(contentsOf: slots, at: location.index) }
 
     case .deleteItems(let outline, let location):
       // Nothing to delete: nothing to check either (as the model's `deleteItems([])`).
       guard !outline.roots.isEmpty else { break }
+      let owner = _owner(of: location.container)
       for (offset, root) in outline.roots.enumerated() {
-        var expected = location
-        expected.index += offset
-        try Self.check(_id(at: expected) == root.item.id, "deleteItems", "item \(root.item.id) is not at \(expected)")
-        if verifying { try Self.check(_subtree(root.item.id, equals: root), "deleteItems", "item \(root.item.id) does not hold the recorded subtree") }
+        let expected = location.index + offset
+        let slot = owner.flatMap { _slot(at: expected, of: $0) }
+        guard let slot, _records[slot].value.id == root.item.id else {
+          var named = location
+          named.index = expected
+          throw Self.failure("deleteItems", "item \(root.item.id) is not at \(named)")
+        }
+        if verifying { try Self.check(_subtree(slot, equals: root), "deleteItems", "item \(root.item.id) does not hold the recorded subtree") }
       }
-      let removed = _withSiblings(of: location.container) { siblings in
+      let removed = _withSiblings(of: owner!) { siblings in
         (0..<outline.roots.count).map { _ in siblings.remove(at: location.index) }
       }
-      for id in removed { _unregister(id) }
+      for slot in removed { _unregister(Int(slot)) }
 
     case .moveItem(let id, let from, let to):
-      try Self.check(_id(at: from) == id, "moveItem", "item \(id) is not at \(from)")
-      guard let count = _count(of: to.container) else { throw Self.failure("moveItem", "unknown container \(to.container)") }
-      let remaining = to.container == from.container ? count - 1 : count
+      let source = _owner(of: from.container)
+      guard let source, let slot = _slot(at: from.index, of: source), _records[slot].value.id == id else {
+        throw Self.failure("moveItem", "item \(id) is not at \(from)")
+      }
+      guard let destination = _owner(of: to.container) else { throw Self.failure("moveItem", "unknown container \(to.container)") }
+      let count = _siblings(of: destination).count
+      let remaining = destination == source ? count - 1 : count
       try Self.check(to.index >= 0 && to.index <= remaining, "moveItem", "index \(to.index) is out of 0...\(remaining) in \(to.container)")
-      if case .parent(let parent) = to.container {
+      if case .item(let parent) = destination {
         // Walk up from the new parent: reaching the item would make it its own ancestor.
-        let moved = _slots[id]!
-        var ancestor = _slots[parent]!
+        var ancestor = parent
         while ancestor >= 0 {
-          try Self.check(ancestor != moved, "moveItem", "item \(id) cannot move under itself or its descendant \(parent)")
-          ancestor = _records[ancestor].parent
+          try Self.check(ancestor != slot, "moveItem", "item \(id) cannot move under itself or its descendant \(_records[parent].value.id)")
+          ancestor = Int(_records[ancestor].parent)
         }
       }
-      _withSiblings(of: from.container) { $0.remove(at: from.index) }
-      _withSiblings(of: to.container) { $0.insert(id, at: to.index) }
-      if from.container != to.container { _records[_slots[id]!].parent = _parentSlot(of: to.container) }
+      _withSiblings(of: source) { $0.remove(at: from.index) }
+      _withSiblings(of: destination) { $0.insert(Int32(slot), at: to.index) }
+      if destination != source { _records[slot].parent = _parentSlot(of: destination) }
 
     case .updateItem(let old, let new):
-      guard let slot = _slots[new.id] else { throw Self.failure("updateItem", "unknown item \(new.id)") }
+      guard let slot = _slot(of: new.id) else { throw Self.failure("updateItem", "unknown item \(new.id)") }
       if verifying {
         try Self.check(old.id == new.id, "updateItem", "item update changes the identifier \(old.id) to \(new.id)")
         try Self.check(_records[slot].value == old, "updateItem", "item \(old.id) does not have the recorded old content")
@@ -118,29 +125,20 @@ extension ListFold {
       _records[slot].value = new
 
     case .replaceItem(let old, let new):
-      guard let slot = _slots[old.id] else { throw Self.failure("replaceItem", "unknown item \(old.id)") }
+      let oldHash = old.id.hashValue
+      guard let slot = _slot(of: old.id, hash: oldHash) else { throw Self.failure("replaceItem", "unknown item \(old.id)") }
       if verifying { try Self.check(_records[slot].value == old, "replaceItem", "item \(old.id) does not have the recorded old content") }
       guard new.id != old.id else {
         _records[slot].value = new
-        return
+        break
       }
-      try Self.check(_slots[new.id] == nil, "replaceItem", "item \(new.id) already exists")
-      // No position is recorded: the old identifier is found in its sibling sequence (a rare
-      // event; O(siblings)). The record keeps its slot, so its children need no update.
-      let parent = _records[slot].parent
-      if parent >= 0 {
-        _records[parent].children.replace(at: _records[parent].children.firstIndex(of: old.id)!, with: new.id)
-      } else {
-        for position in _sections.indices {
-          if let index = _sections[position].roots.firstIndex(of: old.id) {
-            _sections[position].roots.replace(at: index, with: new.id)
-            break
-          }
-        }
-      }
+      let newHash = new.id.hashValue
+      try Self.check(_slot(of: new.id, hash: newHash) == nil, "replaceItem", "item \(new.id) already exists")
+      // The record keeps its slot, so its place among its siblings and its children's parent
+      // slot stay as they are: only the identifier's entry in the table changes.
+      _table.remove(slot: slot, hash: oldHash)
       _records[slot].value = new
-      _slots[old.id] = nil
-      _slots[new.id] = slot
+      _table.insert(slot: slot, hash: newHash)
 
     case .expand(let id, let wasExpanded):
       try _setExpanded(id, true, wasExpanded: wasExpanded, verifying: verifying, "expand")
@@ -148,9 +146,9 @@ extension ListFold {
       try _setExpanded(id, false, wasExpanded: wasExpanded, verifying: verifying, "collapse")
 
     case .reloadItems(let ids):
-      for id in ids { try Self.check(_slots[id] != nil, "reloadItems", "unknown item \(id)") }
+      for id in ids { try Self.check(_slot(of: id) != nil, "reloadItems", "unknown item \(id)") }
     case .reconfigureItems(let ids):
-      for id in ids { try Self.check(_slots[id] != nil, "reconfigureItems", "unknown item \(id)") }
+      for id in ids { try Self.check(_slot(of: id) != nil, "reconfigureItems", "unknown item \(id)") }
     }
     _checkInvariants()
   }
@@ -165,7 +163,7 @@ extension ListFold {
 
   @inlinable
   mutating func _setExpanded(_ id: Item.ID, _ expanded: Bool, wasExpanded: Bool, verifying: Bool, _ kind: String) throws(HistoryError) {
-    guard let slot = _slots[id] else { throw Self.failure(kind, "unknown item \(id)") }
+    guard let slot = _slot(of: id) else { throw Self.failure(kind, "unknown item \(id)") }
     if verifying { try Self.check(_records[slot].isExpanded == wasExpanded, kind, "item \(id) expansion is not as recorded") }
     _records[slot].isExpanded = expanded
   }
@@ -177,12 +175,12 @@ extension ListFold {
   func _checkNew(_ outline: Outline, _ kind: String) throws(HistoryError) {
     if outline.roots.count == 1 && outline.roots[0].children.isEmpty {
       let id = outline.roots[0].item.id
-      try Self.check(_slots[id] == nil, kind, "item \(id) already exists")
+      try Self.check(_slot(of: id) == nil, kind, "item \(id) already exists")
       return
     }
     var seen = Set<Item.ID>()
     for id in outline.itemIdentifiers {
-      try Self.check(_slots[id] == nil, kind, "item \(id) already exists")
+      try Self.check(_slot(of: id) == nil, kind, "item \(id) already exists")
       try Self.check(seen.insert(id).inserted, kind, "item \(id) appears twice")
     }
   }

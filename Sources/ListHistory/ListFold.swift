@@ -6,9 +6,11 @@ import ListState
 /// ``ListSnapshot`` is persistent — copies are O(1) and share nodes — and pays for it with
 /// tree descents on every operation (several dependent cache misses on a large list). A fold
 /// needs none of that: it owns one state, applies one positional event after another, and only
-/// wants a snapshot at the end. `ListFold` keeps the items in a hash map and each sibling
-/// sequence in a block list, so an event costs about one map lookup per named item plus a
-/// short scan; ``snapshot()`` then builds the ``ListSnapshot`` in one bulk pass.
+/// wants a snapshot at the end. `ListFold` keeps the item records in an array, an
+/// identifier → slot table beside it, and each sibling sequence as a block list of slots. An
+/// event that names a position (move, delete) finds its record through the position, without
+/// hashing; one that names only an identifier (update, expand, insert's new items) costs one
+/// table probe. ``snapshot()`` then builds the ``ListSnapshot`` in one bulk pass.
 ///
 /// Events are applied with the same meaning and the same checks as
 /// ``ListEvent/apply(to:verifying:)``; an event that does not fit the state (unknown or
@@ -26,9 +28,9 @@ import ListState
 /// Reload and reconfigure markers are not kept: they describe how one transaction reached its
 /// state (what a UI should refresh), and snapshots compare equal without them.
 ///
-/// - Complexity: Each event costs O(1) expected map operations per item it names, plus O(n / b +
-///   b) for a positional edit of a sibling sequence of n items (b ≈ 256); copying a `ListFold`
-///   is O(n).
+/// - Complexity: Each event costs O(1) expected table operations per item it names or carries,
+///   plus O(n / b + b) for a positional edit of a sibling sequence of n items (b ≈ 256); copying
+///   a `ListFold` is O(n). At most `Int32.max` items.
 public struct ListFold<Section: ListElement, Item: ListElement>: Sendable {
   public typealias Event = ListEvent<Section, Item>
   public typealias Outline = ListOutline<Item>
@@ -39,10 +41,10 @@ public struct ListFold<Section: ListElement, Item: ListElement>: Sendable {
   @usableFromInline
   struct _Section: Sendable {
     @usableFromInline var value: Section
-    @usableFromInline var roots: _FoldSiblings<Item.ID>
+    @usableFromInline var roots: _FoldSiblings
 
     @inlinable
-    init(value: Section, roots: _FoldSiblings<Item.ID>) {
+    init(value: Section, roots: _FoldSiblings) {
       self.value = value
       self.roots = roots
     }
@@ -52,17 +54,25 @@ public struct ListFold<Section: ListElement, Item: ListElement>: Sendable {
   @usableFromInline
   struct _Item: Sendable {
     @usableFromInline var value: Item
-    @usableFromInline var parent: Int
+    @usableFromInline var parent: Int32
     @usableFromInline var isExpanded: Bool
-    @usableFromInline var children: _FoldSiblings<Item.ID>
+    @usableFromInline var children: _FoldSiblings
 
     @inlinable
-    init(value: Item, parent: Int, isExpanded: Bool) {
+    init(value: Item, parent: Int32, isExpanded: Bool) {
       self.value = value
       self.parent = parent
       self.isExpanded = isExpanded
       self.children = _FoldSiblings()
     }
+  }
+
+  /// Whose sibling sequence an event edits: a section (its index in `_sections`) or an item
+  /// (its slot). Resolved once per named container and event.
+  @usableFromInline
+  enum _Owner: Equatable {
+    case section(Int)
+    case item(Int)
   }
 
   /// The sections, in order.
@@ -72,19 +82,17 @@ public struct ListFold<Section: ListElement, Item: ListElement>: Sendable {
   /// moved: those events are rare, and lists have few sections).
   @usableFromInline
   var _sectionIndex: [Section.ID: Int] = [:]
-  /// The slot in `_records` of every item.
-  ///
-  /// Records live in an array, not as the map's values: reading a field of a map value copies
-  /// the whole value (retaining its children's arrays), while an array element is read and
-  /// mutated in place.
+  /// The slot in `_records` of every item, by identifier.
   @usableFromInline
-  var _slots: [Item.ID: Int] = [:]
-  /// The items' records; a deleted item's slot is reused.
+  var _table = _FoldSlotTable()
+  /// The items' records; a deleted item's slot is reused. Records live in an array, not in
+  /// the map: an array element is read and mutated in place, and sibling sequences refer to
+  /// records by slot.
   @usableFromInline
   var _records: [_Item] = []
   /// Slots of deleted items, reused first.
   @usableFromInline
-  var _freeSlots: [Int] = []
+  var _freeSlots: [Int32] = []
 
   /// The empty list.
   @inlinable
@@ -98,20 +106,19 @@ public struct ListFold<Section: ListElement, Item: ListElement>: Sendable {
   /// - Complexity: O(n).
   @inlinable
   public init(_ snapshot: ListSnapshot<Section, Item>) {
-    _slots.reserveCapacity(snapshot.numberOfItems)
+    _table.reserveCapacity(snapshot.numberOfItems)
     _records.reserveCapacity(snapshot.numberOfItems)
     for section in snapshot.sections {
       let outline = snapshot.outline(ofSection: section.id) ?? Outline()
       _sectionIndex[section.id] = _sections.count
-      _sections.append(_Section(value: section, roots: _FoldSiblings(outline.roots.map(\.item.id))))
-      _register(outline.roots, parent: -1)
+      _sections.append(_Section(value: section, roots: _FoldSiblings(_register(outline.roots, parent: -1))))
     }
     _checkInvariants()
   }
 
   /// The number of items.
   @inlinable
-  public var numberOfItems: Int { _slots.count }
+  public var numberOfItems: Int { _table.count }
 
   /// The number of sections.
   @inlinable
@@ -131,108 +138,138 @@ public struct ListFold<Section: ListElement, Item: ListElement>: Sendable {
 
   // MARK: - Internals shared by the events
 
+  /// The slot of the item `id`; nil when there is none.
+  @inlinable
+  @inline(__always)
+  func _slot(of id: Item.ID, hash: Int) -> Int? {
+    _table.find(hash: hash) { _records[$0].value.id == id }
+  }
+
+  /// The slot of the item `id`; nil when there is none.
+  @inlinable
+  @inline(__always)
+  func _slot(of id: Item.ID) -> Int? { _slot(of: id, hash: id.hashValue) }
+
   /// The outline nodes of a sibling sequence.
   @inlinable
-  func _nodes(of siblings: _FoldSiblings<Item.ID>) -> [Outline.Node] {
+  func _nodes(of siblings: _FoldSiblings) -> [Outline.Node] {
     var nodes: [Outline.Node] = []
     nodes.reserveCapacity(siblings.count)
-    siblings.forEach { id in
-      let slot = _slots[id]!
+    siblings.forEach { slot in
+      let record = Int(slot)
       nodes.append(
         Outline.Node(
-          _records[slot].value, isExpanded: _records[slot].isExpanded,
-          children: _records[slot].children.isEmpty ? [] : _nodes(of: _records[slot].children)))
+          _records[record].value, isExpanded: _records[record].isExpanded,
+          children: _records[record].children.isEmpty ? [] : _nodes(of: _records[record].children)))
     }
     return nodes
   }
 
-  /// Adds the records of `nodes` and their descendants (the caller places the roots).
+  /// Adds the records of `nodes` and their descendants; returns the slots of `nodes`, in order
+  /// (the caller places them). The identifiers must be new (checked by the caller).
   @inlinable
-  mutating func _register(_ nodes: [Outline.Node], parent: Int) {
+  mutating func _register(_ nodes: [Outline.Node], parent: Int32) -> [Int32] {
+    var slots: [Int32] = []
+    slots.reserveCapacity(nodes.count)
     for node in nodes {
-      var record = _Item(value: node.item, parent: parent, isExpanded: node.isExpanded)
-      if !node.children.isEmpty { record.children = _FoldSiblings(node.children.map(\.item.id)) }
+      let record = _Item(value: node.item, parent: parent, isExpanded: node.isExpanded)
       let slot: Int
       if let free = _freeSlots.popLast() {
-        slot = free
+        slot = Int(free)
         _records[slot] = record
       } else {
         slot = _records.count
         _records.append(record)
       }
-      _slots[node.item.id] = slot
-      if !node.children.isEmpty { _register(node.children, parent: slot) }
+      _table.insert(slot: slot, hash: node.item.id.hashValue)
+      if !node.children.isEmpty { _records[slot].children = _FoldSiblings(_register(node.children, parent: Int32(slot))) }
+      slots.append(Int32(slot))
     }
+    return slots
   }
 
-  /// Removes the records of `id` and its descendants.
+  /// Removes the records of the item at `slot` and its descendants.
   @inlinable
-  mutating func _unregister(_ id: Item.ID) {
-    guard let slot = _slots.removeValue(forKey: id) else { return }
+  mutating func _unregister(_ slot: Int) {
+    _table.remove(slot: slot, hash: _records[slot].value.id.hashValue)
     // The children are taken out of the record (nothing left to release later).
     let children = _records[slot].children
     _records[slot].children = _FoldSiblings()
-    _freeSlots.append(slot)
-    children.forEach { _unregister($0) }
+    _freeSlots.append(Int32(slot))
+    children.forEach { _unregister(Int($0)) }
   }
 
-  /// Whether the subtree of `id` is exactly `node` (contents, expansion, children, in order).
+  /// Whether the subtree at `slot` is exactly `node` (identifiers, contents, expansion,
+  /// children, in order).
   @inlinable
-  func _subtree(_ id: Item.ID, equals node: Outline.Node) -> Bool {
-    guard let slot = _slots[id], _records[slot].value == node.item, _records[slot].isExpanded == node.isExpanded
-    else { return false }
-    return _forest(_records[slot].children, equals: node.children)
+  func _subtree(_ slot: Int, equals node: Outline.Node) -> Bool {
+    _records[slot].value == node.item && _records[slot].isExpanded == node.isExpanded
+      && _forest(_records[slot].children, equals: node.children)
   }
 
   /// Whether a sibling sequence holds exactly the subtrees `nodes`.
   @inlinable
-  func _forest(_ siblings: _FoldSiblings<Item.ID>, equals nodes: [Outline.Node]) -> Bool {
+  func _forest(_ siblings: _FoldSiblings, equals nodes: [Outline.Node]) -> Bool {
     guard siblings.count == nodes.count else { return false }
     var index = 0
     var equal = true
-    siblings.forEach { id in
-      if equal { equal = id == nodes[index].item.id && _subtree(id, equals: nodes[index]) }
+    siblings.forEach { slot in
+      if equal { equal = _records[Int(slot)].value.id == nodes[index].item.id && _subtree(Int(slot), equals: nodes[index]) }
       index += 1
     }
     return equal
   }
 
-  /// The number of entries in `container`'s sibling sequence; nil when it does not exist.
+  /// The owner of `container`'s sibling sequence; nil when it does not exist.
   @inlinable
-  func _count(of container: Container) -> Int? {
+  @inline(__always)
+  func _owner(of container: Container) -> _Owner? {
     switch container {
-    case .section(let section): return _position(ofSection: section).map { _sections[$0].roots.count }
-    case .parent(let parent): return _slots[parent].map { _records[$0].children.count }
+    case .section(let section): return _position(ofSection: section).map { .section($0) }
+    case .parent(let parent): return _slot(of: parent).map { .item($0) }
     }
   }
 
-  /// The identifier at `location`; nil when the container or the index does not exist.
+  /// The sibling sequence of `owner`.
   @inlinable
-  func _id(at location: Location) -> Item.ID? {
-    switch location.container {
-    case .section(let section):
-      guard let position = _position(ofSection: section), location.index >= 0, location.index < _sections[position].roots.count else { return nil }
-      return _sections[position].roots[location.index]
-    case .parent(let parent):
-      guard let slot = _slots[parent], location.index >= 0, location.index < _records[slot].children.count else { return nil }
-      return _records[slot].children[location.index]
+  @inline(__always)
+  func _siblings(of owner: _Owner) -> _FoldSiblings {
+    switch owner {
+    case .section(let position): return _sections[position].roots
+    case .item(let slot): return _records[slot].children
     }
   }
 
-  /// Calls `body` with `container`'s sibling sequence in place (the container must exist).
+  /// The slot at `index` of `owner`'s siblings; nil when the index is out of range.
   @inlinable
+  @inline(__always)
+  func _slot(at index: Int, of owner: _Owner) -> Int? {
+    switch owner {
+    case .section(let position):
+      guard index >= 0, index < _sections[position].roots.count else { return nil }
+      return Int(_sections[position].roots[index])
+    case .item(let slot):
+      guard index >= 0, index < _records[slot].children.count else { return nil }
+      return Int(_records[slot].children[index])
+    }
+  }
+
+  /// Calls `body` with `owner`'s sibling sequence in place.
+  @inlinable
+  @inline(__always)
   @discardableResult
-  mutating func _withSiblings<R>(of container: Container, _ body: (inout _FoldSiblings<Item.ID>) -> R) -> R {
-    switch container {
-    case .section(let section): return body(&_sections[_position(ofSection: section)!].roots)
-    case .parent(let parent): return body(&_records[_slots[parent]!].children)
+  mutating func _withSiblings<R>(of owner: _Owner, _ body: (inout _FoldSiblings) -> R) -> R {
+    switch owner {
+    case .section(let position): return body(&_sections[position].roots)
+    case .item(let slot): return body(&_records[slot].children)
     }
   }
 
-  /// The parent slot recorded for an item placed in `container` (-1 for a section).
+  /// The parent slot recorded for an item placed under `owner` (-1 for a section).
   @inlinable
-  func _parentSlot(of container: Container) -> Int {
-    if case .parent(let parent) = container { return _slots[parent]! }
+  @inline(__always)
+  func _parentSlot(of owner: _Owner) -> Int32 {
+    if case .item(let slot) = owner { return Int32(slot) }
     return -1
   }
 
@@ -269,32 +306,35 @@ public struct ListFold<Section: ListElement, Item: ListElement>: Sendable {
     for (position, section) in _sections.enumerated() { _sectionIndex[section.value.id] = position }
   }
 
-  /// Checks the state's bookkeeping: every sibling sequence's blocks, every listed item has a
-  /// record whose parent is that container, and every record is listed exactly once (tests
-  /// build with `LISTJOURNAL_INVARIANTS`).
+  /// Checks the state's bookkeeping: every sibling sequence's blocks, every listed slot holds
+  /// a record whose parent is that container and which the table finds by its identifier, and
+  /// every live record is listed exactly once (tests build with `LISTJOURNAL_INVARIANTS`).
   ///
   /// - Complexity: O(n).
   @inlinable
   public func _checkInvariants() {
     #if LISTJOURNAL_INVARIANTS
     precondition(_sectionIndex.count == _sections.count, "section index out of step")
+    _table._checkInvariants()
     var listed = 0
-    func check(_ siblings: _FoldSiblings<Item.ID>, parent: Int) {
+    func check(_ siblings: _FoldSiblings, parent: Int32) {
       siblings._checkInvariants()
-      siblings.forEach { id in
-        guard let slot = _slots[id] else { preconditionFailure("item \(id) is listed but has no record") }
-        precondition(_records[slot].value.id == id, "slot \(slot) holds \(_records[slot].value.id), not \(id)")
-        precondition(_records[slot].parent == parent, "item \(id) records parent slot \(_records[slot].parent), listed under \(parent)")
+      siblings.forEach { slot in
+        let record = Int(slot)
+        precondition(record >= 0 && record < _records.count, "slot \(record) is out of range")
+        let id = _records[record].value.id
+        precondition(_slot(of: id) == record, "item \(id) at slot \(record) is not found there by the table")
+        precondition(_records[record].parent == parent, "item \(id) records parent slot \(_records[record].parent), listed under \(parent)")
         listed += 1
-        check(_records[slot].children, parent: slot)
+        check(_records[record].children, parent: slot)
       }
     }
     for (position, section) in _sections.enumerated() {
       precondition(_sectionIndex[section.value.id] == position, "section \(section.value.id) indexed wrongly")
       check(section.roots, parent: -1)
     }
-    precondition(listed == _slots.count, "\(_slots.count) items, \(listed) listed")
-    precondition(_slots.count + _freeSlots.count == _records.count, "slots out of step")
+    precondition(listed == _table.count, "\(_table.count) items, \(listed) listed")
+    precondition(_table.count + _freeSlots.count == _records.count, "slots out of step")
     #endif
   }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import ListState
 
 extension ListStore {
@@ -25,42 +26,153 @@ extension ListStore {
       clock: clock)
   }
 
-  /// The replay above, folding into a ``ListFold`` or not as `foldingFlat` says (tests use it
-  /// to exercise both ways at any checkpoint interval).
+  /// The replay above, folding into a ``ListFold`` or not as `foldingFlat` says, and handing
+  /// records decoded after the first `pipeliningAfter` to a second thread (tests use both to
+  /// exercise every way at any checkpoint interval and stream length).
   package convenience init(
     replaying records: some Sequence<HistoryRecord>, codec: HistoryCodec<Section, Item>,
     sink: (any HistoryRecordSink)?, checkpointInterval: Int, journalCheckpointBytes: Int, foldingFlat: Bool,
+    pipeliningAfter pipelineThreshold: Int = ListStore._replayPipelineThreshold,
     clock: @escaping @Sendable () -> Double
   ) throws(HistoryError) {
     var state = _StoreState<Section, Item>(graph: _HistoryGraph(checkpointInterval: checkpointInterval), clock: clock)
     state.journalCheckpointBytes = journalCheckpointBytes
-    var codec = codec
     // With sparse checkpoints almost no intermediate state is kept, so the events are folded
     // into a flat `ListFold` (a fraction of a persistent snapshot's cost per event) and the
     // head's snapshot is built once at the end (and at each checkpoint).
-    var fold: ListFold<Section, Item>? = foldingFlat ? ListFold() : nil
-    for record in records {
-      let content: HistoryRecordContent<Section, Item>
-      do { content = try codec.decode(record, checkpointState: false) } catch {
-        throw .invalidRecord(sequence: record.sequence, reason: error.description)
-      }
-      do {
-        if fold != nil { try state.replay(content, into: &fold!) } else { try state.replay(content) }
-      } catch let error as HistoryError {
-        throw .invalidRecord(sequence: record.sequence, reason: error.description)
-      } catch {
-        throw .invalidRecord(sequence: record.sequence, reason: "\(error)")
-      }
-      state.recordSequence = record.sequence
-      state.bytesSinceCheckpoint = record.kind == .checkpoint ? 0 : state.bytesSinceCheckpoint + record.payload.count
-      if record.kind == .checkpoint { state.lastCheckpointBytes = record.payload.count }
+    let replay = _Replay(state: state, fold: foldingFlat ? ListFold() : nil)
+    var codec = codec
+    var iterator = records.makeIterator()
+    var replayed = 0
+    while replayed < pipelineThreshold, let record = iterator.next() {
+      try replay.apply(Self._decode(record, with: &codec))
+      replayed += 1
     }
-    if let fold { state.headSnapshot = fold.snapshot() }
+    // A long stream: decoding (here) and folding (on a second thread) overlap.
+    if replayed == pipelineThreshold { try Self._replayPipelined(&iterator, codec: &codec, into: replay) }
+    state = replay.state
+    if let fold = replay.fold { state.headSnapshot = fold.snapshot() }
     codec.continueEncodingAfterDecoding()
     codec.tracksCurrentContents = true
     state.codec = codec
     state.sink = sink
     self.init(state: state)
+  }
+
+  /// After this many records a replay decodes and folds on two threads (a few milliseconds of
+  /// work: shorter replays never start a second thread).
+  package static var _replayPipelineThreshold: Int { 8_192 }
+
+  /// Records per hand-over between the decoding and the folding thread, and how many may wait.
+  static var _replayBatchSize: Int { 256 }
+  static var _replayPendingBatches: Int { 8 }
+
+  /// Decodes one record for ``_Replay/apply(_:)``.
+  static func _decode(_ record: HistoryRecord, with codec: inout HistoryCodec<Section, Item>) throws(HistoryError)
+    -> _ReplayedRecord<Section, Item>
+  {
+    do {
+      return _ReplayedRecord(
+        sequence: record.sequence, kind: record.kind, payloadBytes: record.payload.count,
+        content: try codec.decode(record, checkpointState: false))
+    } catch {
+      throw .invalidRecord(sequence: record.sequence, reason: error.description)
+    }
+  }
+
+  /// Replays the rest of `iterator` on two threads: this one reads and decodes records (the
+  /// codec's tables make decoding sequential), a worker folds them in order, in batches.
+  ///
+  /// The outcome is the single-threaded replay's: records are applied in order, and the first
+  /// failing record in stream order is the one reported — a fold failure stops the decoding,
+  /// and a decoding failure is reported only after every record before it was folded.
+  static func _replayPipelined<Records: IteratorProtocol<HistoryRecord>>(
+    _ iterator: inout Records, codec: inout HistoryCodec<Section, Item>, into replay: _Replay<Section, Item>
+  ) throws(HistoryError) {
+    let handOff = _BatchHandOff<_ReplayedRecord<Section, Item>>(capacity: _replayPendingBatches)
+    let folded = DispatchGroup()
+    folded.enter()
+    DispatchQueue.global().async {
+      defer { folded.leave() }
+      while var batch = handOff.take() {
+        // Records are moved out of the batch (popped from its reversed end), so each commit's
+        // events keep a single owner for the history to take over.
+        batch.reverse()
+        while let record = batch.popLast() {
+          do throws(HistoryError) { try replay.apply(record) } catch {
+            replay.failure = error
+            handOff.stop()
+            return
+          }
+        }
+      }
+    }
+    var decodeFailure: HistoryError?
+    var batch: [_ReplayedRecord<Section, Item>] = []
+    batch.reserveCapacity(_replayBatchSize)
+    var isStopped = false
+    while let record = iterator.next() {
+      do { batch.append(try _decode(record, with: &codec)) } catch {
+        decodeFailure = error
+        break
+      }
+      if batch.count == _replayBatchSize {
+        let full = batch
+        batch = []
+        batch.reserveCapacity(_replayBatchSize)
+        guard handOff.put(consume full) else {
+          isStopped = true
+          break
+        }
+      }
+    }
+    if !isStopped, !batch.isEmpty { _ = handOff.put(consume batch) }
+    handOff.finish()
+    folded.wait()
+    if let failure = replay.failure { throw failure }
+    if let decodeFailure { throw decodeFailure }
+  }
+}
+
+/// A decoded record with what a replay's bookkeeping needs of the raw one.
+struct _ReplayedRecord<Section: ListElement, Item: ListElement>: Sendable {
+  var sequence: UInt64
+  var kind: HistoryRecord.Kind
+  var payloadBytes: Int
+  var content: HistoryRecordContent<Section, Item>
+}
+
+/// The state a replay builds: the store's state, and the flat fold it folds into when it does.
+///
+/// A class, so that a replay's second thread can work on it in place. It is owned by one thread
+/// at a time: the replaying thread, except while a pipelined replay's worker runs, which the
+/// replaying thread waits for (`DispatchGroup.wait()` orders the two threads' accesses).
+final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendable {
+  var state: _StoreState<Section, Item>
+  var fold: ListFold<Section, Item>?
+  /// The worker's failure, read by the replaying thread after the worker finished.
+  var failure: HistoryError?
+
+  init(state: _StoreState<Section, Item>, fold: ListFold<Section, Item>?) {
+    self.state = state
+    self.fold = fold
+  }
+
+  /// Applies one decoded record (verifying every event) and keeps the journal bookkeeping.
+  func apply(_ record: consuming _ReplayedRecord<Section, Item>) throws(HistoryError) {
+    let sequence = record.sequence
+    let kind = record.kind
+    let payloadBytes = record.payloadBytes
+    do {
+      if fold != nil { try state.replay(record.content, into: &fold!) } else { try state.replay(record.content) }
+    } catch let error as HistoryError {
+      throw .invalidRecord(sequence: sequence, reason: error.description)
+    } catch {
+      throw .invalidRecord(sequence: sequence, reason: "\(error)")
+    }
+    state.recordSequence = sequence
+    state.bytesSinceCheckpoint = kind == .checkpoint ? 0 : state.bytesSinceCheckpoint + payloadBytes
+    if kind == .checkpoint { state.lastCheckpointBytes = payloadBytes }
   }
 }
 
@@ -74,9 +186,9 @@ extension ListStore {
 
 extension _StoreState {
   /// Applies one decoded record to a store being rebuilt (verifying every event).
-  mutating func replay(_ content: HistoryRecordContent<Section, Item>) throws {
-    switch content {
-    case .commit(let commit):
+  mutating func replay(_ content: consuming HistoryRecordContent<Section, Item>) throws {
+    switch consume content {
+    case .commit(var commit):
       try checkReplayed(commit)
       // The head's storage is taken (the state keeps an empty placeholder), so the events
       // mutate uniquely referenced nodes in place instead of copying their paths — as a live
@@ -84,9 +196,10 @@ extension _StoreState {
       var snapshot = headSnapshot
       headSnapshot = ListSnapshot()
       snapshot.clearMarkers()
-      for event in commit.events { try event.apply(to: &snapshot, verifying: true) }
+      for index in commit.events.indices { try commit.events[index].apply(to: &snapshot, verifying: true) }
       var transaction = ListStore<Section, Item>.Transaction(snapshot: snapshot, label: commit.label)
-      transaction.events = commit.events
+      // Taken, not shared: the history moves the events out of a uniquely owned array.
+      swap(&transaction.events, &commit.events)
       install(transaction: &transaction, parent: head, millis: HistoryCodec<Section, Item>.millis(commit.timestamp))
     case .headMove(let move):
       try checkReplayed(move)
@@ -112,12 +225,15 @@ extension _StoreState {
 
   /// ``replay(_:)`` into a flat fold state instead of the head's snapshot (which stays an empty
   /// placeholder until the replay ends); checkpoints due are built from the fold.
-  mutating func replay(_ content: HistoryRecordContent<Section, Item>, into fold: inout ListFold<Section, Item>) throws {
-    switch content {
-    case .commit(let commit):
+  mutating func replay(_ content: consuming HistoryRecordContent<Section, Item>, into fold: inout ListFold<Section, Item>) throws {
+    switch consume content {
+    case .commit(var commit):
       try checkReplayed(commit)
-      for event in commit.events { try fold.apply(event, verifying: true) }
-      var events = commit.events
+      for index in commit.events.indices { try fold.apply(commit.events[index], verifying: true) }
+      // Taken, not shared: the history moves the events out of a uniquely owned array (a
+      // shared one would be copied whole by the move).
+      var events: [ListEvent<Section, Item>] = []
+      swap(&events, &commit.events)
       let version = graph.add(
         parent: head, moving: &events, label: commit.label,
         timestampMillis: HistoryCodec<Section, Item>.millis(commit.timestamp), stateAfter: fold.snapshot())

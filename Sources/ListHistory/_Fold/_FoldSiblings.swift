@@ -1,6 +1,10 @@
 /// One sequence of siblings (a section's root items or an item's children) inside a
-/// ``ListFold``: identifiers in blocks of a few hundred, with the block sizes kept in a separate
-/// contiguous array.
+/// ``ListFold``: the siblings' record slots in blocks of a few hundred, with the block sizes kept
+/// in a separate contiguous array.
+///
+/// Slots rather than identifiers: an event names a position, and the slot found there leads
+/// straight to the record (to check the identifier, re-parent a moved item, or build the
+/// snapshot) without hashing anything; 4-byte slots also halve what an edit shifts.
 ///
 /// Positional edits are what folding events needs (every event names exact indices), and a
 /// block list makes them cheap without a tree: finding the block of an index scans the small
@@ -9,21 +13,21 @@
 /// copies the block array — which is fine for a fold's single mutable state.
 ///
 /// ```swift
-/// var siblings = _FoldSiblings<Int>()
+/// var siblings = _FoldSiblings()
 /// siblings.insert(1, at: 0)
 /// siblings.insert(2, at: 0)
 /// siblings[0]   // 2
 /// ```
 /// - Complexity: O(n / b + b) per positional read, insertion or removal for b ≈ ``blockCapacity``.
 @usableFromInline
-struct _FoldSiblings<ID: Hashable & Sendable>: Sendable {
-  /// The identifiers, in order, split into blocks.
+struct _FoldSiblings: Sendable {
+  /// The record slots, in order, split into blocks.
   @usableFromInline
-  var blocks: [[ID]] = []
+  var blocks: [[Int32]] = []
   /// `blocks[i].count`, kept apart so that finding an index never touches the blocks' storage.
   @usableFromInline
   var counts: [Int] = []
-  /// The number of identifiers.
+  /// The number of siblings.
   @usableFromInline
   var count: Int = 0
 
@@ -36,7 +40,7 @@ struct _FoldSiblings<ID: Hashable & Sendable>: Sendable {
 
   /// A sequence holding `ids`, in blocks of ``blockCapacity``.
   @inlinable
-  init(_ ids: [ID]) {
+  init(_ ids: [Int32]) {
     var start = 0
     while start < ids.count {
       let end = Swift.min(start + Self.blockCapacity, ids.count)
@@ -64,16 +68,16 @@ struct _FoldSiblings<ID: Hashable & Sendable>: Sendable {
     return (block, offset)
   }
 
-  /// The identifier at `index`.
+  /// The slot at `index`.
   @inlinable
-  subscript(index: Int) -> ID {
+  subscript(index: Int) -> Int32 {
     let (block, offset) = locate(index)
     return blocks[block][offset]
   }
 
   /// Inserts `id` so that it ends up at `index` (`0 ... count`).
   @inlinable
-  mutating func insert(_ id: ID, at index: Int) {
+  mutating func insert(_ id: Int32, at index: Int) {
     if blocks.isEmpty {
       blocks.append([id])
       counts.append(1)
@@ -87,10 +91,22 @@ struct _FoldSiblings<ID: Hashable & Sendable>: Sendable {
     if counts[block] > 2 * Self.blockCapacity { split(block) }
   }
 
-  /// Removes and returns the identifier at `index`.
+  /// Inserts `ids` so that the first ends up at `index` (`0 ... count`).
+  ///
+  /// - Complexity: O(k · (n / b + b)) for k slots; O(k) into an empty sequence.
+  @inlinable
+  mutating func insert(contentsOf ids: [Int32], at index: Int) {
+    if isEmpty {
+      self = _FoldSiblings(ids)
+      return
+    }
+    for offset in ids.indices { insert(ids[offset], at: index + offset) }
+  }
+
+  /// Removes and returns the slot at `index`.
   @inlinable
   @discardableResult
-  mutating func remove(at index: Int) -> ID {
+  mutating func remove(at index: Int) -> Int32 {
     let (block, offset) = locate(index)
     let id = blocks[block].remove(at: offset)
     counts[block] &-= 1
@@ -102,29 +118,9 @@ struct _FoldSiblings<ID: Hashable & Sendable>: Sendable {
     return id
   }
 
-  /// Replaces the identifier at `index`.
+  /// Calls `body` with every slot, in order.
   @inlinable
-  mutating func replace(at index: Int, with id: ID) {
-    let (block, offset) = locate(index)
-    blocks[block][offset] = id
-  }
-
-  /// The position of `id`, by a linear scan (for the rare events that carry no position).
-  ///
-  /// - Complexity: O(n).
-  @inlinable
-  func firstIndex(of id: ID) -> Int? {
-    var base = 0
-    for block in blocks.indices {
-      if let offset = blocks[block].firstIndex(of: id) { return base + offset }
-      base += counts[block]
-    }
-    return nil
-  }
-
-  /// Calls `body` with every identifier, in order.
-  @inlinable
-  func forEach(_ body: (ID) throws -> Void) rethrows {
+  func forEach(_ body: (Int32) throws -> Void) rethrows {
     for block in blocks { for id in block { try body(id) } }
   }
 

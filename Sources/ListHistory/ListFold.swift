@@ -111,7 +111,8 @@ public struct ListFold<Section: ListElement, Item: ListElement>: Sendable {
     for section in snapshot.sections {
       let outline = snapshot.outline(ofSection: section.id) ?? Outline()
       _sectionIndex[section.id] = _sections.count
-      _sections.append(_Section(value: section, roots: _FoldSiblings(_register(outline.roots, parent: -1))))
+      let roots = _FoldSiblings(_register(outline.roots, parent: -1))
+      _sections.append(_Section(value: section, roots: roots))
     }
     _checkInvariants()
   }
@@ -182,7 +183,12 @@ public struct ListFold<Section: ListElement, Item: ListElement>: Sendable {
         _records.append(record)
       }
       _table.insert(slot: slot, hash: node.item.id.hashValue)
-      if !node.children.isEmpty { _records[slot].children = _FoldSiblings(_register(node.children, parent: Int32(slot))) }
+      if !node.children.isEmpty {
+        // Registered first, then stored: registering appends to `_records` (it may reallocate),
+        // so no access to the record may be open across it.
+        let children = _FoldSiblings(_register(node.children, parent: Int32(slot)))
+        _records[slot].children = children
+      }
       slots.append(Int32(slot))
     }
     return slots

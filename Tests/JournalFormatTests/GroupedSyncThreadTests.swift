@@ -18,6 +18,24 @@ import Testing
     return (range.upperBound, nil)
   }
 
+  /// The journal at "/j" holds `syntheticRecord(n, checkpointEvery:)` for n in 0..<count, in
+  /// order, and reopens without a torn tail (reopening verifies every chunk: checksums,
+  /// sequences, frame structure); returns a reader of it.
+  static func expectReadsBack(_ fs: FaultInjectingFileSystem, count: Int, checkpointEvery: Int) throws -> JournalReader {
+    let reopened = try JournalWriter.open(at: "/j", options: memoryOptions(fs))
+    #expect(reopened.recovery.tornTailBytes == 0)
+    try reopened.close()
+    let reader = try JournalReader.open(at: "/j", fileSystem: fs)
+    let records = try reader.readAll()
+    #expect(records.count == count)
+    for (n, record) in records.enumerated() {
+      var expected = syntheticRecord(n, checkpointEvery: checkpointEvery)
+      expected.sequence = UInt64(n + 1)
+      #expect(record == expected, "record \(n)")
+    }
+    return reader
+  }
+
   @Test(arguments: [64, 4_096])
   func chunksWrittenBesideAppendsReadBackInOrder(maxBytes: Int) throws {
     let fs = FaultInjectingFileSystem()
@@ -28,18 +46,7 @@ import Testing
     #expect(result.failure == nil)
     try writer.close()
     #expect(writer.durableSequence == UInt64(count))
-    // Reopening verifies every chunk (checksums, sequences, frame structure).
-    let reopened = try JournalWriter.open(at: "/j", options: memoryOptions(fs))
-    #expect(reopened.recovery.tornTailBytes == 0)
-    try reopened.close()
-    let reader = try JournalReader.open(at: "/j", fileSystem: fs)
-    let records = try reader.readAll()
-    #expect(records.count == count)
-    for (n, record) in records.enumerated() {
-      var expected = syntheticRecord(n, checkpointEvery: 150)
-      expected.sequence = UInt64(n + 1)
-      #expect(record == expected)
-    }
+    let reader = try Self.expectReadsBack(fs, count: count, checkpointEvery: 150)
     // Every checkpoint starts a frame, so time travel can begin there.
     let checkpointFrames = reader.frames.filter(\.startsWithCheckpoint).count
     #expect(checkpointFrames == (count - 1) / 150)
@@ -144,18 +151,7 @@ import Testing
       }
     }
     #expect(writer.durableSequence == UInt64(expectedCount))
-    // Reopening verifies every chunk (checksums, sequences, frame structure).
-    let reopened = try JournalWriter.open(at: "/j", options: memoryOptions(fs))
-    #expect(reopened.recovery.tornTailBytes == 0)
-    try reopened.close()
-    let reader = try JournalReader.open(at: "/j", fileSystem: fs)
-    let records = try reader.readAll()
-    #expect(records.count == expectedCount)
-    for (n, read) in records.enumerated() {
-      var expected = record(n)
-      expected.sequence = UInt64(n + 1)
-      #expect(read == expected, "record \(n)")
-    }
+    let reader = try Self.expectReadsBack(fs, count: expectedCount, checkpointEvery: 8)
     // Sequences 1–3 (synced), 4 (the chunk in flight) and 5–8 in one frame; the checkpoint
     // starts the next.
     let frames = reader.frames.map { [$0.firstSequence, $0.startsWithCheckpoint ? 1 : 0] }

@@ -10,7 +10,8 @@ public enum JournalDurability: Sendable, Hashable {
   /// Appends are buffered and written as one chunk with one shared `fdatasync` when `maxBytes`
   /// of uncompressed records are pending or `maxDelayMilliseconds` after the first pending one.
   /// The sync runs on another thread without holding the writer's lock: an append never waits
-  /// for the disk (nor for the compression of a chunk that thread writes).
+  /// for the disk (nor, unless it appends a checkpoint, for the compression of a chunk that thread
+  /// writes).
   case grouped(maxDelayMilliseconds: Int, maxBytes: Int)
   /// Every append is written to the page cache as its own chunk, never synced until `sync()` or
   /// `close()`: survives a process crash, not a power loss.

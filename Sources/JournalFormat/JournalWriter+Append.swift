@@ -1,13 +1,5 @@
 import Dispatch
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension JournalWriter {
   /// Appends one record (its `sequence` is assigned here) according to the durability mode.
   ///
@@ -31,15 +23,25 @@ extension JournalWriter {
   /// being written (see `_groupSync`). A checkpoint first writes the current chunk, ending its
   /// frame, which must follow that one. The wait is one timed chunk's compression and `pwrite`,
   /// never a sync: appends still never wait for the disk.
+  ///
+  /// It blocks on `chunkWriting`, which the sync thread enters with the lock held as it sets
+  /// `chunkInFlight` and leaves as it clears it (`_writeInFlight`, written or not): seen set
+  /// under the lock, the flag is cleared by a `leave()` still to come, so the wait cannot miss
+  /// it; if the chunk was finished meanwhile, `wait()` returns at once.
   private func _whenNoChunkInFlight<R>(if needed: Bool, _ body: (inout _WriterState) throws(JournalError) -> R)
     throws(JournalError) -> R
   {
+    var waited = false
     while true {
       let result = try state.withLock { (s) throws(JournalError) -> R? in
-        needed && s.chunkInFlight ? nil : try body(&s)
+        if waited { s.waitingForChunkInFlight -= 1 }
+        guard needed && s.chunkInFlight else { return try body(&s) }
+        s.waitingForChunkInFlight += 1
+        return nil
       }
       if let result { return result }
-      sched_yield()
+      chunkWriting.wait()
+      waited = true
     }
   }
 
@@ -230,6 +232,7 @@ extension JournalWriter {
         // Appends continue into a fresh buffer of the same size while this one is written.
         s.pending.reserveCapacity(taken.records.count)
         s.chunkInFlight = true
+        chunkWriting.enter()
         return taken
       }
       if let taken, !_writeInFlight(taken) { return nil }
@@ -245,22 +248,22 @@ extension JournalWriter {
 
   /// The sync thread's part of writing a chunk without the lock: compresses and writes one it
   /// took (`chunkInFlight` set), then records it as written — or poisons the writer (records
-  /// appended meanwhile are never written). Returns whether it was written.
+  /// appended meanwhile are never written). Either way the chunk stops being in flight and a
+  /// checkpoint waiting for it goes on (to append, or to find the writer closed). Returns
+  /// whether it was written.
   private func _writeInFlight(_ taken: _TakenChunk) -> Bool {
-    do throws(JournalError) {
-      let bytes = try _write(taken)
-      state.withLock { s in
-        s.chunkInFlight = false
-        _recordWritten(taken, bytes: bytes, &s)
+    let result: Result<Int64, JournalError>
+    do throws(JournalError) { result = .success(try _write(taken)) } catch { result = .failure(error) }
+    state.withLock { s in
+      switch result {
+      case .success(let bytes): _recordWritten(taken, bytes: bytes, &s)
+      case .failure(let error): if s.closedReason == nil { _poison(&s, error) }
       }
-      return true
-    } catch {
-      state.withLock { s in
-        s.chunkInFlight = false
-        if s.closedReason == nil { _poison(&s, error) }
-      }
-      return false
+      s.chunkInFlight = false
+      chunkWriting.leave()
     }
+    if case .failure = result { return false }
+    return true
   }
 
   /// The file and the last written sequence when some written record is not yet durable.

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -39,6 +40,11 @@ public final class JournalWriter: Sendable {
   /// `fdatasync`, `sync()`) with each other and with `close()`, so the file is never closed under
   /// a running sync. Lock order: `syncing` before `state`, never the other way round.
   let syncing = Mutex<Void>(())
+  /// Entered while grouped durability's sync thread writes a chunk without `state`'s lock
+  /// (`_WriterState.chunkInFlight`), so a checkpoint append can block until it is written:
+  /// entered and left under `state`'s lock together with setting and clearing the flag, at most
+  /// one chunk at a time (the sync thread holds `syncing`).
+  let chunkWriting = DispatchGroup()
 
   init(
     path: String, salt: UInt64, formatMinor: UInt16, recovery: JournalRecoveryReport, options: JournalOptions,

@@ -94,11 +94,14 @@ func directoryEntries(_ path: String) -> [String] {
   return names.sorted()
 }
 
-/// A file system whose file syncs can be held (blocked until released), over an in-memory one.
+/// A file system whose file syncs, or its next file write, can be held (blocked until released),
+/// over an in-memory one.
 final class SyncGate: JournalFileSystem, @unchecked Sendable {
   let base: FaultInjectingFileSystem
   private let condition = NSCondition()
   private var blocking = false
+  private var holdingNextWrite = false
+  private var releases = 0
   private var waiting = 0
 
   init(_ base: FaultInjectingFileSystem) { self.base = base }
@@ -106,12 +109,18 @@ final class SyncGate: JournalFileSystem, @unchecked Sendable {
   /// From now on every file sync waits until `release()`.
   func blockSyncs() { condition.withLock { blocking = true } }
 
-  /// Whether a sync is waiting at the gate.
+  /// The next file write (that one only) waits until `release()`, then goes to the file system
+  /// below (where a fault injected meanwhile fails it).
+  func holdNextWrite() { condition.withLock { holdingNextWrite = true } }
+
+  /// Whether a sync or a write is waiting at the gate.
   var isBlocked: Bool { condition.withLock { waiting > 0 } }
 
   func release() {
     condition.withLock {
       blocking = false
+      holdingNextWrite = false
+      releases += 1
       condition.broadcast()
     }
   }
@@ -120,6 +129,17 @@ final class SyncGate: JournalFileSystem, @unchecked Sendable {
     condition.withLock {
       waiting += 1
       while blocking { condition.wait() }
+      waiting -= 1
+    }
+  }
+
+  func waitIfWriteHeld() {
+    condition.withLock {
+      guard holdingNextWrite else { return }
+      holdingNextWrite = false
+      let releasesBefore = releases
+      waiting += 1
+      while releases == releasesBefore { condition.wait() }
       waiting -= 1
     }
   }
@@ -142,7 +162,10 @@ final class SyncGate: JournalFileSystem, @unchecked Sendable {
     var path: String { file.path }
     func size() throws(JournalError) -> Int64 { try file.size() }
     func read(at offset: Int64, count: Int) throws(JournalError) -> [UInt8] { try file.read(at: offset, count: count) }
-    func write(_ bytes: [UInt8], at offset: Int64) throws(JournalError) { try file.write(bytes, at: offset) }
+    func write(_ bytes: [UInt8], at offset: Int64) throws(JournalError) {
+      gate.waitIfWriteHeld()
+      try file.write(bytes, at: offset)
+    }
     func truncate(to size: Int64) throws(JournalError) { try file.truncate(to: size) }
     func sync(dataOnly: Bool) throws(JournalError) {
       gate.waitIfBlocked()

@@ -13,31 +13,6 @@ import Testing
 @Suite struct CurrentContentTrackingTests {
   typealias Store = ListStore<String, TestRow>
 
-  /// Random transactions, undo, redo, checkout and injected sink failures on `store`.
-  func drive(_ store: Store, sink: RecordingSink, operations: inout RandomOperations, steps: Int) throws {
-    for step in 0..<steps {
-      // Now and then the next record fails to be written: a commit or head move is refused, a
-      // checkpoint is retried after a later change.
-      if step % 89 == 40 { sink.failNext() }
-      do {
-        switch Int.random(in: 0..<100, using: &operations.random) {
-        case 0..<10:
-          for _ in 0..<Int.random(in: 1...4, using: &operations.random) where store.canUndo { try store.undo() }
-        case 10..<15:
-          if store.redoTarget != nil { try store.redo() }
-        case 15..<17:
-          try store.checkout(Version(Int.random(in: 0...store.latestVersion.rawValue, using: &operations.random)))
-        default:
-          try store.transaction(label: "step") { tx in
-            for _ in 0..<Int.random(in: 1...3, using: &operations.random) { try operations.apply(to: &tx) }
-          }
-        }
-      } catch is ListError<String, Int> {
-      } catch is RecordingSink.Failure {
-      }
-    }
-  }
-
   /// Re-encodes every record with a fresh codec (no current-content knowledge) from the store's
   /// own events and states, and compares the bytes.
   func expectSameBytes(_ records: [HistoryRecord], store: Store) throws -> (checkpoints: Int, compactUpdates: Int) {
@@ -75,10 +50,12 @@ import Testing
   func recordsAreThoseOfACodecThatAssumesNothing(seed: UInt64) throws {
     let sink = RecordingSink()
     let clock = ClockBox()
-    let store = Store(
-      codec: HistoryCodec(), sink: sink, checkpointInterval: 64, journalCheckpointBytes: 1_024, clock: { clock.tick() })
-    var operations = RandomOperations(seed: seed)
-    try drive(store, sink: sink, operations: &operations, steps: 1_200)
+    let store = RandomHistory.recordingStore(sink: sink, checkpointInterval: 64, journalCheckpointBytes: 1_024, clock: clock)
+    // Random transactions, undo, redo, checkout; now and then the next record fails to be
+    // written: a commit or head move is refused, a checkpoint is retried after a later change.
+    var history = RandomHistory(
+      seed: seed, mix: .init(undo: 10, undosPerStep: 1...4, redo: 5, checkout: 2), writeFailures: .periodic(period: 89, phase: 40))
+    try history.drive(store, sink: sink, steps: 1_200)
     let counts = try expectSameBytes(sink.records, store: store)
     #expect(counts.checkpoints >= 5)
     #expect(counts.compactUpdates >= 20)
@@ -89,7 +66,7 @@ import Testing
     let reopened = try Store(
       replaying: sink.records, codec: HistoryCodec(), sink: reopenedSink, checkpointInterval: 64,
       journalCheckpointBytes: 1_024, clock: { clock.tick() })
-    try drive(reopened, sink: reopenedSink, operations: &operations, steps: 600)
+    try history.drive(reopened, sink: reopenedSink, steps: 600)
     #expect(!reopenedSink.records.isEmpty)
     _ = try expectSameBytes(sink.records + reopenedSink.records, store: reopened)
   }

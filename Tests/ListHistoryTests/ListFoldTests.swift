@@ -15,24 +15,9 @@ import Testing
   /// every version it created.
   func randomHistory(seed: UInt64, steps: Int) throws -> (Store, [Int: Canonical<String, TestRow>]) {
     let store = Store(checkpointInterval: 16)
-    var operations = RandomOperations(seed: seed)
-    var live: [Int: Canonical<String, TestRow>] = [0: Canonical(ListSnapshot())]
-    for _ in 0..<steps {
-      switch Int.random(in: 0..<100, using: &operations.random) {
-      case 0..<8: if store.canUndo { try store.undo() }
-      case 8..<12: if store.redoTarget != nil { try store.redo() }
-      case 12..<15: try store.checkout(Version(Int.random(in: 0...store.latestVersion.rawValue, using: &operations.random)))
-      default:
-        let latest = store.latestVersion
-        do {
-          try store.transaction { tx in
-            for _ in 0..<Int.random(in: 1...3, using: &operations.random) { try operations.apply(to: &tx) }
-          }
-        } catch is ListError<String, Int> {}
-        if store.latestVersion != latest { live[store.head.rawValue] = Canonical(store.snapshot) }
-      }
-    }
-    return (store, live)
+    var history = RandomHistory(seed: seed, mix: .init(undo: 8, redo: 4, checkout: 3))
+    try history.drive(store, steps: steps)
+    return (store, history.live)
   }
 
   @Test(arguments: [11, 12, 13] as [UInt64])

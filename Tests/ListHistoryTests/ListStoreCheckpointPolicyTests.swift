@@ -17,32 +17,10 @@ import Testing
     store: Store, sink: RecordingSink, live: [Int: Canonical<String, TestRow>]
   ) {
     let sink = RecordingSink()
-    let clock = ClockBox()
-    let store = Store(
-      codec: HistoryCodec(), sink: sink, checkpointInterval: interval, journalCheckpointBytes: 4_096,
-      clock: { clock.tick() })
-    var operations = RandomOperations(seed: seed)
-    var live: [Int: Canonical<String, TestRow>] = [0: Canonical(ListSnapshot())]
-    for _ in 0..<steps {
-      switch Int.random(in: 0..<100, using: &operations.random) {
-      case 0..<8:
-        for _ in 0..<Int.random(in: 1...6, using: &operations.random) where store.canUndo { try store.undo() }
-      case 8..<12:
-        if store.redoTarget != nil { try store.redo() }
-      case 12..<14:
-        try store.checkout(Version(Int.random(in: 0...store.latestVersion.rawValue, using: &operations.random)))
-      default:
-        let latest = store.latestVersion
-        do {
-          try store.transaction(label: "step") { tx in
-            for _ in 0..<Int.random(in: 1...3, using: &operations.random) { try operations.apply(to: &tx) }
-          }
-        } catch is ListError<String, Int> {}
-        if store.latestVersion != latest { live[store.head.rawValue] = Canonical(store.snapshot) }
-      }
-      #expect(Canonical(store.snapshot) == live[store.head.rawValue], "live state diverged at \(store.head)")
-    }
-    return (store, sink, live)
+    let store = RandomHistory.recordingStore(sink: sink, checkpointInterval: interval, journalCheckpointBytes: 4_096)
+    var history = RandomHistory(seed: seed, mix: .init(undo: 8, undosPerStep: 1...6, redo: 4, checkout: 2), checks: .liveState)
+    try history.drive(store, sink: sink, steps: steps)
+    return (store, sink, history.live)
   }
 
   @Test(arguments: [(11, 4), (12, 16), (13, 64)] as [(UInt64, Int)])

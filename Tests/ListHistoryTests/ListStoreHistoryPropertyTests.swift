@@ -16,62 +16,14 @@ import Testing
     var failures: Int
   }
 
+  /// Every step checked as it is taken (see ``RandomHistory/Checks``): head moves, refused
+  /// transactions (all or nothing) and the head's live state.
   func randomRun(seed: UInt64, steps: Int, checkpointInterval: Int) throws -> Run {
     let sink = RecordingSink()
-    let clock = ClockBox()
-    let store = Store(
-      codec: HistoryCodec(), sink: sink, checkpointInterval: checkpointInterval, journalCheckpointBytes: 512,
-      clock: { clock.tick() })
-    var operations = RandomOperations(seed: seed)
-    var live: [Int: Canonical<String, TestRow>] = [0: Canonical(ListSnapshot())]
-    var failures = 0
-    for _ in 0..<steps {
-      let roll = Int.random(in: 0..<100, using: &operations.random)
-      let headBefore = store.head
-      let stateBefore = Canonical(store.snapshot)
-      switch roll {
-      case 0..<10:
-        if store.canUndo {
-          let change = try store.undo()
-          #expect(change.reverted == [headBefore])
-          // undo then redo is the identity; undo again to continue from the parent
-          let redo = try store.redo()
-          #expect(redo.head == headBefore)
-          #expect(Canonical(store.snapshot) == stateBefore)
-          try store.undo()
-        } else {
-          #expect(throws: HistoryError.nothingToUndo(at: store.head)) { try store.undo() }
-        }
-      case 10..<15:
-        if store.redoTarget != nil { try store.redo() } else {
-          #expect(throws: HistoryError.nothingToRedo(at: store.head)) { try store.redo() }
-        }
-      case 15..<19:
-        let target = Version(Int.random(in: 0...store.latestVersion.rawValue, using: &operations.random))
-        let change = try store.checkout(target)
-        #expect(change.head == target && store.head == target)
-      default:
-        let latestBefore = store.latestVersion
-        let recordsBefore = sink.records.count
-        do {
-          try store.transaction(label: "step") { tx in
-            for _ in 0..<Int.random(in: 1...3, using: &operations.random) { try operations.apply(to: &tx) }
-          }
-        } catch is ListError<String, Int> {
-          failures += 1
-          // all-or-nothing: nothing changed, nothing persisted
-          #expect(store.head == headBefore && store.latestVersion == latestBefore)
-          #expect(Canonical(store.snapshot) == stateBefore)
-          #expect(sink.records.count == recordsBefore)
-        }
-        if store.latestVersion != latestBefore {
-          #expect(store.info(for: store.head)?.parent == headBefore)
-          live[store.head.rawValue] = Canonical(store.snapshot)
-        }
-      }
-      #expect(Canonical(store.snapshot) == live[store.head.rawValue], "live state diverged at \(store.head)")
-    }
-    return Run(store: store, sink: sink, live: live, failures: failures)
+    let store = RandomHistory.recordingStore(sink: sink, checkpointInterval: checkpointInterval, journalCheckpointBytes: 512)
+    var history = RandomHistory(seed: seed, mix: .init(undo: 10, redo: 5, checkout: 4), checks: .all)
+    try history.drive(store, sink: sink, steps: steps)
+    return Run(store: store, sink: sink, live: history.live, failures: history.refusedTransactions)
   }
 
   @Test(arguments: [1, 2] as [UInt64])
@@ -136,43 +88,21 @@ import Testing
   @Test(arguments: [(3, 1), (4, 1), (5, 0)] as [(UInt64, UInt16)])
   func failedWritesLeaveTheStreamDecodable(seed: UInt64, formatMinor: UInt16) throws {
     let sink = RecordingSink()
-    let clock = ClockBox()
     var codec = HistoryCodec<String, TestRow>()
     codec.encoderFormatMinor = formatMinor
-    let store = Store(codec: codec, sink: sink, checkpointInterval: 5, journalCheckpointBytes: 512, clock: { clock.tick() })
-    var operations = RandomOperations(seed: seed)
-    var live: [Int: Canonical<String, TestRow>] = [0: Canonical(ListSnapshot())]
-    var failures = 0
-    for _ in 0..<SeededRandom.propertySteps(default: 300) {
-      let failing = Int.random(in: 0..<4, using: &operations.random) == 0
-      if failing { sink.failNext() }
-      let before = (head: store.head, latest: store.latestVersion, state: Canonical(store.snapshot), records: sink.records.count)
-      do {
-        switch Int.random(in: 0..<100, using: &operations.random) {
-        case 0..<12: if store.canUndo { try store.undo() }
-        case 12..<18: if store.redoTarget != nil { try store.redo() }
-        default:
-          try store.transaction(label: "step") { tx in
-            for _ in 0..<Int.random(in: 1...3, using: &operations.random) { try operations.apply(to: &tx) }
-          }
-        }
-        live[store.head.rawValue] = Canonical(store.snapshot)
-      } catch is RecordingSink.Failure {
-        failures += 1
-        #expect(store.head == before.head && store.latestVersion == before.latest)
-        #expect(Canonical(store.snapshot) == before.state)
-        #expect(sink.records.count == before.records)
-      } catch is ListError<String, Int> {}
-      sink.failNext(0)  // an operation that wrote nothing leaves its failure unused
-    }
-    #expect(failures > 20)
+    let store = RandomHistory.recordingStore(sink: sink, codec: codec, checkpointInterval: 5, journalCheckpointBytes: 512)
+    // A failed write leaves the store as before (head, latest version, state, records).
+    var history = RandomHistory(
+      seed: seed, mix: .init(undo: 12, redo: 6, checkout: 0), writeFailures: .random(oneIn: 4), checks: .refusals)
+    try history.drive(store, sink: sink, steps: SeededRandom.propertySteps(default: 300))
+    #expect(history.failedWrites > 20)
     #expect(sink.records.contains { $0.kind == .checkpoint })
     for formatMinorOfReader in [0, 1] as [UInt16] {
       var readerCodec = HistoryCodec<String, TestRow>()
       readerCodec.encoderFormatMinor = formatMinorOfReader  // decoding accepts every encoding
       let replayed = try ListStore<String, TestRow>(replaying: sink.records, codec: readerCodec, checkpointInterval: 7)
       #expect(replayed.head == store.head && replayed.latestVersion == store.latestVersion)
-      for (version, expected) in live {
+      for (version, expected) in history.live {
         #expect(Canonical(try replayed.state(at: Version(version))) == expected, "replayed state(at: v\(version))")
         #expect(try replayed.events(of: Version(version)) == store.events(of: Version(version)))
       }
@@ -203,11 +133,3 @@ import Testing
     return result
   }
 }
-
-/// A deterministic clock that advances 1.5 ms per reading.
-final class ClockBox: Sendable {
-  private let now = Mutex<Double>(1_700_000_000)
-  func tick() -> Double { now.withLock { $0 += 0.0015; return $0 } }
-}
-
-import Synchronization

@@ -30,6 +30,10 @@ struct _WriterState: ~Copyable {
   /// `pending`, without the lock: until it is done, the compressor, `endOffset` and the frame
   /// fields are its own and nothing else writes a chunk (see `JournalWriter._groupSync`).
   var chunkInFlight = false
+  /// Checkpoint appends blocked until the chunk in flight is written (see
+  /// `JournalWriter._whenNoChunkInFlight`); nonzero only while `chunkInFlight` or just after.
+  /// Kept for tests, which see a checkpoint waiting through it.
+  var waitingForChunkInFlight = 0
 
   init(file: any JournalFileHandle, compressor: _ZstdCompressor, endOffset: Int64, nextSequence: UInt64, lastVersion: UInt64?) {
     self.file = file

@@ -62,6 +62,6 @@ public struct CheckpointBudget: Sendable, Hashable, CustomStringConvertible {
 
   public var description: String {
     guard let maximumBytes else { return "unbounded" }
-    return "\(maximumBytes) bytes"
+    return maximumBytes % (1 << 20) == 0 ? "\(maximumBytes >> 20) MiB" : "\(maximumBytes) bytes"
   }
 }

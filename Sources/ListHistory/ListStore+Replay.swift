@@ -55,6 +55,7 @@ extension ListStore {
       } catch {
         throw .invalidRecord(sequence: record.sequence, reason: "\(error)")
       }
+      _ = state.graph.takeDroppedCheckpoints()  // freed here: nobody waits on a replay's commits
       state.recordSequence = record.sequence
       state.bytesSinceCheckpoint = record.kind == .checkpoint ? 0 : state.bytesSinceCheckpoint + record.payload.count
       if record.kind == .checkpoint { state.lastCheckpointBytes = record.payload.count }

@@ -52,6 +52,9 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   let checkpointBudget: CheckpointBudget
   /// ``CheckpointBudget/estimatedCost(of:)`` summed over the checkpoints other than version 0's.
   private(set) var checkpointBytes = 0
+  /// The checkpoints thinning dropped, for the caller to free (``takeDroppedCheckpoints()``):
+  /// a live store frees them off its lock and off the committing thread.
+  private(set) var droppedCheckpoints: [Snapshot] = []
 
   /// The largest interval: doubling stops here (so `2 * checkpointInterval` cannot overflow).
   static var maximumCheckpointInterval: Int { 1 << 60 }
@@ -182,10 +185,18 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
         } else {
           checkpointBytes -= CheckpointBudget.estimatedCost(of: checkpoint)
           checkpoints[Int32(version)] = nil
+          droppedCheckpoints.append(checkpoint)
         }
       }
       nodes[version].eventsSinceCheckpoint = since
     }
+  }
+
+  /// The checkpoints dropped since the last call (see `droppedCheckpoints`).
+  mutating func takeDroppedCheckpoints() -> [Snapshot] {
+    guard !droppedCheckpoints.isEmpty else { return [] }
+    defer { droppedCheckpoints = [] }
+    return droppedCheckpoints
   }
 
   /// Records that `version` became the head: its parent's redo goes to it next time.

@@ -114,6 +114,7 @@ import Testing
         #expect(problems.isEmpty, "after v\(state.graph.count - 1): \(problems.prefix(5))")
         #expect(state.graph.checkpointBytes <= limit, "\(state.graph.checkpointBytes) estimated bytes")
         mostCheckpoints = max(mostCheckpoints, state.graph.checkpoints.count)
+        #expect(state.graph.droppedCheckpoints.isEmpty, "dropped checkpoints are handed off, not kept")
       }
       checks += 1
     }

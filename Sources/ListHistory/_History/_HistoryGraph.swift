@@ -25,13 +25,14 @@ struct _VersionNode: Sendable {
 /// is O(1) to copy, but each later change path-copies O(log n) nodes, so keeping *every*
 /// version's snapshot costs O(log n) node copies per event (gigabytes for 10M events). Keeping
 /// one snapshot every `checkpointInterval` events *along each branch* bounds both memory
-/// (events / interval snapshots) and time travel (at most one checkpoint plus `interval` events
-/// plus one transaction), and works for versions on any branch because the checkpoint used is
+/// (events / interval snapshots) and time travel (at most one checkpoint plus fewer than
+/// 2 × `interval` events), and works for versions on any branch because the checkpoint used is
 /// always an ancestor of the target. The interval counts replay *work* (``ListEvent/replayWeight``:
 /// one per event plus one per item an insert or delete carries), so a version that inserts a
 /// whole list is checkpointed at once instead of being re-inserted by every later time travel.
 ///
-/// A ``CheckpointBudget`` bounds the estimated memory of the checkpoints: when a new one would
+/// Events / interval snapshots still grow with the history, and each can pin a whole list's
+/// nodes, so a ``CheckpointBudget`` bounds their estimated memory: when a new one would
 /// exceed it, the interval doubles and ``respace()`` drops the checkpoints that are now closer
 /// than an interval to the one kept before them (about every other one), recomputing every
 /// version's `eventsSinceCheckpoint`. Invariants (checked by the tests): a version's
@@ -165,9 +166,10 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   /// branch (version 0's always). Never adds one: only states already kept are available.
   ///
   /// Why greedy along each branch: the old checkpoints were at least half the new interval apart,
-  /// so about every other one stays and the kept ones remain roughly evenly spaced; a version is
-  /// then less than two intervals after a checkpoint (at most one dropped gap shorter than the
-  /// interval plus its own distance from an old checkpoint, under two old intervals).
+  /// so about every other one stays and the kept ones remain roughly evenly spaced. A version is
+  /// then less than two (new) intervals after a kept checkpoint: the last dropped checkpoint
+  /// before it is less than one interval after one (or it would have been kept), and the version
+  /// was less than two old intervals — one new one — after that.
   ///
   /// - Complexity: O(versions + events) (a dictionary lookup only at versions that were
   ///   checkpoints or followed one without events).

@@ -15,7 +15,8 @@ import ListState
 /// checkpoint is always kept and not counted. The interval given at creation is thus the
 /// *minimum* spacing; the current one is ``ListStore/checkpointInterval``. Checkpoints stay
 /// roughly evenly spaced over the history, and time travel folds fewer than twice the current
-/// interval's events (plus one transaction).
+/// interval's events (plus one transaction). The interval never shrinks back: a list that was
+/// once large keeps the spacing it needed then.
 ///
 /// ```swift
 /// let store = ListStore<String, Row>()                                   // the default: 256 MiB
@@ -31,7 +32,8 @@ public struct CheckpointBudget: Sendable, Hashable, CustomStringConvertible {
   /// The estimated bytes the checkpoints (other than version 0's) may hold; nil for no limit.
   public var maximumBytes: Int?
 
-  /// A budget of `maximumBytes` estimated bytes (nil: unbounded).
+  /// A budget of `maximumBytes` estimated bytes (nil: unbounded; a negative count is 0, which
+  /// keeps only version 0's checkpoint).
   public init(maximumBytes: Int?) {
     self.maximumBytes = maximumBytes.map { max(0, $0) }
   }

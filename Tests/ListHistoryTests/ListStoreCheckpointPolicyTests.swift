@@ -47,7 +47,8 @@ import Testing
     return (store, sink, live)
   }
 
-  /// A budget of a few checkpoints of the random histories' lists (20–60 items: 3–9 KB each).
+  /// A budget of a few checkpoints of the random histories' lists (each estimated at 1 KiB plus
+  /// 128 bytes an item and section).
   static let smallBudget = CheckpointBudget.bytes(24 << 10)
 
   /// Seeds with the minimum interval and the budget: unbounded (a checkpoint every `interval`
@@ -100,8 +101,8 @@ import Testing
   /// right for every version, and the kept checkpoints are spaced by the current interval.
   @Test(arguments: [(21, 1), (22, 4), (23, 16)] as [(UInt64, Int)])
   func checkpointsStayWithinTheBudget(seed: UInt64, interval: Int) throws {
-    // A few checkpoints of the largest lists these histories reach (~150 items): a budget
-    // smaller than one checkpoint would leave only version 0's (and an interval that stays large).
+    // A few checkpoints of the largest lists these longer histories reach: a budget smaller
+    // than one checkpoint would leave only version 0's (and an interval that stays large).
     let budget = CheckpointBudget.bytes(64 << 10)
     let limit = budget.maximumBytes!
     var mostCheckpoints = 0
@@ -136,6 +137,39 @@ import Testing
       let forward = store.state.withLock { $0.graph.checkpointedAncestor(of: version).events }
       #expect(forward < 2 * currentInterval, "v\(version): \(forward) events from its checkpoint")
     }
+  }
+
+  /// On a linear history of one-event versions on a list of constant size (equal estimates),
+  /// each thinning keeps every other checkpoint: the kept ones stay exactly one current interval
+  /// apart, and there are always between half the budget's worth and the budget's worth of them.
+  @Test func thinningKeepsEveryOtherCheckpoint() throws {
+    let rows = (1...10).map { TestRow($0, "r\($0)") }
+    var sample = ListSnapshot<String, TestRow>()
+    try sample.appendSections(["S"])
+    try sample.appendItems(rows, toSection: "S")
+    let store = Store(checkpointInterval: 10, checkpointBudget: .bytes(8 * CheckpointBudget.estimatedCost(of: sample)))
+    try store.transaction { tx in  // v1, weight 12: a checkpoint
+      try tx.appendSections(["S"])
+      try tx.appendItems(rows, toSection: "S")
+    }
+    var thinnings = 0
+    var interval = 10
+    for round in 1...2_000 {
+      try store.updateItem(TestRow(round % 10 + 1, "u\(round)"))
+      let (versions, current) = store.state.withLock { state in
+        (state.graph.checkpoints.keys.filter { $0 != 0 }.map(Int.init).sorted(), state.graph.checkpointInterval)
+      }
+      if current != interval {
+        #expect(current == 2 * interval, "one doubling at a time here")
+        thinnings += 1
+        interval = current
+      }
+      #expect(versions.count <= 8, "round \(round): \(versions)")
+      if thinnings > 0 { #expect(versions.count >= 4, "round \(round): \(versions)") }
+      #expect(zip(versions, versions.dropFirst()).allSatisfy { $1 - $0 == current }, "round \(round): \(versions)")
+    }
+    #expect(thinnings >= 4)
+    #expect(try store.state(at: 1_000).item(1)?.title == "u990")
   }
 
   /// Where the graph's checkpoint bookkeeping is wrong (empty when it is right): see the

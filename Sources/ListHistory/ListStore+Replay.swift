@@ -3,7 +3,9 @@ import ListState
 
 extension ListStore {
   /// Rebuilds a store from the records a sink received (in order): every version and branch,
-  /// the head and the redo memory come back exactly. Every event is verified against the state
+  /// the head and the redo memory come back exactly. The in-memory checkpoints are placed (and
+  /// thinned by `checkpointBudget`) as they were in the store that wrote the records, given the
+  /// same interval and budget. Every event is verified against the state
   /// it applies to, so a foreign or corrupt stream is refused, not silently misapplied.
   ///
   /// With a `sink`, later changes are appended to the same stream: the codec continues with
@@ -17,13 +19,14 @@ extension ListStore {
   /// - Complexity: O(total events · log n) plus the head moves' paths.
   public convenience init(
     replaying records: some Sequence<HistoryRecord>, codec: HistoryCodec<Section, Item>,
-    sink: (any HistoryRecordSink)? = nil, checkpointInterval: Int = 4_096, journalCheckpointBytes: Int = 256 * 1024,
+    sink: (any HistoryRecordSink)? = nil, checkpointInterval: Int = 4_096,
+    checkpointBudget: CheckpointBudget = .default, journalCheckpointBytes: Int = 256 * 1024,
     clock: @escaping @Sendable () -> Double = _systemClock
   ) throws(HistoryError) {
     try self.init(
       replaying: records, codec: codec, sink: sink, checkpointInterval: checkpointInterval,
-      journalCheckpointBytes: journalCheckpointBytes, foldingFlat: checkpointInterval >= Self.flatReplayCheckpointInterval,
-      clock: clock)
+      checkpointBudget: checkpointBudget, journalCheckpointBytes: journalCheckpointBytes,
+      foldingFlat: checkpointInterval >= Self.flatReplayCheckpointInterval, clock: clock)
   }
 
   /// The replay above, folding into a ``ListFold`` or not as `foldingFlat` says, and handing
@@ -31,11 +34,13 @@ extension ListStore {
   /// exercise every way at any checkpoint interval and stream length).
   package convenience init(
     replaying records: some Sequence<HistoryRecord>, codec: HistoryCodec<Section, Item>,
-    sink: (any HistoryRecordSink)?, checkpointInterval: Int, journalCheckpointBytes: Int, foldingFlat: Bool,
+    sink: (any HistoryRecordSink)?, checkpointInterval: Int, checkpointBudget: CheckpointBudget = .default,
+    journalCheckpointBytes: Int, foldingFlat: Bool,
     pipeliningAfter pipelineThreshold: Int = ListStore._replayPipelineThreshold,
     clock: @escaping @Sendable () -> Double
   ) throws(HistoryError) {
-    var state = _StoreState<Section, Item>(graph: _HistoryGraph(checkpointInterval: checkpointInterval), clock: clock)
+    var state = _StoreState<Section, Item>(
+      graph: _HistoryGraph(checkpointInterval: checkpointInterval, budget: checkpointBudget), clock: clock)
     state.journalCheckpointBytes = journalCheckpointBytes
     // With sparse checkpoints almost no intermediate state is kept, so the events are folded
     // into a flat `ListFold` (a fraction of a persistent snapshot's cost per event) and the
@@ -170,6 +175,7 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
     } catch {
       throw .invalidRecord(sequence: sequence, reason: "\(error)")
     }
+    _ = state.graph.takeDroppedCheckpoints()  // freed here: nobody waits on a replay's commits
     state.recordSequence = sequence
     state.bytesSinceCheckpoint = kind == .checkpoint ? 0 : state.bytesSinceCheckpoint + payloadBytes
     if kind == .checkpoint { state.lastCheckpointBytes = payloadBytes }
@@ -178,9 +184,9 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
 
 extension ListStore {
   /// From this in-memory checkpoint interval on, a replay folds into a ``ListFold`` (see
-  /// ``init(replaying:codec:sink:checkpointInterval:journalCheckpointBytes:clock:)``): building
-  /// a snapshot from it costs O(n), once per checkpoint, which pays off only when checkpoints are
-  /// far apart. The replayed head's snapshot then carries no reload or reconfigure markers.
+  /// ``init(replaying:codec:sink:checkpointInterval:checkpointBudget:journalCheckpointBytes:clock:)``):
+  /// building a snapshot from it costs O(n), once per checkpoint, which pays off only when
+  /// checkpoints are far apart. (The interval given decides, not the one a budget grows to.) The replayed head's snapshot then carries no reload or reconfigure markers.
   public static var flatReplayCheckpointInterval: Int { 1 << 18 }
 }
 
@@ -256,6 +262,7 @@ extension _StoreState {
   /// and redo: one transaction), with no base; otherwise a checkpoint's state and the events
   /// from it.
   func headMovePlan(to target: Int) -> (base: ListSnapshot<Section, Item>?, events: [ListEvent<Section, Item>]) {
+    // Twice the current interval: what a fold from a checkpoint may cost (see `_HistoryGraph`).
     if let path = graph.path(from: head, to: target, limit: 2 * graph.checkpointInterval) {
       return (nil, graph.pathEvents(path))
     }

@@ -34,7 +34,8 @@ extension ListStore {
   /// event list).
   ///
   /// - Throws: ``HistoryError/unknownVersion(_:)``; the sink's error.
-  /// - Complexity: O(min(path events, checkpointInterval + one transaction)).
+  /// - Complexity: O(min(path events, 2 × ``checkpointInterval`` + one transaction)) (the
+  ///   current interval).
   @discardableResult
   public func checkout(_ version: Version) throws -> Change {
     try moveHead(.checkout) { state throws(HistoryError) in
@@ -59,6 +60,8 @@ extension _StoreState {
   mutating func moveHead(_ kind: HistoryHeadMove.Kind, to target: Int) throws -> (ListChange<Section, Item>, Bool) {
     let from = head
     let path = graph.path(from: from, to: target)
+    // A fold from a checkpoint costs fewer than twice the current interval's events (plus one
+    // transaction): walk when the path is no longer.
     let walkLimit = 2 * graph.checkpointInterval
     let walk = kind != .checkout
       || graph.eventCount(along: path.revert, limit: walkLimit) + graph.eventCount(along: path.apply, limit: walkLimit)

@@ -27,9 +27,10 @@ import Foundation
 /// let before = try store.state(at: 1)                 // time travel without moving the head
 /// ```
 ///
-/// - Complexity: a commit costs its operations (O(log n) each) plus O(1) bookkeeping; undo and
-///   redo cost O(events of the transaction); `state(at:)` costs at most one checkpoint plus
-///   `checkpointInterval` events plus one transaction (folded from the nearer checkpoint).
+/// - Complexity: a commit costs its operations (O(log n) each) plus O(1) bookkeeping (amortized:
+///   see ``CheckpointBudget`` for the rare thinning pass); undo and redo cost O(events of the
+///   transaction); `state(at:)` costs at most one checkpoint plus fewer than twice the current
+///   ``checkpointInterval`` events plus one transaction (folded from the nearer checkpoint).
 public final class ListStore<Section: ListElement, Item: ListElement>: Sendable {
   public typealias Snapshot = ListSnapshot<Section, Item>
   public typealias Event = ListEvent<Section, Item>
@@ -40,26 +41,40 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   /// An in-memory store without persistence.
   ///
   /// - Parameters:
-  ///   - checkpointInterval: events between in-memory checkpoints along a branch; time travel
-  ///     replays at most this many events (plus one transaction), from the nearer of the
-  ///     checkpoints before and after the version (so about a quarter of it on average). Memory
-  ///     grows by one snapshot's worth of changed nodes per checkpoint — on a large list, close
-  ///     to a whole copy of its nodes, which is also what every later change pays to copy.
+  ///   - checkpointInterval: the minimum number of events between in-memory checkpoints along a
+  ///     branch; time travel replays fewer than twice the current interval's events (plus one
+  ///     transaction), from the nearer of the checkpoints before and after the version (so
+  ///     about a quarter of the interval on average). Each checkpoint holds up to one snapshot's
+  ///     worth of changed nodes — on a large list, close to a whole copy of its nodes, which is
+  ///     also what every later change pays to copy.
+  ///   - checkpointBudget: the estimated memory the checkpoints may hold; when a new one would
+  ///     exceed it, the interval doubles and every other checkpoint is dropped (see
+  ///     ``CheckpointBudget``). The default, 256 MiB, bounds memory however long the history.
   ///   - clock: seconds since 1970 for version timestamps (rounded to milliseconds).
-  public init(checkpointInterval: Int = 4_096, clock: @escaping @Sendable () -> Double = _systemClock) {
-    state = Mutex(_StoreState<Section, Item>(graph: _HistoryGraph(checkpointInterval: checkpointInterval), clock: clock))
+  public init(
+    checkpointInterval: Int = 4_096, checkpointBudget: CheckpointBudget = .default,
+    clock: @escaping @Sendable () -> Double = _systemClock
+  ) {
+    state = Mutex(
+      _StoreState<Section, Item>(
+        graph: _HistoryGraph(checkpointInterval: checkpointInterval, budget: checkpointBudget), clock: clock))
   }
 
   /// A store that encodes every commit and head move with `codec` and hands the records to
   /// `sink` before they take effect.
   ///
-  /// - Parameter journalCheckpointBytes: after this many encoded payload bytes the store writes
-  ///   a checkpoint record (and resets the codec's intern tables) so readers can start there.
+  /// - Parameters:
+  ///   - checkpointInterval, checkpointBudget: the in-memory checkpoints, as for
+  ///     ``init(checkpointInterval:checkpointBudget:clock:)``.
+  ///   - journalCheckpointBytes: after this many encoded payload bytes the store writes a
+  ///     checkpoint record (and resets the codec's intern tables) so readers can start there.
   public init(
     codec: HistoryCodec<Section, Item>, sink: (any HistoryRecordSink)?, checkpointInterval: Int = 4_096,
-    journalCheckpointBytes: Int = 256 * 1024, clock: @escaping @Sendable () -> Double = _systemClock
+    checkpointBudget: CheckpointBudget = .default, journalCheckpointBytes: Int = 256 * 1024,
+    clock: @escaping @Sendable () -> Double = _systemClock
   ) {
-    var initial = _StoreState<Section, Item>(graph: _HistoryGraph(checkpointInterval: checkpointInterval), clock: clock)
+    var initial = _StoreState<Section, Item>(
+      graph: _HistoryGraph(checkpointInterval: checkpointInterval, budget: checkpointBudget), clock: clock)
     initial.codec = codec
     // Every change of this store is encoded in order (see `_StoreState.forgetCurrentContents`).
     initial.codec?.tracksCurrentContents = true
@@ -83,6 +98,10 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   public var latestVersion: Version { state.withLock { Version($0.graph.count - 1) } }
   /// Total recorded events of every version.
   public var eventCount: Int { state.withLock { $0.graph.eventCount } }
+  /// The current spacing of in-memory checkpoints (in events along a branch): the interval the
+  /// store was created with, doubled each time the ``CheckpointBudget`` thinned the checkpoints.
+  /// Time travel folds fewer than twice this many events plus one transaction.
+  public var checkpointInterval: Int { state.withLock { $0.graph.checkpointInterval } }
   /// Whether ``undo()`` would succeed.
   public var canUndo: Bool { state.withLock { $0.graph.parent(of: $0.head) != nil } }
   /// What ``redo()`` would move to, if anything.
@@ -121,9 +140,10 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
 
   /// The state at any version, on any branch, without moving the head (markers cleared).
   ///
-  /// - Complexity: at most one checkpoint lookup plus `checkpointInterval` events plus the
-  ///   events of one transaction — or the events on the path from the head, when fewer (so
-  ///   versions near the head are cheap whatever the interval); O(1) for the head.
+  /// - Complexity: at most one checkpoint lookup plus fewer than twice the current
+  ///   ``checkpointInterval`` events plus the events of one transaction — or the events on the
+  ///   path from the head, when fewer (so versions near the head are cheap whatever the
+  ///   interval); O(1) for the head.
   public func state(at version: Version) throws(HistoryError) -> Snapshot {
     // Collect the base and the events under the lock (O(interval)); fold outside it.
     let plan = state.withLock { state -> (Snapshot, [Event])? in

@@ -14,7 +14,8 @@
 /// let events = try history.events(from: 3, to: history.head)           // for an event-derived diff
 /// ```
 /// - Complexity: opening is O(file size) verification plus O(events · log n) replay; then
-///   `state(at:)` is O(checkpointInterval + one transaction), `events(from:to:)` O(path events).
+///   `state(at:)` is O(2 × the store's current checkpoint interval + one transaction) (see
+///   ``CheckpointBudget``), `events(from:to:)` O(path events).
 public final class JournalHistory<Section: ListElement, Item: ListElement>: Sendable {
   public typealias Snapshot = ListSnapshot<Section, Item>
   public typealias Event = ListEvent<Section, Item>
@@ -37,13 +38,18 @@ public final class JournalHistory<Section: ListElement, Item: ListElement>: Send
 
   /// Opens and replays the journal at `path` with `codec`.
   ///
-  /// - Parameter tolerateCorruption: read the valid prefix of a journal with mid-file damage
-  ///   (reported in `reader.recovery.corruption`) instead of throwing.
+  /// - Parameters:
+  ///   - tolerateCorruption: read the valid prefix of a journal with mid-file damage
+  ///     (reported in `reader.recovery.corruption`) instead of throwing.
+  ///   - checkpointInterval: the minimum number of events between in-memory checkpoints along a
+  ///     branch (time-travel cost; see ``ListStore/init(checkpointInterval:checkpointBudget:clock:)``).
+  ///   - checkpointBudget: the estimated memory those checkpoints may hold (see ``CheckpointBudget``).
   /// - Throws: ``JournalStoreError``: `.journal` (not a journal, newer format, corruption with its
   ///   offset) or `.invalidRecord` (offset, sequence, version).
   public static func open(
     at path: String, codec: HistoryCodec<Section, Item>, tolerateCorruption: Bool = false,
-    limits: JournalLimits = JournalLimits(), checkpointInterval: Int = 4_096
+    limits: JournalLimits = JournalLimits(), checkpointInterval: Int = 4_096,
+    checkpointBudget: CheckpointBudget = .default
   ) throws(JournalStoreError) -> JournalHistory {
     let reader: JournalReader
     do { reader = try JournalReader.open(at: path, limits: limits, tolerateCorruption: tolerateCorruption) } catch {
@@ -51,7 +57,8 @@ public final class JournalHistory<Section: ListElement, Item: ListElement>: Send
     }
     let counter = _KindCounter()
     let store = try _JournalReplay.replay(
-      reader, codec: codec, sink: nil, checkpointInterval: checkpointInterval, journalCheckpointBytes: .max,
+      reader, codec: codec, sink: nil, checkpointInterval: checkpointInterval, checkpointBudget: checkpointBudget,
+      journalCheckpointBytes: .max,
       clock: _systemClock, counter: counter)
     return JournalHistory(path: path, reader: reader, store: store, info: makeInfo(reader: reader, store: store, counter: counter))
   }

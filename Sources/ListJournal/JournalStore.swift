@@ -10,7 +10,7 @@ import Synchronization
 /// a few milliseconds; `.relaxed`: at ``sync()`` or ``close()``). Acknowledge a commit to a user
 /// only once ``durableVersion`` has reached it — or call ``makeDurable(through:)``. Opened with
 /// `defersWrites`, the journal holds records back and writes them together at ``flush()`` (see
-/// ``open(at:durability:createIfMissing:codec:options:checkpointInterval:journalCheckpointBytes:defersWrites:clock:onDurable:)``).
+/// ``open(at:durability:createIfMissing:codec:options:checkpointInterval:checkpointBudget:journalCheckpointBytes:defersWrites:clock:onDurable:)``).
 ///
 /// ```swift
 /// let journal = try JournalStore<TestSection, TestItem>.open(at: "/tmp/list.journal", durability: .grouped)
@@ -69,7 +69,10 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   ///   - codec: the encoding of the app's elements; ``HistoryCodec/init()`` for `Codable` ones.
   ///   - options: file-layer options (compression level, frame size, limits, file system for
   ///     fault injection); its `durability` and `onDurable` are replaced by the arguments.
-  ///   - checkpointInterval: events between in-memory checkpoints (time-travel cost).
+  ///   - checkpointInterval: the minimum number of events between in-memory checkpoints along a
+  ///     branch (time-travel cost; see ``ListStore/init(checkpointInterval:checkpointBudget:clock:)``).
+  ///   - checkpointBudget: the estimated memory those checkpoints may hold; beyond it the
+  ///     interval doubles and every other checkpoint is dropped (see ``CheckpointBudget``).
   ///   - journalCheckpointBytes: encoded bytes between checkpoint records in the file (each
   ///     starts a zstd frame, so time travel in the file decodes at most about this much).
   ///   - defersWrites: hold the records of changes in memory and write them together — one
@@ -89,7 +92,8 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   public static func open(
     at path: String, durability: JournalDurability = .grouped, createIfMissing: Bool = true,
     codec: HistoryCodec<Section, Item>, options: JournalOptions = JournalOptions(),
-    checkpointInterval: Int = 4_096, journalCheckpointBytes: Int = 256 * 1024, defersWrites: Bool = false,
+    checkpointInterval: Int = 4_096, checkpointBudget: CheckpointBudget = .default,
+    journalCheckpointBytes: Int = 256 * 1024, defersWrites: Bool = false,
     clock: @escaping @Sendable () -> Double = _systemClock,
     onDurable: (@Sendable (Version) -> Void)? = nil
   ) throws(JournalStoreError) -> JournalStore {
@@ -112,7 +116,7 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
       var codec = codec
       codec.encoderFormatMinor = min(codec.encoderFormatMinor, writer.formatMinor)
       let store = try _JournalReplay.replay(
-        reader, codec: codec, sink: sink, checkpointInterval: checkpointInterval,
+        reader, codec: codec, sink: sink, checkpointInterval: checkpointInterval, checkpointBudget: checkpointBudget,
         journalCheckpointBytes: journalCheckpointBytes, clock: clock)
       tracker.start(durableVersion: store.latestVersion, durableSequence: writer.durableSequence)
       return JournalStore(store: store, path: path, writer: writer, tracker: tracker, sink: sink, durability: durability)
@@ -126,14 +130,15 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   public static func open(
     at path: String, durability: JournalDurability = .grouped, createIfMissing: Bool = true,
     options: JournalOptions = JournalOptions(), checkpointInterval: Int = 4_096,
-    journalCheckpointBytes: Int = 256 * 1024, defersWrites: Bool = false,
+    checkpointBudget: CheckpointBudget = .default, journalCheckpointBytes: Int = 256 * 1024,
+    defersWrites: Bool = false,
     clock: @escaping @Sendable () -> Double = _systemClock, onDurable: (@Sendable (Version) -> Void)? = nil
   ) throws(JournalStoreError) -> JournalStore
   where Section: Codable, Section.ID: Codable, Item: Codable, Item.ID: Codable {
     try open(
       at: path, durability: durability, createIfMissing: createIfMissing, codec: HistoryCodec(), options: options,
-      checkpointInterval: checkpointInterval, journalCheckpointBytes: journalCheckpointBytes,
-      defersWrites: defersWrites, clock: clock, onDurable: onDurable)
+      checkpointInterval: checkpointInterval, checkpointBudget: checkpointBudget,
+      journalCheckpointBytes: journalCheckpointBytes, defersWrites: defersWrites, clock: clock, onDurable: onDurable)
   }
 
   // MARK: Durability
@@ -197,7 +202,7 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
 }
 
 extension ListStore {
-  /// Opens (or creates) a journal-backed store: see ``JournalStore/open(at:durability:createIfMissing:options:checkpointInterval:journalCheckpointBytes:clock:onDurable:)``.
+  /// Opens (or creates) a journal-backed store: see ``JournalStore/open(at:durability:createIfMissing:options:checkpointInterval:checkpointBudget:journalCheckpointBytes:defersWrites:clock:onDurable:)``.
   ///
   /// ```swift
   /// let journal = try ListStore<TestSection, TestItem>.open(journalAt: path, durability: .strict)

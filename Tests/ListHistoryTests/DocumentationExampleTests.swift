@@ -157,6 +157,23 @@ struct HistoryDocumentationExampleTests {
     #expect(state == store.snapshot)
   }
 
+  /// "Checkpoints and memory".
+  @Test func checkpointBudgets() throws {
+    let store = ListStore<String, Row>()  // 4,096+ events, 256 MiB
+    let phone = ListStore<String, Row>(checkpointBudget: .bytes(32 << 20))  // at most ~32 MB of checkpoints
+    let fixed = ListStore<String, Row>(checkpointInterval: 16_384, checkpointBudget: .unbounded)
+    #expect(store.checkpointInterval == 4_096 && fixed.checkpointInterval == 16_384)
+    #expect(phone.checkpointInterval == 4096)  // until the budget is reached, then 8192, 16384, …
+    #expect(CheckpointBudget.default == .bytes(256 << 20) && CheckpointBudget.estimatedBytesPerItem == 128)
+
+    // The doubling itself, on a small scale: checkpoints after every version, room for a few.
+    let small = ListStore<String, Row>(checkpointInterval: 1, checkpointBudget: .bytes(16 << 10))
+    try small.appendSections(["Inbox"])
+    for n in 1...200 { try small.appendItems([Row(id: "\(n)", title: "Item \(n)")]) }
+    #expect(small.checkpointInterval > 1)
+    #expect(try small.state(at: 100).numberOfItems == 99)
+  }
+
   @Test func observing() throws {
     let store = try groceries()
     let seen = Mutex<[String]>([])

@@ -18,18 +18,25 @@ import Testing
 
   /// Every step checked as it is taken (see ``RandomHistory/Checks``): head moves, refused
   /// transactions (all or nothing) and the head's live state.
-  func randomRun(seed: UInt64, steps: Int, checkpointInterval: Int) throws -> Run {
+  func randomRun(
+    seed: UInt64, steps: Int, checkpointInterval: Int, checkpointBudget: CheckpointBudget = .unbounded
+  ) throws -> Run {
     let sink = RecordingSink()
-    let store = RandomHistory.recordingStore(sink: sink, checkpointInterval: checkpointInterval, journalCheckpointBytes: 512)
+    let store = RandomHistory.recordingStore(
+      sink: sink, checkpointInterval: checkpointInterval, checkpointBudget: checkpointBudget, journalCheckpointBytes: 512)
     var history = RandomHistory(seed: seed, mix: .init(undo: 10, redo: 5, checkout: 4), checks: .all)
     try history.drive(store, sink: sink, steps: steps)
     return Run(store: store, sink: sink, live: history.live, failures: history.refusedTransactions)
   }
 
-  @Test(arguments: [1, 2] as [UInt64])
-  func timeTravelAndReplayReproduceEveryVersion(seed: UInt64) throws {
-    let run = try randomRun(seed: seed, steps: SeededRandom.propertySteps(default: 150), checkpointInterval: 5)
+  /// Seeds with the budget of the live store (and of the replays with dense checkpoints):
+  /// unbounded, or 16 KiB (a few checkpoints of these lists: thinned during the run).
+  @Test(arguments: [(1, .unbounded), (2, .unbounded), (3, .bytes(16 << 10))] as [(UInt64, CheckpointBudget)])
+  func timeTravelAndReplayReproduceEveryVersion(seed: UInt64, budget: CheckpointBudget) throws {
+    let run = try randomRun(
+      seed: seed, steps: SeededRandom.propertySteps(default: 150), checkpointInterval: 5, checkpointBudget: budget)
     let store = run.store
+    if budget.maximumBytes != nil { #expect(store.checkpointInterval > 5, "the budget thinned the checkpoints") }
     #expect(run.live.count == store.latestVersion.rawValue + 1)
     // The run exercised real work: many versions, some refused transactions, several checkpoints.
     #expect(run.live.count > 50 && run.failures > 0)
@@ -46,7 +53,7 @@ import Testing
     for (interval, flat) in [(1 << 30, true), (1 << 30, false), (7, true)] {
       let replayed = try ListStore<String, TestRow>(
         replaying: run.sink.records, codec: HistoryCodec(), sink: nil, checkpointInterval: interval,
-        journalCheckpointBytes: .max, foldingFlat: flat, clock: { 0 })
+        checkpointBudget: budget, journalCheckpointBytes: .max, foldingFlat: flat, clock: { 0 })
       #expect(replayed.head == store.head)
       #expect(replayed.latestVersion == store.latestVersion)
       #expect(replayed.redoTarget == store.redoTarget)

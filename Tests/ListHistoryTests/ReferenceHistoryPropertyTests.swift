@@ -8,14 +8,22 @@ import Testing
 /// See ``ReferenceHistoryRun`` for every check. `LISTJOURNAL_PROPERTY_STEPS` runs longer.
 @Suite struct ReferenceHistoryPropertyTests {
   /// Seeds with the live store's checkpoint interval (1: a checkpoint after every version;
-  /// 1 << 20: none after version 0, so time travel walks from the head or folds from version 0).
-  @Test(arguments: zip([1, 2, 3, 4, 5] as [UInt64], [4, 4, 16, 1, 1 << 20]))
-  func storeFollowsTheReferenceModel(seed: UInt64, checkpointInterval: Int) throws {
+  /// 1 << 20: none after version 0, so time travel walks from the head or folds from version 0)
+  /// and budget (32 KiB: a few checkpoints of these lists, so the interval doubles and the
+  /// checkpoints are thinned several times during the run, reopens included).
+  @Test(arguments: [
+    (1, 4, .unbounded), (2, 4, .unbounded), (3, 16, .unbounded), (4, 1, .unbounded), (5, 1 << 20, .unbounded),
+    (6, 1, .bytes(32 << 10)), (7, 4, .bytes(32 << 10)),
+  ] as [(UInt64, Int, CheckpointBudget)])
+  func storeFollowsTheReferenceModel(seed: UInt64, checkpointInterval: Int, budget: CheckpointBudget) throws {
     let steps = SeededRandom.propertySteps(default: 250)
-    var run = ReferenceHistoryRun(seed: seed, checkpointInterval: checkpointInterval)
+    var run = ReferenceHistoryRun(seed: seed, checkpointInterval: checkpointInterval, checkpointBudget: budget)
     if let failure = run.run(steps: steps) {
       Issue.record("\(failure)")
       return
+    }
+    if budget.maximumBytes != nil {
+      #expect(run.store.checkpointInterval >= 4 * checkpointInterval, "the budget thinned the checkpoints")
     }
     // The run exercised real work: many versions, branches, refusals, every kind of head move,
     // and checkpoint records in the stream.

@@ -25,11 +25,20 @@ struct _VersionNode: Sendable {
 /// is O(1) to copy, but each later change path-copies O(log n) nodes, so keeping *every*
 /// version's snapshot costs O(log n) node copies per event (gigabytes for 10M events). Keeping
 /// one snapshot every `checkpointInterval` events *along each branch* bounds both memory
-/// (events / interval snapshots) and time travel (at most one checkpoint plus `interval` events
-/// plus one transaction), and works for versions on any branch because the checkpoint used is
+/// (events / interval snapshots) and time travel (at most one checkpoint plus fewer than
+/// 2 × `interval` events), and works for versions on any branch because the checkpoint used is
 /// always an ancestor of the target. The interval counts replay *work* (``ListEvent/replayWeight``:
 /// one per event plus one per item an insert or delete carries), so a version that inserts a
 /// whole list is checkpointed at once instead of being re-inserted by every later time travel.
+///
+/// Events / interval snapshots still grow with the history, and each can pin a whole list's
+/// nodes, so a ``CheckpointBudget`` bounds their estimated memory: when a new one would
+/// exceed it, the interval doubles and ``respace()`` drops the checkpoints that are now closer
+/// than an interval to the one kept before them (about every other one), recomputing every
+/// version's `eventsSinceCheckpoint`. Invariants (checked by the tests): a version's
+/// `eventsSinceCheckpoint` is the work since its nearest checkpointed ancestor-or-self; every
+/// checkpoint but version 0 is at least `checkpointInterval` after the one before it; every
+/// other version is less than `2 * checkpointInterval` after one (the gaps thinning leaves).
 struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   typealias Event = ListEvent<Section, Item>
   typealias Snapshot = ListSnapshot<Section, Item>
@@ -37,10 +46,24 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   private(set) var nodes: ContiguousArray<_VersionNode>
   private(set) var events: ContiguousArray<Event> = []
   private(set) var checkpoints: [Int32: Snapshot]
-  let checkpointInterval: Int
+  /// The current spacing of checkpoints along a branch (replay work): `minimumCheckpointInterval`,
+  /// doubled each time the budget thinned the checkpoints.
+  private(set) var checkpointInterval: Int
+  let minimumCheckpointInterval: Int
+  let checkpointBudget: CheckpointBudget
+  /// ``CheckpointBudget/estimatedCost(of:)`` summed over the checkpoints other than version 0's.
+  private(set) var checkpointBytes = 0
+  /// The checkpoints thinning dropped, for the caller to free (``takeDroppedCheckpoints()``):
+  /// a live store frees them off its lock and off the committing thread.
+  private(set) var droppedCheckpoints: [Snapshot] = []
 
-  init(checkpointInterval: Int, base: Snapshot = Snapshot(), timestampMillis: Int64 = 0) {
-    self.checkpointInterval = max(1, checkpointInterval)
+  /// The largest interval: doubling stops here (so `2 * checkpointInterval` cannot overflow).
+  static var maximumCheckpointInterval: Int { 1 << 60 }
+
+  init(checkpointInterval: Int, budget: CheckpointBudget, base: Snapshot = Snapshot(), timestampMillis: Int64 = 0) {
+    self.checkpointInterval = min(max(1, checkpointInterval), Self.maximumCheckpointInterval)
+    minimumCheckpointInterval = self.checkpointInterval
+    checkpointBudget = budget
     nodes = [
       _VersionNode(
         parent: -1, depth: 0, eventCount: 0, firstEvent: 0, eventsSinceCheckpoint: 0, timestampMillis: timestampMillis)
@@ -94,7 +117,8 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   /// events are moved out of `newEvents` (left empty): a commit's events are not copied, and the
   /// transaction that recorded them then has nothing left to release.
   ///
-  /// - Complexity: O(events) amortized.
+  /// - Complexity: O(events) amortized; when the new checkpoint exceeds the budget, one or more
+  ///   O(versions + events) thinning passes (see ``CheckpointBudget``).
   mutating func add(
     parent: Int, moving newEvents: inout [Event], label: String?, timestampMillis: Int64,
     stateAfter: @autoclosure () -> Snapshot
@@ -119,9 +143,62 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
     if isCheckpoint {
       var state = stateAfter()
       state.clearMarkers()
+      checkpointBytes += CheckpointBudget.estimatedCost(of: state)
       checkpoints[Int32(version)] = state
+      if let limit = checkpointBudget.maximumBytes, checkpointBytes > limit { thin(toFit: limit) }
     }
     return version
+  }
+
+  /// Doubles the interval and drops the checkpoints closer than it to the one kept before them,
+  /// until the checkpoints fit in `limit` estimated bytes (or only version 0's is left).
+  ///
+  /// - Complexity: O(versions + events) per doubling.
+  mutating func thin(toFit limit: Int) {
+    repeat {
+      checkpointInterval = min(2 * checkpointInterval, Self.maximumCheckpointInterval)
+      respace()
+    } while checkpointBytes > limit && checkpoints.count > 1 && checkpointInterval < Self.maximumCheckpointInterval
+  }
+
+  /// Recomputes every version's `eventsSinceCheckpoint` for the current interval, keeping a
+  /// checkpoint only when it is at least an interval after the checkpoint kept before it on its
+  /// branch (version 0's always). Never adds one: only states already kept are available.
+  ///
+  /// Why greedy along each branch: the old checkpoints were at least half the new interval apart,
+  /// so about every other one stays and the kept ones remain roughly evenly spaced. A version is
+  /// then less than two (new) intervals after a kept checkpoint: the last dropped checkpoint
+  /// before it is less than one interval after one (or it would have been kept), and the version
+  /// was less than two old intervals — one new one — after that.
+  ///
+  /// - Complexity: O(versions + events) (a dictionary lookup only at versions that were
+  ///   checkpoints or followed one without events).
+  mutating func respace() {
+    // Versions are numbered in creation order, so a parent is always updated before its children.
+    for version in 1..<nodes.count {
+      var since = nodes[Int(nodes[version].parent)].eventsSinceCheckpoint
+      let firstEvent = nodes[version].firstEvent  // fields, not the node: no copy of its label
+      for index in firstEvent..<(firstEvent + Int(nodes[version].eventCount)) { since += events[index].replayWeight }
+      // A checkpoint has 0; other versions only when neither they nor their parent's path since
+      // the checkpoint carried events (so most versions skip the lookup).
+      if nodes[version].eventsSinceCheckpoint == 0, let checkpoint = checkpoints[Int32(version)] {
+        if since >= checkpointInterval {
+          since = 0
+        } else {
+          checkpointBytes -= CheckpointBudget.estimatedCost(of: checkpoint)
+          checkpoints[Int32(version)] = nil
+          droppedCheckpoints.append(checkpoint)
+        }
+      }
+      nodes[version].eventsSinceCheckpoint = since
+    }
+  }
+
+  /// The checkpoints dropped since the last call (see `droppedCheckpoints`).
+  mutating func takeDroppedCheckpoints() -> [Snapshot] {
+    guard !droppedCheckpoints.isEmpty else { return [] }
+    defer { droppedCheckpoints = [] }
+    return droppedCheckpoints
   }
 
   /// Records that `version` became the head: its parent's redo goes to it next time.
@@ -205,7 +282,8 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   /// `head`) with the events of the path from `head` (inverses up to the common ancestor, then
   /// the versions down to `version`) when those are fewer events.
   ///
-  /// - Complexity: O(the cheapest plan's events), at most O(checkpointInterval + one transaction).
+  /// - Complexity: O(the cheapest plan's events), at most O(2 × checkpointInterval + one
+  ///   transaction) (the current interval).
   func foldPlan(at version: Int, orFrom head: Int, state headState: Snapshot) -> (base: Snapshot, events: [Event]) {
     let (ancestor, forwardEvents) = checkpointedAncestor(of: version)
     let descendant = forwardEvents > 0 ? checkpointedDescendant(of: version, limit: forwardEvents - 1) : nil
@@ -229,7 +307,8 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   /// inverses, so reverting costs what applying does). That halves time travel for the same
   /// checkpoint memory — or allows checkpoints half as dense.
   ///
-  /// - Complexity: O(checkpointInterval + events of one transaction).
+  /// - Complexity: O(2 × checkpointInterval + events of one transaction) (the current interval;
+  ///   twice it where thinning left a longer gap).
   func foldPlan(at version: Int) -> (base: Snapshot, events: [Event]) {
     let (ancestor, forwardEvents) = checkpointedAncestor(of: version)
     if forwardEvents > 0, let descendant = checkpointedDescendant(of: version, limit: forwardEvents - 1) {

@@ -52,15 +52,16 @@ enum _JournalReplay {
 
   static func replay<Section, Item>(
     _ reader: JournalReader, codec: HistoryCodec<Section, Item>, sink: (any HistoryRecordSink)?,
-    checkpointInterval: Int, journalCheckpointBytes: Int, clock: @escaping @Sendable () -> Double,
-    counter: _KindCounter? = nil
+    checkpointInterval: Int, checkpointBudget: CheckpointBudget, journalCheckpointBytes: Int,
+    clock: @escaping @Sendable () -> Double, counter: _KindCounter? = nil
   ) throws(JournalStoreError) -> ListStore<Section, Item> {
     let progress = Progress()
     let store: ListStore<Section, Item>
     do {
       store = try ListStore(
         replaying: Records(reader: reader, progress: progress, fromFrame: 0, counter: counter), codec: codec, sink: sink,
-        checkpointInterval: checkpointInterval, journalCheckpointBytes: journalCheckpointBytes, clock: clock)
+        checkpointInterval: checkpointInterval, checkpointBudget: checkpointBudget,
+        journalCheckpointBytes: journalCheckpointBytes, clock: clock)
     } catch {
       if let failure = progress.error { throw .journal(failure) }
       throw invalidRecord(error, reader: reader, progress: progress)

@@ -84,17 +84,20 @@ struct RandomHistory {
   /// one to share it with a store reopened later).
   static func recordingStore(
     sink: RecordingSink, codec: HistoryCodec<String, TestRow> = HistoryCodec(), checkpointInterval: Int,
-    journalCheckpointBytes: Int, clock: ClockBox = ClockBox()
+    checkpointBudget: CheckpointBudget = .unbounded, journalCheckpointBytes: Int, clock: ClockBox = ClockBox()
   ) -> Store {
     Store(
-      codec: codec, sink: sink, checkpointInterval: checkpointInterval, journalCheckpointBytes: journalCheckpointBytes,
-      clock: { clock.tick() })
+      codec: codec, sink: sink, checkpointInterval: checkpointInterval, checkpointBudget: checkpointBudget,
+      journalCheckpointBytes: journalCheckpointBytes, clock: { clock.tick() })
   }
 
   /// Runs `steps` steps on `store`, whose records go to `sink` (needed by write failures and by
-  /// ``Checks/refusals``).
-  mutating func drive(_ store: Store, sink: RecordingSink? = nil, steps: Int) throws {
-    for _ in 0..<steps { try step(store, sink: sink) }
+  /// ``Checks/refusals``); `afterStep` sees the store after each step.
+  mutating func drive(_ store: Store, sink: RecordingSink? = nil, steps: Int, afterStep: (Store) -> Void = { _ in }) throws {
+    for _ in 0..<steps {
+      try step(store, sink: sink)
+      afterStep(store)
+    }
   }
 
   private mutating func step(_ store: Store, sink: RecordingSink?) throws {

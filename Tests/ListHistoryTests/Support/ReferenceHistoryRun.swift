@@ -61,6 +61,7 @@ struct ReferenceHistoryRun {
   private var observation: ListStoreObservation
   private let clock = ClockBox()
   private let checkpointInterval: Int
+  private let checkpointBudget: CheckpointBudget
   private var random: SeededRandom
   /// Identifier probes come from their own generator so they do not change the history.
   private var probeRandom: SeededRandom
@@ -82,7 +83,7 @@ struct ReferenceHistoryRun {
   private var current = "start"
   private var recent: [String] = []
 
-  init(seed: UInt64, checkpointInterval: Int) {
+  init(seed: UInt64, checkpointInterval: Int, checkpointBudget: CheckpointBudget = .unbounded) {
     self.seed = seed
     random = SeededRandom(seed: seed)
     probeRandom = SeededRandom(seed: ~seed)
@@ -90,14 +91,15 @@ struct ReferenceHistoryRun {
     weights["clearMarkers"] = nil  // no transaction counterpart: a transaction starts with cleared markers
     generator = ListOperationGenerator(weights: weights)
     self.checkpointInterval = checkpointInterval
+    self.checkpointBudget = checkpointBudget
     let clock = clock
     let sink = RecordingSink()
     let changes = ChangeCollector<TestSection, TestItem>()
     self.sink = sink
     self.changes = changes
     store = Store(
-      codec: HistoryCodec(), sink: sink, checkpointInterval: checkpointInterval, journalCheckpointBytes: 1_024,
-      clock: { clock.tick() })
+      codec: HistoryCodec(), sink: sink, checkpointInterval: checkpointInterval, checkpointBudget: checkpointBudget,
+      journalCheckpointBytes: 1_024, clock: { clock.tick() })
     observation = store.observe { change in changes.append(change) }
   }
 
@@ -263,7 +265,7 @@ struct ReferenceHistoryRun {
     let clock = clock
     let reopened = try Store(
       replaying: sink.records, codec: HistoryCodec(), sink: sink, checkpointInterval: checkpointInterval,
-      journalCheckpointBytes: 1_024, clock: { clock.tick() })
+      checkpointBudget: checkpointBudget, journalCheckpointBytes: 1_024, clock: { clock.tick() })
     observation.cancel()
     store = reopened
     let changes = changes

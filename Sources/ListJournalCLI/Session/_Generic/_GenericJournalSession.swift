@@ -51,7 +51,8 @@ final class _GenericJournalSession: JournalSession {
       // journal pinned gigabytes of checkpointed nodes (`show` 5.8 GB), while a read-only command
       // time-travels at most twice (`diff`), each then at most one walk from the head or version 0.
       store = try Store(
-        replaying: history, codec: .generic(), sink: nil, checkpointInterval: _StoreJournalSession.checkpointInterval)
+        replaying: history, codec: .generic(), sink: nil, checkpointInterval: _StoreJournalSession.checkpointInterval,
+        checkpointBudget: _StoreJournalSession.checkpointBudget)
     } catch {
       throw ListLanguageError(message: Self.describe(error, reader: reader, path: path))
     }

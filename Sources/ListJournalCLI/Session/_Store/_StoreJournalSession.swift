@@ -47,6 +47,11 @@ final class _StoreJournalSession: JournalSession {
   /// far from the head (at most a replay from version 0).
   static var checkpointInterval: Int { 1 << 20 }
 
+  /// The checkpoints' memory bound: far above what a 10M-command journal holds with checkpoints
+  /// 2^20 apart (~1.2 GB estimated on a list grown to 1.6M items, so such journals keep every
+  /// one), but bounded for longer ones, where the library thins them (see `CheckpointBudget`).
+  static var checkpointBudget: CheckpointBudget { .bytes(2 << 30) }
+
   /// Opens (or creates) the journal for writing; read-only sessions are
   /// ``_GenericJournalSession``s, which decode any app's journal.
   init(path: String, durability: CLIDurability, createIfMissing: Bool) throws(ListLanguageError) {
@@ -61,7 +66,7 @@ final class _StoreJournalSession: JournalSession {
     do throws(JournalStoreError) {
       journal = try JournalStore.open(
         at: path, durability: mode, createIfMissing: createIfMissing, checkpointInterval: Self.checkpointInterval,
-        defersWrites: durability == .relaxed, clock: Self.clock())
+        checkpointBudget: Self.checkpointBudget, defersWrites: durability == .relaxed, clock: Self.clock())
     } catch {
       throw ListLanguageError(message: Self.describe(error, path: path))
     }

@@ -4,6 +4,8 @@
 //   Tools/bench-history                       # defaults: 1M mixed events, 10M-event history
 //   EVENTS=200000 HISTORY=1000000 Tools/bench-history
 //   SAMPLES=n: how many random versions time travel visits (200)
+//   CHECKPOINT_BUDGET_MB=n: the time-travel history's in-memory checkpoint budget in MiB
+//     (default: the library's, CheckpointBudget.default; 0: unbounded)
 import ListJournal
 
 #if canImport(Glibc)
@@ -184,6 +186,9 @@ let eventTarget = environment("EVENTS", 1_000_000)
 let historyTarget = environment("HISTORY", 10_000_000)
 let listSize = environment("LIST_SIZE", 100_000)
 let travelInterval = environment("CHECKPOINT_INTERVAL", 16_384)
+let travelBudgetMegabytes = environment("CHECKPOINT_BUDGET_MB", -1)
+let travelBudget: CheckpointBudget =
+  travelBudgetMegabytes < 0 ? .default : travelBudgetMegabytes == 0 ? .unbounded : .bytes(travelBudgetMegabytes << 20)
 print("HistoryBench: \(eventTarget) mixed events on a \(listSize)-item list; time travel in a \(historyTarget)-event history")
 
 let sink = MemorySink()
@@ -373,14 +378,32 @@ report("undo+redo of a 1-event transaction, \(produced / 1000)K-event history", 
 
 // MARK: - 3. Time travel in a long history
 
-let long = Store(checkpointInterval: travelInterval)
+let long = Store(checkpointInterval: travelInterval, checkpointBudget: travelBudget)
 var longWorkload = MixedWorkload(targetSize: listSize)
 try longWorkload.populate(long)
 var longEvents = 0
+var slowestStep = 0.0
+var slowestThinning = 0.0  // a commit that thins the checkpoints pays an O(versions + events) pass
+var thinnings = 0
 let (_, buildSeconds) = measure {
-  while longEvents < historyTarget { longEvents += longWorkload.step(long) }
+  var interval = long.checkpointInterval
+  while longEvents < historyTarget {
+    let (events, time) = measure { longWorkload.step(long) }
+    longEvents += events
+    if long.checkpointInterval != interval {
+      interval = long.checkpointInterval
+      thinnings += 1
+      slowestThinning = max(slowestThinning, time)
+    } else {
+      slowestStep = max(slowestStep, time)
+    }
+  }
 }
-report("build \(historyTarget / 1_000)K-event history (checkpoint every \(travelInterval))", "\(format(buildSeconds, 1)) s, RSS \(residentMegabytes()) MiB")
+report(
+  "build \(historyTarget / 1_000)K-event history (checkpoint every \(travelInterval)+, budget \(travelBudget))",
+  "\(format(buildSeconds, 1)) s, RSS \(residentMegabytes()) MiB")
+report("  checkpoint interval at the end (doubled by the budget)", "\(long.checkpointInterval)")
+report("  slowest step while building: thinning (\(thinnings) of them) / other", "\(format(slowestThinning * 1000)) / \(format(slowestStep * 1000)) ms")
 var travelRandom = SplitMix(state: 7)
 var worst = 0.0
 var total = 0.0

@@ -184,8 +184,8 @@ public struct ListFold<Section: ListElement, Item: ListElement>: Sendable {
       }
       _table.insert(slot: slot, hash: node.item.id.hashValue)
       if !node.children.isEmpty {
-        // Registered first, then stored: registering appends to `_records` (it may reallocate),
-        // so no access to the record may be open across it.
+        // Registered into a local, then stored: the recursion appends to `_records`, and keeping
+        // it out of the assignment makes plain that no access to the record spans it.
         let children = _FoldSiblings(_register(node.children, parent: Int32(slot)))
         _records[slot].children = children
       }

@@ -145,6 +145,9 @@ struct _ReplayedRecord<Section: ListElement, Item: ListElement>: Sendable {
   var kind: HistoryRecord.Kind
   var payloadBytes: Int
   var content: HistoryRecordContent<Section, Item>
+
+  /// The content, moved out (the record is consumed).
+  consuming func takeContent() -> HistoryRecordContent<Section, Item> { content }
 }
 
 /// The state a replay builds: the store's state, and the flat fold it folds into when it does.
@@ -168,8 +171,12 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
     let sequence = record.sequence
     let kind = record.kind
     let payloadBytes = record.payloadBytes
+    // Taken out of the record (which ends here): the content's event arrays then have one owner
+    // when the history moves them in. Reading `record.content` would leave the record holding a
+    // second reference until the end of this function, and the history would copy the arrays.
+    let content = record.takeContent()
     do {
-      if fold != nil { try state.replay(record.content, into: &fold!) } else { try state.replay(record.content) }
+      if fold != nil { try state.replay(consume content, into: &fold!) } else { try state.replay(consume content) }
     } catch let error as HistoryError {
       throw .invalidRecord(sequence: sequence, reason: error.description)
     } catch {

@@ -155,7 +155,10 @@ extension HistoryCodec {
     encoderTables.lastTimestamp = millis
     if let label = commit.label { writeString(label, into: &writer) }
     if !single { writer.varint(commit.events.count) }
-    for event in commit.events { try writeEvent(event, into: &writer) }
+    // By index, not `for event in`: the iterator hands out each event as an owned copy (a
+    // call to the enum's generic copy witness per event); a subscript argument is borrowed.
+    let events = commit.events
+    for index in events.indices { try writeEvent(events[index], into: &writer) }
   }
 
   mutating func readCommit(version: Version, _ reader: inout _ByteReader) throws(HistoryCodecError) -> HistoryCommit<Section, Item> {
@@ -211,15 +214,16 @@ extension HistoryCodec {
     writer.varint(checkpoint.latestVersion.rawValue - checkpoint.head.rawValue)
     let sections = checkpoint.snapshot.sections
     writer.varint(sections.count)
-    // Every item gets an intern entry: size the tables once instead of growing them.
+    // Every item gets an intern entry: size the tables once instead of growing them. Strings
+    // too, as many as the replaced tables held (mostly contents the items still have).
     let itemCount = checkpoint.snapshot.numberOfItems
     encoderTables.items.reserveCapacity(itemCount)
-    encoderTables.itemList.reserveCapacity(itemCount)
     encoderTables.itemContents.reserveCapacity(itemCount)
     encoderTables.currentContents.reserveCapacity(itemCount)
+    if let known { encoderTables.strings.reserveCapacity(min(known.strings.count, 2 * itemCount + 64)) }
     for section in sections {
       try writeSection(section, into: &writer)
-      try writeOutline(checkpoint.snapshot.outline(ofSection: section.id) ?? ListOutline(), known: known, into: &writer)
+      try writeOutline(ofSection: section.id, in: checkpoint.snapshot, known: known, into: &writer)
     }
   }
 
@@ -276,7 +280,7 @@ extension HistoryCodec {
     case .insertItems(let outline, let location), .deleteItems(let outline, let location):
       let isInsert = if case .insertItems = event { true } else { false }
       if outline.roots.count == 1, let root = outline.roots.first, root.children.isEmpty, !root.isExpanded {
-        if !isInsert, writesCompactForms, let index = encoderTables.items[root.item.id],
+        if !isInsert, writesCompactForms, let index = encoderTables.itemIndex(of: root.item.id),
           let remembered = encoderTables.itemContents[index],
           try encoderTables.isCurrent(index) ? true : contentValue(of: root.item).content == remembered
         {
@@ -300,24 +304,25 @@ extension HistoryCodec {
       try writeLocation(to, into: &writer)
     case .updateItem(let old, let new):
       guard old.id == new.id else { throw .unencodable("item update changes identifier \(old.id) to \(new.id)") }
-      // The old content is encoded only when the tables do not know it is the remembered one.
-      let known = encoderTables.items[old.id].flatMap { encoderTables.isCurrent($0) ? $0 : nil }
+      // One lookup of the identifier serves the whole event. The old content is encoded only
+      // when the tables do not know it is the remembered one.
+      let hash = old.id.hashValue
+      var index = encoderTables.itemIndex(of: old.id, hash: hash)
+      let known = index.map(encoderTables.isCurrent) ?? false
       var oldValues: (content: JournalValue, id: JournalValue?)?
-      if known == nil { oldValues = try contentValue(of: old) }
+      if !known { oldValues = try contentValue(of: old) }
       let newValues = try contentValue(of: new)
-      if writesCompactForms, let index = encoderTables.items[old.id],
-        known != nil || encoderTables.itemContents[index] == oldValues?.content
-      {
+      if writesCompactForms, let remembered = index, known || encoderTables.itemContents[remembered] == oldValues?.content {
         writer.byte(_EventCode.updateRememberedItem)
-        writer.varint(UInt64(index) << 1)
+        writer.varint(UInt64(remembered) << 1)
       } else {
         writer.byte(_EventCode.updateItem)
-        try writeItemID(old.id, into: &writer)
+        index = try writeItemID(old.id, hash: hash, into: &writer)
         if oldValues == nil { oldValues = try contentValue(of: old) }
         try writeItemContent(oldValues!, into: &writer)
       }
       try writeItemContent(newValues, into: &writer)
-      encoderTables.remember(newValues.content, forItem: encoderTables.items[old.id]!, current: tracksCurrentContents)
+      encoderTables.remember(newValues.content, forItem: index!, current: tracksCurrentContents)
     case .replaceItem(let old, let new):
       writer.byte(_EventCode.replaceItem)
       try writeItem(old, into: &writer)

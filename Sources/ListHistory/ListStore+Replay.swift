@@ -320,10 +320,10 @@ extension HistoryCodec {
     var tables = _EncoderTables<Section.ID, Item.ID>()
     tables.sectionList = decoderTables.sections
     for (index, id) in decoderTables.sections.enumerated() { tables.sections[id] = index }
-    tables.itemList = decoderTables.items
-    for (index, id) in decoderTables.items.enumerated() { tables.items[id] = index }
-    tables.stringList = decoderTables.strings
-    for (index, text) in decoderTables.strings.enumerated() { tables.strings[text] = index }
+    tables.items.reserveCapacity(decoderTables.items.count)
+    for id in decoderTables.items { tables.items.append(id, hash: id.hashValue) }
+    tables.strings.reserveCapacity(decoderTables.strings.count)
+    for text in decoderTables.strings { tables.strings.append(text, hash: text.hashValue) }
     tables.shapeList = decoderTables.shapes
     for (index, keys) in decoderTables.shapes.enumerated() { tables.shapes[keys] = index }
     tables.itemContents = decoderTables.itemContents.map { $0?.content }

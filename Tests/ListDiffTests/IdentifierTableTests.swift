@@ -2,6 +2,7 @@ import TestSupport
 import Testing
 
 @testable import ListDiff
+import ListState
 
 /// An identifier whose hash depends only on `value % buckets`: with `buckets == 1` every key has
 /// the same full hash (same bucket, same stored hash bits), the worst case for the table.

@@ -1,3 +1,5 @@
+import ListState
+
 /// Pairs the rows of two states that carry the same identifier, hashing as few of them as it can.
 ///
 /// Rows are numbered globally: the diff lays the changed stretches of every changed section pair

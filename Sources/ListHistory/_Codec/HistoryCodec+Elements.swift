@@ -15,29 +15,37 @@ extension HistoryCodec {
   mutating func writeItemID(_ id: Item.ID, flagBits: Int = 0, flags: UInt64 = 0, into writer: inout _ByteWriter)
     throws(HistoryCodecError) -> Int
   {
-    // One hash lookup: the entry is created with the next index when the identifier is new
-    // (a new item's identifier was hashed twice, once to miss and once to insert).
-    let index = encoderTables.itemList.count
-    let existing = Self.entry(&encoderTables.items[id, default: index])
-    if existing != index {
+    try writeItemID(id, hash: id.hashValue, flagBits: flagBits, flags: flags, into: &writer)
+  }
+
+  /// ``writeItemID(_:flagBits:flags:into:)`` with the identifier's `hashValue` already computed.
+  ///
+  /// Format 1.1 writes a new identifier's value as a raw (not interned) string when it is one:
+  /// it is defined once per table epoch and referred to by its item index afterwards, so a
+  /// string intern entry only cost a hash and an insert per new item, for the same bytes.
+  /// (Readers of any 1.x accept raw strings anywhere; 1.0 output stays as it was.)
+  @discardableResult
+  mutating func writeItemID(_ id: Item.ID, hash: Int, flagBits: Int = 0, flags: UInt64 = 0, into writer: inout _ByteWriter)
+    throws(HistoryCodecError) -> Int
+  {
+    if let existing = encoderTables.itemIndex(of: id, hash: hash) {
       writer.varint(UInt64(existing) << UInt64(1 + flagBits) | flags << 1)
       return existing
     }
     let value: JournalValue
-    do { value = try itemCoding.idValue(id) } catch {
-      encoderTables.items[id] = nil
-      throw .unencodable("item identifier \(id): \(error)")
-    }
-    encoderTables.itemList.append(id)
-    encoderTables.itemContents.append(nil)
-    encoderTables.currentContents.append(false)
+    do { value = try itemCoding.idValue(id) } catch { throw .unencodable("item identifier \(id): \(error)") }
+    let index = encoderTables.appendItem(id, hash: hash)
     if writesCompactForms, case .int(let number) = value {
       writer.varint(1 << UInt64(1 + flagBits) | flags << 1 | 1)
       writer.zigzag(number &- encoderTables.newItemBase)
       encoderTables.newItemBase = number
     } else {
       writer.varint(flags << 1 | 1)
-      try writeValue(value, marker: nil, into: &writer)
+      if writesCompactForms, case .string(let text) = value {
+        writeRawString(text, into: &writer)
+      } else {
+        try writeValue(value, marker: nil, into: &writer)
+      }
     }
     return index
   }
@@ -66,25 +74,27 @@ extension HistoryCodec {
   mutating func writeItem(_ item: Item, known: _EncoderTables<Section.ID, Item.ID>? = nil, into writer: inout _ByteWriter)
     throws(HistoryCodecError)
   {
+    let hash = item.id.hashValue
     let values: (content: JournalValue, id: JournalValue)?
-    if let known, itemCoding.identityElement == nil, let content = Self.currentContent(of: item.id, in: known) {
+    if let known, itemCoding.identityElement == nil, let content = Self.currentContent(of: item.id, hash: hash, in: known) {
       do { values = (content, try itemCoding.idValue(item.id)) } catch { throw .unencodable("item \(item.id): \(error)") }
     } else {
       values = try itemCoding.values(of: item, kind: "item")
     }
     guard let (content, id) = values else {
-      let index = try writeItemID(item.id, flagBits: 1, flags: 1, into: &writer)
+      let index = try writeItemID(item.id, hash: hash, flagBits: 1, flags: 1, into: &writer)
       return try rememberIdentity(of: item.id, index: index)
     }
-    let index = try writeItemID(item.id, flagBits: 1, flags: content == id ? 1 : 0, into: &writer)
+    let index = try writeItemID(item.id, hash: hash, flagBits: 1, flags: content == id ? 1 : 0, into: &writer)
     if content != id { try writeValue(content, marker: id, into: &writer) }
     encoderTables.remember(content, forItem: index, current: tracksCurrentContents)
   }
 
-  /// The remembered content of item `id` in `tables` when it is known to be the item's current
-  /// content (only a store that tracks current contents ever knows that).
-  static func currentContent(of id: Item.ID, in tables: _EncoderTables<Section.ID, Item.ID>) -> JournalValue? {
-    guard let index = tables.items[id], tables.isCurrent(index) else { return nil }
+  /// The remembered content of item `id` (whose `hashValue` is `hash`) in `tables` when it is
+  /// known to be the item's current content (only a store that tracks current contents ever
+  /// knows that).
+  static func currentContent(of id: Item.ID, hash: Int, in tables: _EncoderTables<Section.ID, Item.ID>) -> JournalValue? {
+    guard let index = tables.itemIndex(of: id, hash: hash), tables.isCurrent(index) else { return nil }
     return tables.itemContents[index]
   }
 
@@ -158,6 +168,29 @@ extension HistoryCodec {
         }
         stack.append((node.children, 0))
       }
+    }
+  }
+
+  /// A section's outline as ``writeOutline(_:known:into:)`` writes it (the same bytes), read
+  /// straight from the snapshot: a checkpoint holds every item, and building the outline value
+  /// first cost an allocation per parent and a copy of every item.
+  mutating func writeOutline(
+    ofSection section: Section.ID, in snapshot: ListSnapshot<Section, Item>, known: _EncoderTables<Section.ID, Item.ID>?,
+    into writer: inout _ByteWriter
+  ) throws(HistoryCodecError) {
+    writer.varint(snapshot._rootItemCount(inSection: section) ?? 0)
+    do {
+      _ = try snapshot._forEachPreorderItem(ofSection: section) { item, isExpanded, childCount, depth in
+        guard depth < Self.maximumOutlineDepth else {
+          throw HistoryCodecError.unencodable("outline nests deeper than \(Self.maximumOutlineDepth) levels")
+        }
+        writer.varint(UInt64(childCount) << 1 | (isExpanded ? 1 : 0))
+        try writeItem(item, known: known, into: &writer)
+      }
+    } catch let error as HistoryCodecError {
+      throw error
+    } catch {
+      throw .unencodable("\(error)")
     }
   }
 

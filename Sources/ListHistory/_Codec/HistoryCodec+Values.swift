@@ -112,10 +112,8 @@ extension HistoryCodec {
   mutating func writeString(_ text: String, into writer: inout _ByteWriter) {
     let utf8 = text.utf8
     guard utf8.count <= Self.internedStringLimit else { return writeRawString(text, into: &writer) }
-    // One hash lookup: the entry is created with the next index when the string is new.
-    let next = encoderTables.stringList.count
-    let index = Self.entry(&encoderTables.strings[text, default: next])
-    if index != next {
+    let hash = text.hashValue
+    if let index = encoderTables.strings.firstIndex(of: text, hash: hash) {
       if index < 32 {
         writer.byte(_ValueTag.inlineStringRef | UInt8(index))
       } else {
@@ -124,15 +122,11 @@ extension HistoryCodec {
       }
       return
     }
-    encoderTables.stringList.append(text)
+    encoderTables.strings.append(text, hash: hash)
     writer.byte(_ValueTag.newString)
     writer.varint(utf8.count)
     writer.raw(utf8)
   }
-
-  /// Reads a dictionary entry through its `modify` accessor (which inserts a default entry with
-  /// the same single hash lookup).
-  @inline(__always) static func entry(_ value: inout Int) -> Int { value }
 
   // MARK: Reading
 

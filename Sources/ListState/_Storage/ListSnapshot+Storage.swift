@@ -139,6 +139,50 @@ extension ListSnapshot {
     return nodes
   }
 
+  /// The number of root items of `section`; nil when the section is unknown.
+  ///
+  /// - Complexity: O(log n).
+  @inlinable
+  package func _rootItemCount(inSection section: Section.ID) -> Int? {
+    _sectionRecords.peek(section) { $0.roots.count }
+  }
+
+  /// Calls `body` with every item of `section` in pre-order, with its expansion flag and number
+  /// of children, without building an outline value (one record lookup per item, no node
+  /// arrays); false when the section is unknown. What a serializer that writes an outline in
+  /// pre-order needs (the history codec's checkpoints).
+  ///
+  /// `depth` is 0 for the section's roots; `body` may throw to stop the walk (say, past a
+  /// nesting limit) before it descends further.
+  ///
+  /// ```swift
+  /// _ = snapshot._forEachPreorderItem(ofSection: "Inbox") { item, isExpanded, childCount, depth in
+  ///     print(String(repeating: " ", count: depth), item.id, childCount)
+  /// }
+  /// ```
+  /// - Complexity: O(k log n) for k items in the section.
+  @inlinable
+  package func _forEachPreorderItem(
+    ofSection section: Section.ID, _ body: (_ item: Item, _ isExpanded: Bool, _ childCount: Int, _ depth: Int) throws -> Void
+  ) rethrows -> Bool {
+    guard let roots = _sectionRecords.peek(section, { $0.roots }) else { return false }
+    try _forEachPreorderItem(of: roots, depth: 0, body)
+    return true
+  }
+
+  @inlinable
+  func _forEachPreorderItem(
+    of tree: ItemTree, depth: Int, _ body: (_ item: Item, _ isExpanded: Bool, _ childCount: Int, _ depth: Int) throws -> Void
+  ) rethrows {
+    try tree.forEach { entry in
+      let (value, isExpanded, children) = _itemRecords.peek(entry.id) { ($0.value, $0.isExpanded, $0.children) }!
+      // An entry with weight 1 is a leaf: no children to count or visit.
+      let hasChildren = entry.w1 > 1
+      try body(value, isExpanded, hasChildren ? children.count : 0, depth)
+      if hasChildren { try _forEachPreorderItem(of: children, depth: depth + 1, body) }
+    }
+  }
+
   // MARK: - Writing
 
   /// Calls `body` with the sibling sequence of an existing `container`, in place; returns its

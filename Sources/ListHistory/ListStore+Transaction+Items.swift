@@ -4,23 +4,25 @@ import ListState
 // model's) and derives exact positions from O(log n) queries before and after it.
 extension ListStore.Transaction {
   public mutating func appendItems(_ items: [Item], toSection section: Section.ID? = nil) throws(Failure) {
-    try snapshot.appendItems(items, toSection: section)
-    recordInserted(ListOutline(items: items))
+    recordInserted(items, at: try snapshot._appendItems(items, toSection: section))
   }
 
   public mutating func appendItems(_ items: [Item], underParent parent: Item.ID) throws(Failure) {
-    try snapshot.appendItems(items, underParent: parent)
-    recordInserted(ListOutline(items: items))
+    recordInserted(items, at: try snapshot._appendItems(items, underParent: parent))
   }
 
   public mutating func insertItems(_ items: [Item], beforeItem anchor: Item.ID) throws(Failure) {
-    try snapshot.insertItems(items, beforeItem: anchor)
-    recordInserted(ListOutline(items: items))
+    recordInserted(items, at: try snapshot._insertItems(items, nextTo: anchor, after: false))
   }
 
   public mutating func insertItems(_ items: [Item], afterItem anchor: Item.ID) throws(Failure) {
-    try snapshot.insertItems(items, afterItem: anchor)
-    recordInserted(ListOutline(items: items))
+    recordInserted(items, at: try snapshot._insertItems(items, nextTo: anchor, after: true))
+  }
+
+  /// Records inserted leaves at the location the model reported for the first one.
+  mutating func recordInserted(_ items: [Item], at location: Location) {
+    guard !items.isEmpty else { return }
+    record(.insertItems(ListOutline(items: items), at: location))
   }
 
   mutating func recordInserted(_ outline: Outline) {
@@ -34,14 +36,12 @@ extension ListStore.Transaction {
   public mutating func deleteItems(_ ids: [Item.ID]) throws(Failure) {
     if ids.count == 1 {
       // One item: the model's delete is all-or-nothing, so no scratch copy (which would make
-      // the working snapshot's nodes shared and the delete copy its whole path).
-      let id = ids[0]
-      guard let location = snapshot.location(ofItem: id), let outline = snapshot.outline(of: id, includingParent: true)
-      else {
+      // the working snapshot's nodes shared and the delete copy its whole path); it reports
+      // the location and sub-outline from the record it takes out.
+      guard let (location, outline) = snapshot._deleteItemReporting(ids[0]) else {
         try snapshot.deleteItems(ids)  // throws the model's error naming the identifier
-        return
+        preconditionFailure("ListSnapshot deleted unknown item \(ids[0])")
       }
-      try snapshot.deleteItems(ids)
       record(.deleteItems(outline, from: location))
       return
     }
@@ -87,15 +87,20 @@ extension ListStore.Transaction {
   }
 
   public mutating func moveItem(_ id: Item.ID, beforeItem anchor: Item.ID) throws(Failure) {
-    let from = snapshot.location(ofItem: id)
-    try snapshot.moveItem(id, beforeItem: anchor)
-    recordMove(id, from: from)
+    try moveItem(id, nextTo: anchor, after: false)
   }
 
   public mutating func moveItem(_ id: Item.ID, afterItem anchor: Item.ID) throws(Failure) {
-    let from = snapshot.location(ofItem: id)
-    try snapshot.moveItem(id, afterItem: anchor)
-    recordMove(id, from: from)
+    try moveItem(id, nextTo: anchor, after: true)
+  }
+
+  /// The model's move reports both locations itself (no lookups before and after it).
+  mutating func moveItem(_ id: Item.ID, nextTo anchor: Item.ID, after: Bool) throws(Failure) {
+    guard let (from, to) = try snapshot._moveItem(id, nextTo: anchor, after: after, reportingMove: true) else {
+      preconditionFailure("ListSnapshot moved item \(id) without reporting where")
+    }
+    snapshot._checkInvariants()
+    if from != to { record(.moveItem(id, from: from, to: to)) }
   }
 
   public mutating func moveItem(_ id: Item.ID, toSection section: Section.ID) throws(Failure) {
@@ -158,9 +163,8 @@ extension ListStore.Transaction {
   }
 
   public mutating func updateItem(_ item: Item) throws(Failure) {
-    let old = snapshot.item(item.id)
-    try snapshot.updateItem(item)
-    if let old { record(.updateItem(old: old, new: item)) }
+    let old = try snapshot._updateItem(item)
+    record(.updateItem(old: old, new: item))
   }
 
   public mutating func replaceItem(_ id: Item.ID, with newItem: Item) throws(Failure) {

@@ -5,12 +5,23 @@ extension ListStore.Transaction {
   // would make the working storage shared, and the operation would copy its paths.
 
   public mutating func expand(_ ids: [Item.ID]) throws(Failure) {
+    if ids.count == 1 {
+      // One item: the model reports its previous flag from the descent that sets it.
+      guard let was = snapshot._setExpandedReporting(ids[0], true) else { return try snapshot.expand(ids) }
+      snapshot._checkInvariants()
+      return record(.expand(ids[0], wasExpanded: was))
+    }
     let was = expansionFlags(ids, repeatedAs: true)
     try snapshot.expand(ids)
     for (id, flag) in zip(ids, was) { record(.expand(id, wasExpanded: flag)) }
   }
 
   public mutating func collapse(_ ids: [Item.ID]) throws(Failure) {
+    if ids.count == 1 {
+      guard let was = snapshot._setExpandedReporting(ids[0], false) else { return try snapshot.collapse(ids) }
+      snapshot._checkInvariants()
+      return record(.collapse(ids[0], wasExpanded: was))
+    }
     let was = expansionFlags(ids, repeatedAs: false)
     try snapshot.collapse(ids)
     for (id, flag) in zip(ids, was) { record(.collapse(id, wasExpanded: flag)) }

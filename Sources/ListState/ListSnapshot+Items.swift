@@ -13,12 +13,22 @@ extension ListSnapshot {
   ///   bottom-up in O(k).
   @inlinable
   public mutating func appendItems(_ items: [Item], toSection section: Section.ID? = nil) throws(Failure) {
+    try _appendItems(items, toSection: section)
+  }
+
+  /// ``appendItems(_:toSection:)`` that returns where the first item went (what a history
+  /// records for the insert; asking ``location(ofItem:)`` afterwards cost a lookup and a rank).
+  @inlinable
+  @discardableResult
+  package mutating func _appendItems(_ items: [Item], toSection section: Section.ID?) throws(Failure) -> Location {
     let sortedHashes = try _validateNewItems(items.map(\.id)) { () throws(Failure) in
       _ = try _resolveAppendSection(section)
     }
     let target = try _resolveAppendSection(section)
-    _insertNewItems(items, in: .section(target), at: _count(of: .section(target))!, sortedHashes: sortedHashes)
+    let location = Location(.section(target), index: _count(of: .section(target))!)
+    _insertNewItems(items, in: location.container, at: location.index, sortedHashes: sortedHashes)
     _checkInvariants()
+    return location
   }
 
   /// Appends items as the last children of `parent`.
@@ -28,9 +38,18 @@ extension ListSnapshot {
   /// - Complexity: O(k log n + depth · log n).
   @inlinable
   public mutating func appendItems(_ items: [Item], underParent parent: Item.ID) throws(Failure) {
+    try _appendItems(items, underParent: parent)
+  }
+
+  /// ``appendItems(_:underParent:)`` that returns where the first item went.
+  @inlinable
+  @discardableResult
+  package mutating func _appendItems(_ items: [Item], underParent parent: Item.ID) throws(Failure) -> Location {
     let sortedHashes = try _validateNewItems(items.map(\.id), anchor: parent)
-    _insertNewItems(items, in: .parent(parent), at: _count(of: .parent(parent))!, sortedHashes: sortedHashes)
+    let location = Location(.parent(parent), index: _count(of: .parent(parent))!)
+    _insertNewItems(items, in: location.container, at: location.index, sortedHashes: sortedHashes)
     _checkInvariants()
+    return location
   }
 
   /// Inserts items as siblings before `anchor`.
@@ -40,10 +59,7 @@ extension ListSnapshot {
   /// - Complexity: O(k log n + depth · log n).
   @inlinable
   public mutating func insertItems(_ items: [Item], beforeItem anchor: Item.ID) throws(Failure) {
-    let sortedHashes = try _validateNewItems(items.map(\.id), anchor: anchor)
-    let location = location(ofItem: anchor)!
-    _insertNewItems(items, in: location.container, at: location.index, sortedHashes: sortedHashes)
-    _checkInvariants()
+    try _insertItems(items, nextTo: anchor, after: false)
   }
 
   /// Inserts items as siblings after `anchor`.
@@ -52,10 +68,19 @@ extension ListSnapshot {
   /// - Complexity: O(k log n + depth · log n).
   @inlinable
   public mutating func insertItems(_ items: [Item], afterItem anchor: Item.ID) throws(Failure) {
+    try _insertItems(items, nextTo: anchor, after: true)
+  }
+
+  /// Inserts items as siblings before or after `anchor`; returns where the first one went.
+  @inlinable
+  @discardableResult
+  package mutating func _insertItems(_ items: [Item], nextTo anchor: Item.ID, after: Bool) throws(Failure) -> Location {
     let sortedHashes = try _validateNewItems(items.map(\.id), anchor: anchor)
-    let location = location(ofItem: anchor)!
-    _insertNewItems(items, in: location.container, at: location.index + 1, sortedHashes: sortedHashes)
+    let anchorLocation = location(ofItem: anchor)!
+    let location = Location(anchorLocation.container, index: after ? anchorLocation.index + 1 : anchorLocation.index)
+    _insertNewItems(items, in: location.container, at: location.index, sortedHashes: sortedHashes)
     _checkInvariants()
+    return location
   }
 
   /// Checks new identifiers: duplicates, then `resolve` (unknown containers), then the anchor
@@ -164,8 +189,15 @@ extension ListSnapshot {
   ///
   /// Both records are found by one paired descent (``_HashTree/peekPair(_:hash:_:hash:)``): on a
   /// list too large for the cache the two lookups' misses overlap instead of adding up.
+  ///
+  /// With `reportingMove`, it also returns where the item was and where it is now — what a
+  /// history records for the move — from the records and ranks it reaches anyway: asking
+  /// ``location(ofItem:)`` before and after cost two more lookups and a rank walk per move.
   @inlinable
-  mutating func _moveItem(_ id: Item.ID, nextTo anchor: Item.ID, after: Bool) throws(Failure) {
+  @discardableResult
+  package mutating func _moveItem(_ id: Item.ID, nextTo anchor: Item.ID, after: Bool, reportingMove: Bool = false)
+    throws(Failure) -> (from: Location, to: Location)?
+  {
     let hash = Self._hash(id)
     let (moved, target) = _itemRecords.peekPair(id, hash: hash, anchor, hash: Self._hash(anchor))
     guard let moved, let target else {
@@ -179,10 +211,13 @@ extension ListSnapshot {
     if case .parent = anchorContainer, _isDescendant(anchor, of: id) {
       throw .itemUnderOwnDescendant(item: id, destination: anchor)
     }
+    let from = reportingMove ? Location(container, index: _rank(ofLabel: label, in: container).index) : nil
     let entry = _detachItem(label: label, from: container)
     let index = _rank(ofLabel: anchorLabel, in: anchorContainer).index
-    _attachItem(
-      entry, hash: hash, in: anchorContainer, containerHash: Self._hash(anchorContainer), at: after ? index + 1 : index)
+    let destination = after ? index + 1 : index
+    _attachItem(entry, hash: hash, in: anchorContainer, containerHash: Self._hash(anchorContainer), at: destination)
+    // The index counts the final siblings (the item was detached before the anchor was ranked).
+    return from.map { ($0, Location(anchorContainer, index: destination)) }
   }
 
   /// Moves an item (with its subtree) to become the last root item of `section`.
@@ -317,17 +352,28 @@ extension ListSnapshot {
   /// Content update of one existing item; see ``updateItems(_:)``.
   @inlinable
   public mutating func updateItem(_ item: Item) throws(Failure) {
+    _ = try _updateItem(item)
+  }
+
+  /// ``updateItem(_:)`` that returns the item's previous value (what a history records), read
+  /// in the same descent — a lookup before the update cost a second one.
+  ///
+  /// - Complexity: O(log n).
+  @inlinable
+  package mutating func _updateItem(_ item: Item) throws(Failure) -> Item {
     // One descent: the record is updated (and stamped reloaded) where it is found; nothing
     // changes when it is not. The marker set is touched only for an item not yet marked.
     let hash = Self._hash(item.id)
     let epoch = _markerEpoch
     let found = _itemRecords.modifyIfPresent(item.id, hash: hash) { record in
+      let old = record.value
       record.value = item
-      return Self._stamp(&record, epoch)
+      return (old, Self._stamp(&record, epoch))
     }
-    guard let unmarked = found else { throw .itemsNotFound([item.id]) }
+    guard let (old, unmarked) = found else { throw .itemsNotFound([item.id]) }
     if unmarked { _reloadedItems.insert(item.id, hash: hash) }
     _checkInvariants()
+    return old
   }
 
   /// Replace header: `newItem` takes `id`'s place, children and expansion; `id` is gone (with

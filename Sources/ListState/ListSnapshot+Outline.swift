@@ -38,16 +38,29 @@ extension ListSnapshot {
   @inlinable
   @discardableResult
   mutating func _setExpandedIfPresent(_ id: Item.ID, _ expanded: Bool) -> Bool {
+    _setExpandedReporting(id, expanded) != nil
+  }
+
+  /// Like ``_setExpandedIfPresent(_:_:)``; returns the item's flag before (what a history
+  /// records), nil when the item is unknown. One descent: asking ``isExpanded(_:)`` first cost
+  /// another lookup. The caller checks the invariants.
+  ///
+  /// - Complexity: O(depth · log n).
+  @inlinable
+  @discardableResult
+  package mutating func _setExpandedReporting(_ id: Item.ID, _ expanded: Bool) -> Bool? {
     // One descent finds the record, flips the flag and hands back where its entry is.
     let found = _itemRecords.modifyIfPresent(id, hash: Self._hash(id)) { record -> (label: UInt64, container: Container, hidden: Int)? in
       guard record.isExpanded != expanded else { return nil }
       record.isExpanded = expanded
       return (record.label, record.container, record.children.w2)
     }
-    guard let found else { return false }
-    guard let change = found, change.hidden != 0 else { return true }
-    _adjustEntry(label: change.label, in: change.container, w1: 0, w2: expanded ? change.hidden : -change.hidden)
-    return true
+    guard let found else { return nil }
+    guard let change = found else { return expanded }  // already so
+    if change.hidden != 0 {
+      _adjustEntry(label: change.label, in: change.container, w1: 0, w2: expanded ? change.hidden : -change.hidden)
+    }
+    return !expanded
   }
 
   /// Replaces all children of `parent` (their subtrees are deleted) with `outline`. Items of the

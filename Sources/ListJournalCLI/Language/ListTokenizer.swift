@@ -46,7 +46,10 @@ enum ListTokenizer {
       if byte == quote {
         let start = index
         index += 1
+        // Bytes are copied into `text` only once an escape shows up; until then the token is the
+        // slice after the opening quote (most quoted tokens have no escape: no buffer to grow).
         var text: [UInt8] = []
+        var escaped = false
         var closed = false
         while index < count {
           let b = bytes[index]
@@ -56,18 +59,22 @@ enum ListTokenizer {
             break
           }
           if b == backslash {
+            if !escaped {
+              escaped = true
+              text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<index]))
+            }
             guard index + 1 < count else { break }
-            let escaped = bytes[index + 1]
-            guard escaped == quote || escaped == backslash else {
+            let escapedByte = bytes[index + 1]
+            guard escapedByte == quote || escapedByte == backslash else {
               throw ListLanguageError(
                 column: index + 1,
-                message: "unknown escape '\\\(String(decoding: [escaped], as: UTF8.self))' (only \\\" and \\\\ are allowed)")
+                message: "unknown escape '\\\(String(decoding: [escapedByte], as: UTF8.self))' (only \\\" and \\\\ are allowed)")
             }
-            text.append(escaped)
+            text.append(escapedByte)
             index += 2
             continue
           }
-          text.append(b)
+          if escaped { text.append(b) }
           index += 1
         }
         guard closed else {
@@ -77,7 +84,11 @@ enum ListTokenizer {
           throw ListLanguageError(
             column: index + 1, message: "a closing quote must be followed by a space")
         }
-        tokens.append(ListToken(text: String(decoding: text, as: UTF8.self), isQuoted: true, column: start + 1))
+        let content =
+          escaped
+          ? String(decoding: text, as: UTF8.self)
+          : String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<(index - 1)]), as: UTF8.self)
+        tokens.append(ListToken(text: content, isQuoted: true, column: start + 1))
         continue
       }
       let start = index

@@ -403,6 +403,27 @@ extension ListSnapshot {
     return true
   }
 
+  /// Deletes `id` with its subtree, like ``_deleteItemIfPresent(_:hash:)``, and returns where it
+  /// was and the deleted sub-outline (with `id` as its root) — what a history records for the
+  /// delete — from the record the deletion takes out anyway (``location(ofItem:)`` and
+  /// ``outline(of:includingParent:)`` first cost two more lookups). Nil, and no change, when
+  /// the item is unknown.
+  ///
+  /// - Complexity: O(k + depth · log n) for k deleted items.
+  @inlinable
+  package mutating func _deleteItemReporting(_ id: Item.ID) -> (location: Location, outline: Outline)? {
+    let hash = Self._hash(id)
+    guard let record = _itemRecords.takeValue(forKey: id, hash: hash) else { return nil }
+    let location = Location(record.container, index: _rank(ofLabel: record.label, in: record.container).index)
+    // The descendants' records are still there: the outline is read before they are dropped.
+    let children = record.children.isEmpty ? [] : _outlineNodes(of: record.children)
+    let outline = Outline([Outline.Node(record.value, isExpanded: record.isExpanded, children: children)])
+    _ = _detachItem(label: record.label, from: record.container)
+    _dropRecords(ofSubtree: id, hash: hash, record: record)
+    _checkInvariants()
+    return (location, outline)
+  }
+
   /// Creates the record of a new leaf item and places it in `container` at `index`.
   ///
   /// - Complexity: O(log n + depth · log n).

@@ -76,7 +76,9 @@ extension HistoryCodec {
   {
     let hash = item.id.hashValue
     let values: (content: JournalValue, id: JournalValue)?
-    if let known, itemCoding.identityElement == nil, let content = Self.currentContent(of: item.id, hash: hash, in: known) {
+    if let known, itemCoding.identityElement == nil, !itemCoding.encodesContentCheaply,
+      let content = Self.currentContent(of: item.id, hash: hash, in: known)
+    {
       do { values = (content, try itemCoding.idValue(item.id)) } catch { throw .unencodable("item \(item.id): \(error)") }
     } else {
       values = try itemCoding.values(of: item, kind: "item")

@@ -13,6 +13,11 @@ struct _ElementCoding<Element: ListElement>: Sendable {
   let make: @Sendable (Element.ID, JournalValue) throws -> Element
   /// The element *is* its identifier (`String`, `Int`, …): content is implied by the id.
   let identityElement: (@Sendable (Element.ID) -> Element)?
+  /// Whether `contentValue` is a direct conversion (``JournalValueConvertible``, the generic
+  /// model) rather than a trip through `Codable` (~3,500 instructions an element). A checkpoint
+  /// then converts each item again instead of looking up the content the encoder remembers,
+  /// which costs a table lookup per item — more than the conversion.
+  var encodesContentCheaply = false
 
   /// Identifiers and contents through ``JournalValueConvertible`` when available, otherwise `Codable`.
   static func codable() -> Self where Element: Codable, Element.ID: Codable {
@@ -41,7 +46,9 @@ struct _ElementCoding<Element: ListElement>: Sendable {
     }
     var identityElement: (@Sendable (Element.ID) -> Element)?
     if Element.ID.self == Element.self { identityElement = { $0 as! Element } }
-    return Self(idValue: idValue, makeID: makeID, contentValue: contentValue, make: make, identityElement: identityElement)
+    var coding = Self(idValue: idValue, makeID: makeID, contentValue: contentValue, make: make, identityElement: identityElement)
+    coding.encodesContentCheaply = Element.self is any JournalValueConvertible.Type
+    return coding
   }
 
   /// Contents through ``JournalValueConvertible`` with the conformance found once, here: `T` is
@@ -57,9 +64,11 @@ struct _ElementCoding<Element: ListElement>: Sendable {
 extension _ElementCoding where Element == JournalValueElement {
   /// The identity coding of the generic element model.
   static var generic: Self {
-    Self(
+    var coding = Self(
       idValue: { $0 }, makeID: { $0 }, contentValue: { $0.content },
       make: { id, content in JournalValueElement(id: id, content: content) }, identityElement: nil)
+    coding.encodesContentCheaply = true
+    return coding
   }
 }
 

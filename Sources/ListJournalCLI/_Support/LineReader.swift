@@ -6,7 +6,8 @@ import Darwin
 
 /// Reads a file descriptor line by line, as input arrives: each complete line is handed over
 /// as soon as it is in the buffer, and `beforeBlocking` runs before every `read(2)` that may
-/// wait, so `exec` fed through a pipe can flush output and acknowledge commits in time.
+/// wait (nothing is ready to read), so `exec` fed through a pipe can flush output and acknowledge
+/// commits in time.
 ///
 /// Lines are UTF-8 bytes without the `\n` (a trailing `\r` is left for the tokenizer, which
 /// treats it as a space). The final line may lack a newline.
@@ -24,6 +25,15 @@ struct LineReader {
   struct ReadError: Error, CustomStringConvertible {
     var code: Int32
     var description: String { "cannot read input: \(String(cString: strerror(code)))" }
+  }
+
+  /// Whether a `read(2)` of `descriptor` would return at once (data, end of input or an error
+  /// waiting): always for a regular file, for a pipe or terminal only when input is there.
+  /// `beforeBlocking` runs only otherwise — a file or a full pipe is read straight through
+  /// (flushing before each chunk cost `exec` a wait for its background writer every 256 KiB).
+  static func hasInputReady(_ descriptor: Int32) -> Bool {
+    var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    return poll(&entry, 1, 0) > 0
   }
 
   /// Calls `body` with each line and its 1-based number until input ends or `body` returns false.
@@ -57,7 +67,7 @@ struct LineReader {
         start = 0
       }
       if end == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
-      beforeBlocking()
+      if !Self.hasInputReady(descriptor) { beforeBlocking() }
       let count = buffer.withUnsafeMutableBytes { raw in read(descriptor, raw.baseAddress! + end, raw.count - end) }
       if count < 0 {
         if errno == EINTR { continue }

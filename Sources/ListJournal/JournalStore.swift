@@ -28,7 +28,8 @@ import Synchronization
 /// and leaves the store unchanged; the writer then stops for good (it never retries a failed
 /// sync), so every later change fails too — reopen the journal to continue from what is on
 /// disk. With `.grouped`/`.relaxed`, commits already visible but not yet durable when the
-/// writer fails are never reported durable.
+/// writer fails are never reported durable. With `defersWrites`, writes fail on the background
+/// writer: the next change, ``flush()``, ``sync()`` or ``close()`` reports the failure.
 ///
 /// - Complexity: opening replays the whole journal (O(events)); each change costs its encoding
 ///   plus the durability mode's I/O.
@@ -78,14 +79,20 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   ///   - defersWrites: hold the records of changes in memory and write them together — one
   ///     chunk, one zstd flush, one `write` — at ``flush()``, ``sync()``, ``close()`` or once
   ///     64 KiB are held, instead of one append per change. That per-append work is most of a
-  ///     small commit's cost with `.relaxed`. The price: a held-back change is visible in
-  ///     ``store`` but not yet in the file, so a crash of the process loses it (it was never
-  ///     durable) and other readers do not see it; call ``flush()`` before telling anyone.
-  ///     A failed deferred write fails the change that triggered it (or `flush()`) and closes
-  ///     the writer; the held-back changes before it never become durable.
+  ///     small commit's cost with `.relaxed`. Each full 64 KiB batch is compressed and written
+  ///     on a background thread, in order, while the store goes on committing (at most four
+  ///     batches wait for it; beyond that a change waits for room). The price: a held-back
+  ///     change is visible in ``store`` but not yet in the file, so a crash of the process
+  ///     loses it (it was never durable) and other readers do not see it; call ``flush()``
+  ///     before telling anyone. A failed deferred write is kept (an I/O error also closes the
+  ///     writer): the next change fails with it, as does every later change, ``flush()``,
+  ///     ``sync()`` and ``close()``; the held-back changes from the failed batch on never reach
+  ///     the file.
   ///   - clock: seconds since 1970 for version timestamps (fix it for reproducible files).
   ///   - onDurable: called (on an arbitrary thread, without locks held) with the newest durable
-  ///     version whenever it advances.
+  ///     version whenever it advances. With `defersWrites` and `.strict` that thread may be
+  ///     the background writer's: calling ``flush()``, ``sync()`` or ``close()`` from the
+  ///     callback would wait for the callback itself.
   /// - Throws: ``JournalStoreError/journal(_:)`` (locked, corrupted mid-file, I/O) or
   ///   ``JournalStoreError/invalidRecord(offset:sequence:version:reason:)``.
   /// - Complexity: O(file size) verification plus O(events · log n) replay.
@@ -166,16 +173,20 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   }
 
   /// Writes the records held back by `defersWrites` to the journal (one chunk, as the
-  /// durability mode writes it: in the page cache with `.relaxed`, synced with `.strict`); a
-  /// no-op without held-back records.
+  /// durability mode writes it: in the page cache with `.relaxed`, synced with `.strict`) and
+  /// waits for the batches the background writer has not written yet: when it returns, every
+  /// change made so far is in the file. A no-op without held-back records. Safe to call from
+  /// any thread, while other threads commit.
   ///
   /// ```swift
   /// let journal = try TextJournal.open(at: path, durability: .relaxed, defersWrites: true)
   /// for line in lines { try journal.store.appendItems([TestItem(line)]) }
   /// try journal.flush()      // every change above is in the file now
   /// ```
-  /// - Throws: ``JournalStoreError/journal(_:)`` when the write fails (the writer is then closed).
-  /// - Complexity: O(held-back bytes) plus one write (and one `fdatasync` with `.strict`).
+  /// - Throws: ``JournalStoreError/journal(_:)`` when the write fails or a background write
+  ///   failed before (the writer is then closed; every later `flush()` throws it too).
+  /// - Complexity: O(held-back bytes) plus one write (and one `fdatasync` with `.strict`),
+  ///   plus the wait for at most four background batches.
   public func flush() throws(JournalStoreError) {
     do { try sink.flush() } catch { throw .journal(error) }
   }
@@ -187,7 +198,10 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   }
 
   /// Makes everything durable, ends the zstd frame and releases the writer lock. Later changes
-  /// through ``store`` fail with ``JournalError/writerClosed(cause:)``. Idempotent.
+  /// through ``store`` fail with ``JournalError/writerClosed(cause:)``. Idempotent. With
+  /// `defersWrites` it first writes what is held back and waits for the background writer,
+  /// which has stopped when it returns; after a failed background write it throws that
+  /// failure (every time).
   public func close() throws(JournalStoreError) {
     // Held-back records first; if they cannot be written the writer is closed by the failure.
     let flushed = Result { () throws(JournalStoreError) in

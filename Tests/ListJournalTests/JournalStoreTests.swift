@@ -1,4 +1,6 @@
+import Foundation
 import ListJournal
+import Synchronization
 import TestSupport
 import Testing
 
@@ -127,8 +129,14 @@ import Testing
     try journal.store.appendSections([TestSection("S")])
     let content = String(repeating: "x", count: 1_000)
     for index in 0..<100 { try journal.store.appendItems([TestItem("i\(index)", content: content)]) }
-    // More than 64 KiB of records were held: the older ones are in the file already.
-    let written = try versionsInFile(path)
+    // More than 64 KiB of records were held: the older ones were handed to the background
+    // writer and reach the file without a flush (the rest stay held).
+    var written = try versionsInFile(path)
+    let deadline = ContinuousClock.now + .seconds(20)
+    while written.isEmpty && ContinuousClock.now < deadline {
+      Thread.sleep(forTimeInterval: 0.002)
+      written = try versionsInFile(path)
+    }
     #expect(written.count > 50 && written.count < 101)
     #expect(written == Array(1...UInt64(written.count)))
     try journal.close()
@@ -152,5 +160,309 @@ import Testing
     let reopened = try TextJournal.open(at: "/j", durability: .relaxed, options: options)
     #expect(reopened.store.latestVersion == 1)
     try reopened.close()
+  }
+}
+
+/// `defersWrites` hands full batches to a background writer: the file still gets every record in
+/// the store's order, `flush` still means "in the file", and a failed background write is never
+/// lost. The file is always checked with a separate reader, never by asking the journal.
+@Suite struct JournalStoreBackgroundWriteTests {
+  static func options(_ fs: FaultInjectingFileSystem) -> JournalOptions {
+    var options = JournalOptions()
+    options.fileSystem = fs
+    return options
+  }
+
+  /// A distinct content string of about 1 KB (distinct, so the codec's intern table does not
+  /// shrink it): a 64 KiB batch is about 130 steps of `MixedHistory`.
+  static func content(_ index: Int) -> String { "\(index) " + String(repeating: "abcdefgh", count: 128) }
+
+  /// Drives a mixed history — appends, deletions keeping the list short (small checkpoints, so
+  /// many of them), undos and checkouts to older versions (branches) — and records each
+  /// version's state.
+  struct MixedHistory {
+    var live: [Int: TestSnapshot] = [0: TestSnapshot()]
+    var nextItem = 0
+
+    mutating func start(_ store: TextStore) throws {
+      try store.appendSections([TestSection("S")])
+      live[store.head.rawValue] = cleared(store.snapshot)
+    }
+
+    mutating func step(_ store: TextStore, _ step: Int) throws {
+      if step % 17 == 16, store.canUndo {
+        try store.undo()
+      } else if step % 41 == 40 {
+        try store.checkout(Version(store.latestVersion.rawValue / 2))
+      } else if step % 2 == 1, let oldest = store.snapshot.itemIdentifiers.first, store.snapshot.itemIdentifiers.count > 8 {
+        try store.deleteItems([oldest])
+        live[store.head.rawValue] = cleared(store.snapshot)
+      } else {
+        if store.snapshot.sectionIdentifiers.isEmpty { try store.appendSections([TestSection("S\(step)")]) }
+        nextItem += 1
+        try store.appendItems([TestItem("i\(nextItem)", content: content(nextItem))])
+        live[store.head.rawValue] = cleared(store.snapshot)
+      }
+    }
+  }
+
+  /// The newest version among the records in the file now (a head move carries the newest
+  /// version too): every record up to it is in the file, since records are written in order.
+  static func lastVersionInFile(_ path: String) throws -> UInt64 {
+    try JournalReader.open(at: path).frames.last?.lastVersion ?? 0
+  }
+
+  @Test func manyBatchesWithCheckpointsReachTheFileInOrderAtFlush() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.file("a.journal")
+    let gate = GatedWriteFileSystem(base: POSIXFileSystem())
+    var options = JournalOptions()
+    options.fileSystem = gate
+    let journal = try TextJournal.open(
+      at: path, durability: .relaxed, options: options, journalCheckpointBytes: 16 * 1024, defersWrites: true)
+    var history = MixedHistory()
+    try history.start(journal.store)
+    for step in 0..<2_750 { try history.step(journal.store, step) }
+    // The last two or three batches wait behind a shut gate (fewer than the four the store may
+    // hand over before it waits for room): the flush must wait for them.
+    gate.shut()
+    for step in 2_750..<3_000 { try history.step(journal.store, step) }
+    gate.reopen(after: 0.05)
+    try journal.flush()
+
+    // Read by another reader, as another process would.
+    let latest = journal.store.latestVersion.rawValue
+    let records = try JournalReader.open(at: path).readAll()
+    #expect(records.filter { $0.kind == .commit }.map(\.version) == Array(1...UInt64(latest)))
+    #expect(zip(records, records.dropFirst()).allSatisfy { $0.version <= $1.version })
+    let checkpoints = records.filter { $0.kind == .checkpoint }.count
+    #expect(checkpoints > 20)
+    #expect(records.filter { $0.kind == .headMove }.count > 100)
+    let reader = try JournalReader.open(at: path)
+    #expect(reader.frames.filter(\.startsWithCheckpoint).count == checkpoints)
+    #expect(reader.recovery.tornTailBytes == 0)
+    // Far more than one batch: most of them were written in the background.
+    #expect(reader.frames.reduce(0) { $0 + $1.uncompressedBytes } > 20 * 64 * 1024)
+
+    let replayed = try JournalHistory<TestSection, TestItem>.open(at: path, codec: HistoryCodec(), checkpointInterval: 64)
+    #expect(replayed.latestVersion == journal.store.latestVersion)
+    #expect(replayed.head == journal.store.head)
+    #expect(replayed.snapshot == journal.store.snapshot)
+    #expect(replayed.versions.count == latest + 1)
+    for version in 0...latest {
+      #expect(try replayed.store.state(at: Version(version)) == history.live[version], "version \(version)")
+      #expect(replayed.store.info(for: Version(version))?.parent == journal.store.info(for: Version(version))?.parent)
+    }
+    try journal.close()
+  }
+
+  /// The `failingWrite`-th `pwrite` after the first commit fails, typically on the background
+  /// writer while the store goes on committing.
+  @Test(arguments: [1, 3, 8, 20])
+  func aFailedBackgroundWriteSurfacesAndKeepsAConsistentPrefix(failingWrite: Int) throws {
+    let fs = FaultInjectingFileSystem()
+    let journal = try TextJournal.open(
+      at: "/j", durability: .relaxed, options: Self.options(fs), journalCheckpointBytes: 16 * 1024, defersWrites: true)
+    var history = MixedHistory()
+    try history.start(journal.store)
+    try journal.flush()
+    fs.inject(.write, onCall: failingWrite)
+    var confirmed = 1  // the newest version a successful flush covered
+    var failure: (any Error)?
+    for step in 0..<6_000 {
+      do {
+        try history.step(journal.store, step)
+      } catch {
+        failure = error
+        break
+      }
+      if step % 500 == 499 {
+        let covered = journal.store.latestVersion.rawValue
+        do {
+          try journal.flush()
+          confirmed = covered
+        } catch {
+          failure = error
+          break
+        }
+      }
+    }
+    // The injected EIO, typed: from a commit (a JournalError) or from `flush` (wrapped).
+    switch failure {
+    case let error as JournalError: #expect(Self.isInjectedWriteFailure(error), "\(error)")
+    case JournalStoreError.journal(let error) as JournalStoreError: #expect(Self.isInjectedWriteFailure(error), "\(error)")
+    default: Issue.record("expected the injected write failure, got \(String(describing: failure))")
+    }
+    #expect(journal.isClosed)
+    // Never forgotten: every later change, flush and close fails with it.
+    let latest = journal.store.latestVersion
+    #expect(throws: JournalError.self) { try journal.store.appendItems([TestItem("late")]) }
+    #expect(journal.store.latestVersion == latest)
+    for _ in 0..<2 {
+      #expect { try journal.flush() } throws: { error in
+        guard case JournalStoreError.journal(let error) = error else { return false }
+        return Self.isInjectedWriteFailure(error)
+      }
+    }
+    #expect(throws: JournalStoreError.self) { try journal.close() }
+
+    // The file (no crash: what was written is in the page cache) holds a prefix of the
+    // history: every version a flush confirmed, each with exactly its live state.
+    let reopened = try TextJournal.open(at: "/j", durability: .relaxed, options: Self.options(fs), checkpointInterval: 64)
+    let recovered = reopened.store.latestVersion.rawValue
+    #expect(recovered >= confirmed)
+    #expect(journal.durableVersion.rawValue <= recovered)
+    // Up to where the failed write cut the batch (its chunks before the failed one are in the
+    // file: it may have been a checkpoint's, after every commit so far).
+    #expect(recovered <= latest.rawValue)
+    for version in 0...recovered {
+      #expect(try reopened.store.state(at: Version(version)) == history.live[version], "version \(version)")
+    }
+    try reopened.close()
+  }
+
+  /// The injected `EIO` itself (not a later `writerClosed`): the failure is kept as it was.
+  static func isInjectedWriteFailure(_ error: JournalError) -> Bool {
+    guard case .io(let operation, _, let code) = error else { return false }
+    return operation.contains("injected write") && code == EIO
+  }
+
+  @Test func flushFromAnotherThreadWhileCommitting() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.file("a.journal")
+    // Slow writes: the flushes often find a batch in flight and must wait for it.
+    var options = JournalOptions()
+    options.fileSystem = GatedWriteFileSystem(base: POSIXFileSystem(), delay: 0.005)
+    let journal = try TextJournal.open(
+      at: path, durability: .relaxed, options: options, journalCheckpointBytes: 16 * 1024, defersWrites: true)
+    var history = MixedHistory()
+    try history.start(journal.store)
+    let committing = Atomic<Bool>(true)
+    let problems = Mutex<[String]>([])
+    let iterations = Atomic<Int>(0)
+    let flusherDone = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      defer { flusherDone.signal() }
+      while committing.load(ordering: .acquiring) || iterations.load(ordering: .relaxed) < 300 {
+        let covered = UInt64(journal.store.latestVersion.rawValue)
+        do {
+          try journal.flush()
+          // Everything committed before the flush is in the file when it returns.
+          let inFile = try Self.lastVersionInFile(path)
+          if inFile < covered { problems.withLock { $0.append("flushed through \(covered), file ends at \(inFile)") } }
+        } catch {
+          problems.withLock { $0.append("\(error)") }
+          return
+        }
+        iterations.add(1, ordering: .relaxed)
+      }
+    }
+    for step in 0..<3_000 { try history.step(journal.store, step) }
+    committing.store(false, ordering: .releasing)
+    flusherDone.wait()
+    #expect(problems.withLock { $0 } == [])
+    #expect(iterations.load(ordering: .relaxed) >= 300)
+
+    try journal.flush()
+    let latest = journal.store.latestVersion.rawValue
+    #expect(try JournalReader.open(at: path).readAll().filter { $0.kind == .commit }.map(\.version) == Array(1...UInt64(latest)))
+    let replayed = try JournalHistory<TestSection, TestItem>.open(at: path, codec: HistoryCodec(), checkpointInterval: 64)
+    #expect(replayed.snapshot == journal.store.snapshot)
+    for version in stride(from: 0, through: latest, by: 7) {
+      #expect(try replayed.store.state(at: Version(version)) == history.live[version], "version \(version)")
+    }
+    try journal.close()
+  }
+
+  @Test func closeWithBatchesInFlightMakesEverythingDurable() throws {
+    let fs = FaultInjectingFileSystem()
+    let gate = GatedWriteFileSystem(base: fs)
+    var options = JournalOptions()
+    options.fileSystem = gate
+    let journal = try TextJournal.open(
+      at: "/j", durability: .relaxed, options: options, journalCheckpointBytes: 16 * 1024, defersWrites: true)
+    var history = MixedHistory()
+    try history.start(journal.store)
+    for step in 0..<1_000 { try history.step(journal.store, step) }
+    // No flush, and the last two or three full batches wait behind a shut gate: close must
+    // write them (and the held records) before it syncs and closes the file.
+    gate.shut()
+    for step in 1_000..<1_250 { try history.step(journal.store, step) }
+    gate.reopen(after: 0.05)
+    try journal.close()
+    let latest = journal.store.latestVersion
+    #expect(journal.durableVersion == latest)
+    #expect(throws: JournalError.writerClosed(cause: "closed")) { try journal.store.appendItems([TestItem("late")]) }
+    try journal.close()  // idempotent
+
+    fs.crash(.dropUnsynced)  // only what close synced survives
+    let reopened = try TextJournal.open(at: "/j", durability: .relaxed, options: Self.options(fs), checkpointInterval: 64)
+    #expect(reopened.store.latestVersion == latest)
+    #expect(reopened.store.head == journal.store.head)
+    #expect(reopened.store.snapshot == journal.store.snapshot)
+    for version in stride(from: 0, through: latest.rawValue, by: 5) {
+      #expect(try reopened.store.state(at: Version(version)) == history.live[version], "version \(version)")
+    }
+    try reopened.close()
+  }
+}
+
+/// A file system whose writes can be held back (each waits while the gate is shut) or slowed
+/// down; everything else passes through. It keeps background batches in flight for as long as a
+/// test needs, so a flush or close that did not wait for them would be caught.
+final class GatedWriteFileSystem: JournalFileSystem {
+  let base: any JournalFileSystem
+  /// Seconds each write takes longer.
+  let delay: Double
+  private let isShut = Atomic<Bool>(false)
+
+  init(base: any JournalFileSystem, delay: Double = 0) {
+    self.base = base
+    self.delay = delay
+  }
+
+  /// Writes from now on wait until ``reopen(after:)``.
+  func shut() { isShut.store(true, ordering: .releasing) }
+
+  /// Lets writes through again, `seconds` from now (on another thread; returns at once).
+  func reopen(after seconds: Double) {
+    DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { self.isShut.store(false, ordering: .releasing) }
+  }
+
+  /// Waits (polling: a test helper) while the gate is shut, then for `delay`.
+  func waitForWrite() {
+    while isShut.load(ordering: .acquiring) { Thread.sleep(forTimeInterval: 0.001) }
+    if delay > 0 { Thread.sleep(forTimeInterval: delay) }
+  }
+
+  func open(_ path: String, mode: JournalFileMode) throws(JournalError) -> any JournalFileHandle {
+    GatedFile(base: try base.open(path, mode: mode), fileSystem: self)
+  }
+  func rename(_ from: String, to: String) throws(JournalError) { try base.rename(from, to: to) }
+  func remove(_ path: String) throws(JournalError) { try base.remove(path) }
+  func exists(_ path: String) -> Bool { base.exists(path) }
+  func syncDirectory(containing path: String) throws(JournalError) { try base.syncDirectory(containing: path) }
+
+  final class GatedFile: JournalFileHandle {
+    let base: any JournalFileHandle
+    let fileSystem: GatedWriteFileSystem
+
+    init(base: any JournalFileHandle, fileSystem: GatedWriteFileSystem) {
+      self.base = base
+      self.fileSystem = fileSystem
+    }
+
+    var path: String { base.path }
+    func size() throws(JournalError) -> Int64 { try base.size() }
+    func read(at offset: Int64, count: Int) throws(JournalError) -> [UInt8] { try base.read(at: offset, count: count) }
+    func write(_ bytes: [UInt8], at offset: Int64) throws(JournalError) {
+      fileSystem.waitForWrite()
+      try base.write(bytes, at: offset)
+    }
+    func truncate(to size: Int64) throws(JournalError) { try base.truncate(to: size) }
+    func sync(dataOnly: Bool) throws(JournalError) { try base.sync(dataOnly: dataOnly) }
+    func tryLockExclusive() throws(JournalError) -> Bool { try base.tryLockExclusive() }
+    func mapReadOnly(length: Int) throws(JournalError) -> JournalMappedBytes { try base.mapReadOnly(length: length) }
+    func close() { base.close() }
   }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// The store's persistence hook on a journal writer: each history record becomes one journal
@@ -5,77 +6,103 @@ import Synchronization
 /// durability tracker.
 ///
 /// With `defersWrites`, records are held in memory and handed to the writer together — one
-/// chunk, one zstd flush, one `pwrite` — at ``flush()`` or once `deferredByteLimit` bytes are
-/// held. The lock is held across the writer call, so a flush from another thread and a store
-/// commit never reorder records.
+/// chunk, one zstd flush, one `pwrite`. Once `deferredByteLimit` bytes are held, the batch goes
+/// to a background queue (`_BackgroundAppender`), which compresses and writes it while the
+/// store goes on committing; ``flush()`` hands over what is held and waits until everything is
+/// written. Batches are handed over under the lock, so a flush from another thread and a store
+/// commit never reorder records; the lock is not held while waiting for the writes.
 final class _JournalWriterSink: HistoryRecordSink {
   let writer: JournalWriter
   let tracker: _DurabilityTracker
   let defersWrites: Bool
-  /// Payload bytes held back before `write` flushes by itself (the default grouped chunk size).
+  /// Payload bytes held back before `write` hands them to the background writer (the default
+  /// grouped chunk size).
   static var deferredByteLimit: Int { 64 * 1024 }
+  /// Batches of `deferredByteLimit` that may wait for the background writer before `write`
+  /// blocks: enough to ride out a slow write or a descheduled writer thread, and a bounded
+  /// amount of memory (about 256 KiB of payload).
+  static var deferredBatchesInFlight: Int { 4 }
 
   private struct Deferred {
     var records: [JournalRecord] = []
     var bytes = 0
-    /// Set once the writer is closed or a deferred write failed: later changes must fail as
-    /// they would writing through (holding them would lose them silently).
-    var stopped: JournalError?
+    /// Set by `close()`: later changes must fail as they would writing through (holding them
+    /// would lose them silently).
+    var isClosed = false
   }
   private let deferred = Mutex(Deferred())
+  /// The deferred writes' background writer (nil without `defersWrites`). It keeps the first
+  /// failed write: from then on every `write`, `flush` and `close` throws it.
+  private let background: _BackgroundAppender?
 
   init(writer: JournalWriter, tracker: _DurabilityTracker, defersWrites: Bool = false) {
     self.writer = writer
     self.tracker = tracker
     self.defersWrites = defersWrites
+    background =
+      defersWrites ? _BackgroundAppender(writer: writer, tracker: tracker, capacity: Self.deferredBatchesInFlight) : nil
   }
 
   func write(_ record: HistoryRecord) throws {
     let journalRecord = JournalRecord(
       kind: JournalRecord.Kind(rawValue: record.kind.rawValue), version: record.version, payload: record.payload)
-    guard defersWrites else {
+    guard let background else {
       let receipt = try writer.append(journalRecord)
       if record.kind == .commit { tracker.register(sequence: receipt.sequence, version: Int(record.version)) }
       return
     }
     try deferred.withLock { (held) throws(JournalError) in
-      if let stopped = held.stopped { throw stopped }
+      if let failure = background.failure {
+        // What is held can never be written after the failed batch (it would leave a gap).
+        held.records = []
+        held.bytes = 0
+        throw failure
+      }
+      if held.isClosed { throw .writerClosed(cause: "closed") }
       held.records.append(journalRecord)
       held.bytes += record.payload.count
-      if held.bytes >= Self.deferredByteLimit { try flush(&held) }
+      if held.bytes >= Self.deferredByteLimit { background.enqueue(takeHeld(&held)) }
     }
   }
 
-  /// Writes the held-back records (nothing when there are none).
+  /// Writes the held-back records and waits until every record handed to the background writer
+  /// is in the file; throws the first failed write (this one's or an earlier background one).
   func flush() throws(JournalError) {
-    try deferred.withLock { (held) throws(JournalError) in try flush(&held) }
+    try flush(closing: false)
   }
 
-  /// Flushes, then refuses later changes (the journal is being closed).
+  /// Flushes, then refuses later changes (the journal is being closed). When it returns, no
+  /// batch is pending or being written.
   func close() throws(JournalError) {
-    try deferred.withLock { (held) throws(JournalError) in
-      defer { if held.stopped == nil { held.stopped = .writerClosed(cause: "closed") } }
-      try flush(&held)
-    }
+    try flush(closing: true)
   }
 
-  private func flush(_ held: inout Deferred) throws(JournalError) {
-    guard !held.records.isEmpty else { return }
+  private func flush(closing: Bool) throws(JournalError) {
+    guard let background else { return }
+    let written = try deferred.withLock { (held) throws(JournalError) -> DispatchSemaphore? in
+      if closing { held.isClosed = true }
+      if background.isIdle {
+        // Nothing in flight, and no batch can be handed over meanwhile (that takes this lock):
+        // write on this thread, sparing the wait for the queue's thread to wake. After a
+        // failure this throws it, and the held records are dropped.
+        if !held.records.isEmpty { try background.append(takeHeld(&held)) }
+        return nil
+      }
+      // The queue drops it after a failure.
+      if !held.records.isEmpty { background.enqueue(takeHeld(&held)) }
+      // Signalled after every batch handed over so far, this one included.
+      return background.markAfterEnqueuedBatches()
+    }
+    written?.wait()
+    if let failure = background.failure { throw failure }
+  }
+
+  /// The held records, leaving none held.
+  private func takeHeld(_ held: inout Deferred) -> [JournalRecord] {
     let records = held.records
-    // Dropped whether or not the write succeeds: a failed write closes the writer for good.
-    held.records.removeAll(keepingCapacity: true)
+    held.records = []
+    held.records.reserveCapacity(records.count)
     held.bytes = 0
-    let last: AppendReceipt?
-    do {
-      last = try writer.append(contentsOf: records)
-    } catch {
-      held.stopped = .writerClosed(cause: "stopped after failure: \(error)")
-      throw error
-    }
-    guard let last else { return }
-    let first = last.sequence + 1 - UInt64(records.count)
-    for (offset, record) in records.enumerated() where record.kind == .commit {
-      tracker.register(sequence: first + UInt64(offset), version: Int(record.version))
-    }
+    return records
   }
 }

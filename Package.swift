@@ -65,7 +65,7 @@ let package = Package(
     .target(
       // ListState directly too: the incremental build then tracks its module (through the
       // umbrella's re-export alone, a ListState layout change left TestSupport stale).
-      name: "TestSupport", dependencies: ["ListJournal", "ListState"], path: "Tests/TestSupport",
+      name: "TestSupport", dependencies: ["JournalFormat", "ListJournal", "ListState"], path: "Tests/TestSupport",
       swiftSettings: strictSettings),
     .testTarget(name: "ListStateTests", dependencies: ["ListState", "TestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ListHistoryTests", dependencies: ["ListHistory", "TestSupport"], swiftSettings: strictSettings),

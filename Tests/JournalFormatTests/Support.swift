@@ -1,5 +1,6 @@
 import Foundation
 @testable import JournalFormat
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -145,34 +146,10 @@ final class SyncGate: JournalFileSystem, @unchecked Sendable {
   }
 
   func open(_ path: String, mode: JournalFileMode) throws(JournalError) -> any JournalFileHandle {
-    GatedFile(try base.open(path, mode: mode), gate: self)
+    HookedFile(try base.open(path, mode: mode), beforeWrite: { self.waitIfWriteHeld() }, beforeSync: { self.waitIfBlocked() })
   }
   func rename(_ from: String, to: String) throws(JournalError) { try base.rename(from, to: to) }
   func remove(_ path: String) throws(JournalError) { try base.remove(path) }
   func exists(_ path: String) -> Bool { base.exists(path) }
   func syncDirectory(containing path: String) throws(JournalError) { try base.syncDirectory(containing: path) }
-
-  final class GatedFile: JournalFileHandle, @unchecked Sendable {
-    let file: any JournalFileHandle
-    let gate: SyncGate
-    init(_ file: any JournalFileHandle, gate: SyncGate) {
-      self.file = file
-      self.gate = gate
-    }
-    var path: String { file.path }
-    func size() throws(JournalError) -> Int64 { try file.size() }
-    func read(at offset: Int64, count: Int) throws(JournalError) -> [UInt8] { try file.read(at: offset, count: count) }
-    func write(_ bytes: [UInt8], at offset: Int64) throws(JournalError) {
-      gate.waitIfWriteHeld()
-      try file.write(bytes, at: offset)
-    }
-    func truncate(to size: Int64) throws(JournalError) { try file.truncate(to: size) }
-    func sync(dataOnly: Bool) throws(JournalError) {
-      gate.waitIfBlocked()
-      try file.sync(dataOnly: dataOnly)
-    }
-    func tryLockExclusive() throws(JournalError) -> Bool { try file.tryLockExclusive() }
-    func mapReadOnly(length: Int) throws(JournalError) -> JournalMappedBytes { try file.mapReadOnly(length: length) }
-    func close() { file.close() }
-  }
 }

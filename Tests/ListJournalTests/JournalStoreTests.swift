@@ -436,33 +436,10 @@ final class GatedWriteFileSystem: JournalFileSystem {
   }
 
   func open(_ path: String, mode: JournalFileMode) throws(JournalError) -> any JournalFileHandle {
-    GatedFile(base: try base.open(path, mode: mode), fileSystem: self)
+    HookedFile(try base.open(path, mode: mode), beforeWrite: { self.waitForWrite() })
   }
   func rename(_ from: String, to: String) throws(JournalError) { try base.rename(from, to: to) }
   func remove(_ path: String) throws(JournalError) { try base.remove(path) }
   func exists(_ path: String) -> Bool { base.exists(path) }
   func syncDirectory(containing path: String) throws(JournalError) { try base.syncDirectory(containing: path) }
-
-  final class GatedFile: JournalFileHandle {
-    let base: any JournalFileHandle
-    let fileSystem: GatedWriteFileSystem
-
-    init(base: any JournalFileHandle, fileSystem: GatedWriteFileSystem) {
-      self.base = base
-      self.fileSystem = fileSystem
-    }
-
-    var path: String { base.path }
-    func size() throws(JournalError) -> Int64 { try base.size() }
-    func read(at offset: Int64, count: Int) throws(JournalError) -> [UInt8] { try base.read(at: offset, count: count) }
-    func write(_ bytes: [UInt8], at offset: Int64) throws(JournalError) {
-      fileSystem.waitForWrite()
-      try base.write(bytes, at: offset)
-    }
-    func truncate(to size: Int64) throws(JournalError) { try base.truncate(to: size) }
-    func sync(dataOnly: Bool) throws(JournalError) { try base.sync(dataOnly: dataOnly) }
-    func tryLockExclusive() throws(JournalError) -> Bool { try base.tryLockExclusive() }
-    func mapReadOnly(length: Int) throws(JournalError) -> JournalMappedBytes { try base.mapReadOnly(length: length) }
-    func close() { base.close() }
-  }
 }

@@ -32,11 +32,17 @@ extension ListStore {
   /// The replay above, folding into a ``ListFold`` or not as `foldingFlat` says, and handing
   /// records decoded after the first `pipeliningAfter` to a second thread (tests use both to
   /// exercise every way at any checkpoint interval and stream length).
+  ///
+  /// With `encodingInBackground` (and a sink), later changes are encoded and handed to the sink
+  /// on a background queue (`_BackgroundRecordEncoder`): for a sink that writes later than the
+  /// commit anyway. Its failures then show at the next change or at ``_drainRecords()``, and its
+  /// checkpoint records follow the lagged rule.
   package convenience init(
     replaying records: some Sequence<HistoryRecord>, codec: HistoryCodec<Section, Item>,
     sink: (any HistoryRecordSink)?, checkpointInterval: Int, checkpointBudget: CheckpointBudget = .default,
     journalCheckpointBytes: Int, foldingFlat: Bool,
     pipeliningAfter pipelineThreshold: Int = ListStore._replayPipelineThreshold,
+    encodingInBackground: Bool = false,
     clock: @escaping @Sendable () -> Double
   ) throws(HistoryError) {
     var state = _StoreState<Section, Item>(
@@ -59,9 +65,35 @@ extension ListStore {
     if let fold = replay.fold { state.headSnapshot = fold.snapshot() }
     codec.continueEncodingAfterDecoding()
     codec.tracksCurrentContents = true
-    state.codec = codec
-    state.sink = sink
+    if encodingInBackground, let sink {
+      state.backgroundEncoder = _BackgroundRecordEncoder(
+        codec: codec, sink: sink, journalCheckpointBytes: journalCheckpointBytes,
+        bytesSinceCheckpoint: state.bytesSinceCheckpoint, lastCheckpointBytes: state.lastCheckpointBytes,
+        lastSequence: state.recordSequence)
+    } else {
+      state.codec = codec
+      state.sink = sink
+    }
     self.init(state: state)
+  }
+
+  /// Returns once every change so far has been handed to the sink, when records are encoded
+  /// in the background; throws the background encoder's failure (a ``HistoryError`` naming the
+  /// record that could not be encoded, or the sink's error). A no-op otherwise.
+  package func _drainRecords() throws {
+    try state.withLock { $0.backgroundEncoder }?.drain()
+  }
+
+  /// Later changes (and drains) throw `error`, which the sink reported outside the background
+  /// encoder (a failed flush); what is still queued is dropped. A no-op without one.
+  package func _failRecords(with error: any Error) {
+    state.withLock { $0.backgroundEncoder }?.fail(with: error)
+  }
+
+  /// Later changes throw `error` (the sink is being closed); call after ``_drainRecords()``.
+  /// A no-op without a background encoder (the sink itself refuses them then).
+  package func _closeRecords(failingLaterWith error: any Error) {
+    state.withLock { $0.backgroundEncoder }?.close(failingLaterWith: error)
   }
 
   /// After this many records a replay decodes and folds on two threads (a few milliseconds of

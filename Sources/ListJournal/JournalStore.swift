@@ -122,9 +122,13 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
       // older readers).
       var codec = codec
       codec.encoderFormatMinor = min(codec.encoderFormatMinor, writer.formatMinor)
+      // Deferred relaxed writes promise nothing at commit time, so the encoding of their
+      // records moves off the committing thread too. (Not with `.strict` or `.grouped`: their
+      // `onDurable` may run on the background writer, which must never wait for the store.)
       let store = try _JournalReplay.replay(
         reader, codec: codec, sink: sink, checkpointInterval: checkpointInterval, checkpointBudget: checkpointBudget,
-        journalCheckpointBytes: journalCheckpointBytes, clock: clock)
+        journalCheckpointBytes: journalCheckpointBytes, encodingInBackground: defersWrites && durability == .relaxed,
+        clock: clock)
       tracker.start(durableVersion: store.latestVersion, durableSequence: writer.durableSequence)
       return JournalStore(store: store, path: path, writer: writer, tracker: tracker, sink: sink, durability: durability)
     } catch {
@@ -188,7 +192,24 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   /// - Complexity: O(held-back bytes) plus one write (and one `fdatasync` with `.strict`),
   ///   plus the wait for at most four background batches.
   public func flush() throws(JournalStoreError) {
-    do { try sink.flush() } catch { throw .journal(error) }
+    try drainEncoder()
+    do throws(JournalError) { try sink.flush() } catch {
+      store._failRecords(with: error)  // changes queued for the background encoder fail too
+      throw .journal(error)
+    }
+  }
+
+  /// With records encoded in the background: waits until every change so far is in the sink.
+  private func drainEncoder() throws(JournalStoreError) {
+    do { try store._drainRecords() } catch { throw Self.storeError(error) }
+  }
+
+  static func storeError(_ error: any Error) -> JournalStoreError {
+    switch error {
+    case let error as JournalError: .journal(error)
+    case let error as HistoryError: .history(error)
+    default: .unsupported("\(error)")
+    }
   }
 
   /// Writes anything buffered and makes every change so far durable.
@@ -205,7 +226,12 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   public func close() throws(JournalStoreError) {
     // Held-back records first; if they cannot be written the writer is closed by the failure.
     let flushed = Result { () throws(JournalStoreError) in
-      do throws(JournalError) { try sink.close() } catch { throw .journal(error) }
+      defer { store._closeRecords(failingLaterWith: JournalError.writerClosed(cause: "closed")) }
+      try drainEncoder()
+      do throws(JournalError) { try sink.close() } catch {
+        store._failRecords(with: error)
+        throw .journal(error)
+      }
     }
     do { try writer.close() } catch { throw .journal(error) }
     try flushed.get()

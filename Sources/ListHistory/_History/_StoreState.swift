@@ -20,6 +20,11 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
   /// list no checkpoint would ever be due again, so open and time travel would replay everything.
   var lastCheckpointBytes = 0
   static var checkpointSizeFactor: Int { 4 }
+  /// Set instead of `codec` and `sink` when records are encoded on another thread (a journal
+  /// with deferred, relaxed writes): `persist` then only queues what to encode.
+  var backgroundEncoder: _BackgroundRecordEncoder<Section, Item>?
+  /// With a background encoder: the sequence of the last checkpoint record queued (0: none).
+  var lastCheckpointSequence: UInt64 = 0
 
   var observers: [UInt64: @Sendable (ListChange<Section, Item>) -> Void] = [:]
   var nextObserverID: UInt64 = 0
@@ -36,6 +41,12 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
 
   /// Encodes a record and hands it to the sink; on failure the codec is as before.
   mutating func persist(_ content: HistoryRecordContent<Section, Item>) throws {
+    if let backgroundEncoder {
+      // Queued, not encoded: throws only an earlier record's failure (or a closed journal's).
+      try backgroundEncoder.submit(.record(content, sequence: recordSequence + 1))
+      recordSequence += 1
+      return
+    }
     // The codec is used in place (`codec!`): a local copy would make its intern tables shared
     // (every record would copy them), and moving it out and back costs two copies of the struct.
     guard sink != nil, codec != nil else { return }
@@ -56,25 +67,28 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
   ///
   /// - Complexity: O(items named by the events), or O(items remembered) for nil.
   mutating func forgetCurrentContents(changedBy events: [ListEvent<Section, Item>]?) {
-    guard codec != nil else { return }
-    guard let events else { return codec!.encoderTables.forgetAllCurrentContents() }
-    for event in events {
-      switch event {
-      case .insertSection(_, let items, _), .deleteSection(_, let items, _),
-        .insertItems(let items, _), .deleteItems(let items, _):
-        codec!.encoderTables.forgetCurrentContents(of: items.itemIdentifiers)
-      case .updateItem(let old, let new), .replaceItem(let old, let new):
-        codec!.encoderTables.forgetCurrentContents(of: [old.id, new.id])
-      case .moveSection, .updateSection, .replaceSection, .reloadSections, .moveItem, .expand, .collapse,
-        .reloadItems, .reconfigureItems:
-        break  // no item's content changes
-      }
+    if let backgroundEncoder {
+      // After a failure the next record's submission throws it; nothing to forget then.
+      try? backgroundEncoder.submit(.forgetCurrentContents(events))
+      return
     }
+    guard codec != nil else { return }
+    codec!.forgetCurrentContents(changedBy: events)
   }
 
   /// Writes a checkpoint record after a change when the byte budget is used up. A failure
   /// leaves the codec as it was (the next change retries); it never fails the change itself.
   mutating func checkpointIfDue() {
+    if let backgroundEncoder {
+      // The lagged rule (see `_BackgroundRecordEncoder`): the same records give the same file.
+      guard backgroundEncoder.isCheckpointDue(after: recordSequence, afterCheckpoint: lastCheckpointSequence) else {
+        return
+      }
+      let checkpoint = HistoryCheckpoint(
+        head: Version(head), latestVersion: Version(graph.count - 1), snapshot: headSnapshot)
+      if (try? persist(.checkpoint(checkpoint))) != nil { lastCheckpointSequence = recordSequence }
+      return
+    }
     // A full-state checkpoint is due after the byte budget, and never before several times the
     // size of the last checkpoint: on large lists full states would otherwise dominate the file.
     // `saved` keeps the pre-checkpoint tables in case the write fails (the checkpoint resets them).
@@ -90,6 +104,28 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
       bytesSinceCheckpoint = 0
     } catch {
       codec = saved
+    }
+  }
+}
+
+extension HistoryCodec {
+  /// The state is about to change by `events` (nil: in ways not listed) without a record that
+  /// names the items: stop treating their remembered contents as current.
+  ///
+  /// - Complexity: O(items named by the events), or O(items remembered) for nil.
+  mutating func forgetCurrentContents(changedBy events: [ListEvent<Section, Item>]?) {
+    guard let events else { return encoderTables.forgetAllCurrentContents() }
+    for event in events {
+      switch event {
+      case .insertSection(_, let items, _), .deleteSection(_, let items, _),
+        .insertItems(let items, _), .deleteItems(let items, _):
+        encoderTables.forgetCurrentContents(of: items.itemIdentifiers)
+      case .updateItem(let old, let new), .replaceItem(let old, let new):
+        encoderTables.forgetCurrentContents(of: [old.id, new.id])
+      case .moveSection, .updateSection, .replaceSection, .reloadSections, .moveItem, .expand, .collapse,
+        .reloadItems, .reconfigureItems:
+        break  // no item's content changes
+      }
     }
   }
 }

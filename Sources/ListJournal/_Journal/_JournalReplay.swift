@@ -53,7 +53,7 @@ enum _JournalReplay {
   static func replay<Section, Item>(
     _ reader: JournalReader, codec: HistoryCodec<Section, Item>, sink: (any HistoryRecordSink)?,
     checkpointInterval: Int, checkpointBudget: CheckpointBudget, journalCheckpointBytes: Int,
-    clock: @escaping @Sendable () -> Double, counter: _KindCounter? = nil
+    encodingInBackground: Bool = false, clock: @escaping @Sendable () -> Double, counter: _KindCounter? = nil
   ) throws(JournalStoreError) -> ListStore<Section, Item> {
     let progress = Progress()
     let store: ListStore<Section, Item>
@@ -61,7 +61,9 @@ enum _JournalReplay {
       store = try ListStore(
         replaying: Records(reader: reader, progress: progress, fromFrame: 0, counter: counter), codec: codec, sink: sink,
         checkpointInterval: checkpointInterval, checkpointBudget: checkpointBudget,
-        journalCheckpointBytes: journalCheckpointBytes, clock: clock)
+        journalCheckpointBytes: journalCheckpointBytes,
+        foldingFlat: checkpointInterval >= ListStore<Section, Item>.flatReplayCheckpointInterval,
+        encodingInBackground: encodingInBackground, clock: clock)
     } catch {
       if let failure = progress.error { throw .journal(failure) }
       throw invalidRecord(error, reader: reader, progress: progress)

@@ -1,0 +1,276 @@
+import Dispatch
+import ListState
+import Synchronization
+
+/// Encodes a store's records on a background serial queue and hands them to its sink, in the
+/// order the store submitted them: the committing thread only queues what to encode (a commit's
+/// events, a head move, a checkpoint's snapshot), and the codec's work — intern lookups,
+/// element encoding, full-state checkpoints — runs on the second core.
+///
+/// A store uses it when its sink already writes later than the commit (a journal opened with
+/// `defersWrites` and `.relaxed` durability), so nothing is promised at commit time that this
+/// breaks: a change is in the file once ``drain()`` returned, as before. What changes is when a
+/// failure shows: a record that cannot be encoded or written fails the encoder for good, and the
+/// failure is thrown by the next change (``submit(_:)``), ``drain()`` and every later call; the
+/// changes from that record on never reach the sink.
+///
+/// **Checkpoints stay deterministic.** The synchronous store writes a checkpoint record right
+/// after the record at which the encoded bytes since the last checkpoint reach the budget. Here
+/// that byte count is known only on the encoder's thread, so the store applies a fixed lag: the
+/// checkpoint follows the record ``lag`` records after the one at which it became due. Before
+/// deciding at record `s`, the store waits until the encoder has finished record `s - lag`
+/// (normally long done), so the decision depends on the records alone, never on timing: the
+/// same changes give the same file bytes.
+///
+/// ```swift
+/// let encoder = _BackgroundRecordEncoder(codec: codec, sink: sink, journalCheckpointBytes: 256 * 1024,
+///                                        bytesSinceCheckpoint: 0, lastCheckpointBytes: 0)
+/// try encoder.submit(.record(.commit(commit), sequence: 1))   // queued; throws an earlier failure
+/// try encoder.drain()                                          // every record is in the sink
+/// ```
+/// - Complexity: O(1) amortized per submission on the committing thread (a wake-up of the
+///   queue per ``wakeBatch`` submissions); the encoding itself costs what the codec costs.
+final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: Sendable {
+  /// One unit of encoder work, in submission order.
+  enum Work: Sendable {
+    /// Encode and write this record (its sequence is the store's record count after it).
+    case record(HistoryRecordContent<Section, Item>, sequence: UInt64)
+    /// ``HistoryCodec``'s remembered contents of these events' items (all, for nil) are no
+    /// longer current (see `_StoreState.forgetCurrentContents`).
+    case forgetCurrentContents([ListEvent<Section, Item>]?)
+  }
+
+  /// Records between the one at which a checkpoint becomes due and the one it follows: about
+  /// 1/256 of the checkpoint budget at one byte per record (records are 5+ bytes), between 16
+  /// and 1,024 — a few percent more bytes between checkpoints, and far enough behind the
+  /// committing thread that it rarely waits for the encoder (it does while a large checkpoint
+  /// is being encoded).
+  let lag: UInt64
+
+  static func lag(forCheckpointBytes bytes: Int) -> UInt64 { UInt64(min(1_024, max(16, bytes / 256))) }
+  /// Submissions that wake an idle encoder: one wake-up (a few microseconds) per this many
+  /// commits, instead of one per commit. Well below ``lag``, so the committing thread does not
+  /// wait for a sleeping encoder.
+  static var wakeBatch: Int { 64 }
+
+  /// What only the encoder's queue touches (a lock taken once per batch, never contended).
+  private struct EncoderSide: Sendable {
+    var codec: HistoryCodec<Section, Item>
+    let sink: any HistoryRecordSink
+    let journalCheckpointBytes: Int
+    var bytesSinceCheckpoint: Int
+    var lastCheckpointBytes: Int
+    /// Whether a checkpoint has become due since the last one (reported once).
+    var isCheckpointDue: Bool
+  }
+
+  /// What both sides read and write.
+  private struct Shared: Sendable {
+    /// Submitted work the encoder has not taken yet.
+    var pending: [Work] = []
+    /// Whether a drain of `pending` is scheduled or running on the queue.
+    var isRunning = false
+    /// The sequence of the last record submitted, and of the last one the encoder finished
+    /// (written, or dropped after a failure).
+    var submitted: UInt64
+    var finished: UInt64
+    /// The first record after the last encoded checkpoint at which a checkpoint became due.
+    var dueSince: UInt64?
+    /// The first failure (encoding, or the sink's write), kept for good.
+    var failure: (any Error)?
+    /// Set by ``close(failingLaterWith:)``: what later submissions throw.
+    var closedError: (any Error)?
+    /// Threads waiting for `finished` to reach a sequence (or for a failure).
+    var waiters: [(through: UInt64, semaphore: DispatchSemaphore)] = []
+  }
+
+  private let encoderSide: Mutex<EncoderSide>
+  private let shared: Mutex<Shared>
+  private let queue = DispatchQueue(label: "ListHistory.ListStore.backgroundRecordEncoder")
+
+  /// - Parameters:
+  ///   - lastSequence: the sequence of the last record already in the sink's stream.
+  ///   - bytesSinceCheckpoint, lastCheckpointBytes: where the checkpoint budget stands after
+  ///     those records (a replay reports them).
+  init(
+    codec: HistoryCodec<Section, Item>, sink: any HistoryRecordSink, journalCheckpointBytes: Int,
+    bytesSinceCheckpoint: Int, lastCheckpointBytes: Int, lastSequence: UInt64
+  ) {
+    // Replayed records may already have used up the budget (a store closed before its lagged
+    // checkpoint): due at the last of them.
+    let isDue =
+      lastSequence > 0 && bytesSinceCheckpoint >= Self.checkpointThreshold(journalCheckpointBytes, lastCheckpointBytes)
+    lag = Self.lag(forCheckpointBytes: journalCheckpointBytes)
+    encoderSide = Mutex(
+      EncoderSide(
+        codec: codec, sink: sink, journalCheckpointBytes: journalCheckpointBytes,
+        bytesSinceCheckpoint: bytesSinceCheckpoint, lastCheckpointBytes: lastCheckpointBytes, isCheckpointDue: isDue))
+    var initial = Shared(submitted: lastSequence, finished: lastSequence)
+    if isDue { initial.dueSince = lastSequence }
+    shared = Mutex(initial)
+  }
+
+  /// The encoded bytes after which a checkpoint is due (`_StoreState.checkpointIfDue`'s rule).
+  static func checkpointThreshold(_ journalCheckpointBytes: Int, _ lastCheckpointBytes: Int) -> Int {
+    max(journalCheckpointBytes, _StoreState<Section, Item>.checkpointSizeFactor * lastCheckpointBytes)
+  }
+
+  // MARK: The committing side
+
+  /// Queues `work` behind everything submitted before. Throws, without queueing it, the
+  /// encoder's failure or the error given to ``close(failingLaterWith:)``.
+  func submit(_ work: Work) throws {
+    let start = try shared.withLock { (s) throws -> Bool in
+      if let failure = s.failure ?? s.closedError { throw failure }
+      if case .record(_, let sequence) = work { s.submitted = sequence }
+      s.pending.append(work)
+      return Self.claimRun(&s, atLeast: Self.wakeBatch)
+    }
+    if start { scheduleRun() }
+  }
+
+  /// Whether a checkpoint is due after record `sequence` under the lagged rule (see the type's
+  /// documentation): waits until the encoder has finished record `sequence - lag`. `afterCheckpoint`
+  /// is the sequence of the last checkpoint submitted (0 for none): a checkpoint cannot be due
+  /// again before the encoder has passed it. After a failure: false (the next submission throws).
+  func isCheckpointDue(after sequence: UInt64, afterCheckpoint lastCheckpoint: UInt64) -> Bool {
+    // The earliest a checkpoint can become due is the record after the last one.
+    guard sequence > lag, sequence - lag > lastCheckpoint else { return false }
+    let decisive = sequence - lag
+    wait(through: decisive)
+    return shared.withLock { s in
+      guard s.failure == nil, let due = s.dueSince else { return false }
+      return due > lastCheckpoint && due <= decisive
+    }
+  }
+
+  /// Returns once every record submitted so far is in the sink; throws the encoder's failure
+  /// (now or from before).
+  func drain() throws {
+    let target = shared.withLock { $0.submitted }
+    wait(through: target)
+    if let failure = shared.withLock({ $0.failure }) { throw failure }
+  }
+
+  /// Later submissions throw `error` (unless the encoder failed before: that failure stays
+  /// first). Call it after ``drain()`` when the sink is being closed.
+  func close(failingLaterWith error: any Error) {
+    shared.withLock { if $0.closedError == nil { $0.closedError = error } }
+  }
+
+  /// Fails the encoder with a failure found outside it (the sink failed while the store flushed
+  /// it): later submissions and drains throw it, and what is still queued is dropped. An
+  /// earlier failure stays first.
+  func fail(with error: any Error) {
+    shared.withLock { s in
+      if s.failure == nil { s.failure = error }
+      Self.wakeWaiters(&s)
+    }
+  }
+
+  /// The encoder's failure, if any.
+  var failure: (any Error)? { shared.withLock { $0.failure } }
+
+  /// Waits until the encoder has finished record `sequence` (or failed), starting it when it is
+  /// idle with work pending.
+  private func wait(through sequence: UInt64) {
+    let (semaphore, start) = shared.withLock { (s) -> (DispatchSemaphore?, Bool) in
+      guard s.finished < sequence, s.failure == nil else { return (nil, false) }
+      let semaphore = DispatchSemaphore(value: 0)
+      s.waiters.append((sequence, semaphore))
+      return (semaphore, Self.claimRun(&s, atLeast: 1))
+    }
+    if start { scheduleRun() }
+    semaphore?.wait()
+  }
+
+  /// Marks a run as scheduled when none is and at least `count` works are pending; the caller
+  /// then schedules it (outside the lock).
+  private static func claimRun(_ s: inout Shared, atLeast count: Int) -> Bool {
+    guard !s.isRunning, s.pending.count >= count else { return false }
+    s.isRunning = true
+    return true
+  }
+
+  // MARK: The encoder's queue
+
+  private func scheduleRun() {
+    queue.async { [self] in run() }
+  }
+
+  /// Takes pending work in batches until none is left, then stops (the next submissions wake
+  /// it again). Only one run is scheduled or running at a time (`isRunning`).
+  private func run() {
+    while true {
+      let batch = shared.withLock { (s) -> [Work]? in
+        if s.pending.isEmpty || s.failure != nil {
+          s.pending.removeAll()
+          s.isRunning = false
+          Self.wakeWaiters(&s)
+          return nil
+        }
+        let batch = s.pending
+        s.pending = []
+        s.pending.reserveCapacity(batch.count)
+        return batch
+      }
+      guard let batch else { return }
+      let outcome = encoderSide.withLock { encode(batch, &$0) }
+      shared.withLock { s in
+        s.finished = max(s.finished, outcome.finished)
+        if let due = outcome.dueSince { s.dueSince = due == 0 ? nil : due }
+        if let failure = outcome.failure, s.failure == nil { s.failure = failure }
+        Self.wakeWaiters(&s)
+      }
+    }
+  }
+
+  /// Encodes and writes `batch` in order; stops at the first failure (the rest is dropped).
+  /// `dueSince` reports a change of the shared value (0: cleared by a checkpoint).
+  private func encode(_ batch: [Work], _ e: inout EncoderSide)
+    -> (finished: UInt64, dueSince: UInt64?, failure: (any Error)?)
+  {
+    var finished: UInt64 = 0
+    var dueSince: UInt64?
+    for work in batch {
+      switch work {
+      case .forgetCurrentContents(let events):
+        e.codec.forgetCurrentContents(changedBy: events)
+      case .record(let content, let sequence):
+        finished = sequence
+        let record: HistoryRecord
+        do {
+          record = try e.codec.encode(content, sequence: sequence)
+        } catch {
+          return (sequence, dueSince, HistoryError.invalidRecord(sequence: sequence, reason: error.description))
+        }
+        do { try e.sink.write(record) } catch { return (sequence, dueSince, error) }
+        if record.kind == .checkpoint {
+          e.lastCheckpointBytes = record.payload.count
+          e.bytesSinceCheckpoint = 0
+          e.isCheckpointDue = false
+          dueSince = 0
+        } else {
+          e.bytesSinceCheckpoint += record.payload.count
+          if !e.isCheckpointDue
+            && e.bytesSinceCheckpoint >= Self.checkpointThreshold(e.journalCheckpointBytes, e.lastCheckpointBytes)
+          {
+            e.isCheckpointDue = true
+            dueSince = sequence
+          }
+        }
+      }
+    }
+    return (finished, dueSince, nil)
+  }
+
+  private static func wakeWaiters(_ s: inout Shared) {
+    guard !s.waiters.isEmpty else { return }
+    let failed = s.failure != nil
+    s.waiters.removeAll { waiter in
+      guard failed || waiter.through <= s.finished else { return false }
+      waiter.semaphore.signal()
+      return true
+    }
+  }
+}

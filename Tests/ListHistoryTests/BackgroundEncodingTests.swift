@@ -26,18 +26,28 @@ import Testing
       foldingFlat: false, encodingInBackground: true, clock: { clock.tick() })
   }
 
-  /// The rule a background store follows (see `_BackgroundRecordEncoder`): a checkpoint follows
-  /// the record `lag` records after the first one at which the bytes since the last checkpoint
-  /// reach max(budget, 4 × the last checkpoint's size). Recomputed here from the records alone.
-  static func expectLaggedCheckpoints(_ records: [HistoryRecord], budget: Int, lag: UInt64) {
+  /// The rule a background store follows (see `_BackgroundRecordEncoder`), recomputed here from
+  /// the records alone: a checkpoint follows the record `lag` records after the first one at
+  /// which the bytes since the last checkpoint reach max(budget, 4 × the last checkpoint's
+  /// size). The lag starts at `baseLag`; after each checkpoint it is half its item count (at
+  /// least `baseLag`).
+  static func expectLaggedCheckpoints(
+    _ records: [HistoryRecord], budget: Int, baseLag: UInt64, lagGrows: Bool = false
+  ) throws {
     var bytesSince = 0
     var lastCheckpointBytes = 0
+    var lag = baseLag
     var dueAt: UInt64?
     var checkpoints = 0
+    var grownLags = 0
     for record in records {
       if record.kind == .checkpoint {
-        #expect(dueAt.map { $0 + lag + 1 } == record.sequence, "checkpoint #\(record.sequence): due at \(String(describing: dueAt))")
+        #expect(dueAt.map { $0 + lag + 1 } == record.sequence, "checkpoint #\(record.sequence): due at \(String(describing: dueAt)), lag \(lag)")
         checkpoints += 1
+        var codec = HistoryCodec<String, TestRow>()
+        guard case .checkpoint(let checkpoint) = try codec.decode(record) else { Issue.record("not a checkpoint"); return }
+        lag = max(baseLag, UInt64(checkpoint.snapshot.numberOfItems / 2))
+        if lag > baseLag { grownLags += 1 }
         bytesSince = 0
         lastCheckpointBytes = record.payload.count
         dueAt = nil
@@ -48,6 +58,7 @@ import Testing
       if dueAt == nil && bytesSince >= max(budget, 4 * lastCheckpointBytes) { dueAt = record.sequence }
     }
     #expect(checkpoints >= 3)
+    if lagGrows { #expect(grownLags >= 1) }  // the lag followed the list's size at least once
   }
 
   @Test(arguments: [1, 2, 3] as [UInt64])
@@ -60,7 +71,7 @@ import Testing
     try store._drainRecords()
     let records = sink.records
     #expect(records.map(\.sequence) == Array(1...UInt64(records.count)))
-    Self.expectLaggedCheckpoints(records, budget: 512, lag: 16)
+    try Self.expectLaggedCheckpoints(records, budget: 512, baseLag: 16)
 
     let replayed = try Store(replaying: records, codec: HistoryCodec(), checkpointInterval: 16)
     #expect(replayed.head == store.head)
@@ -116,7 +127,7 @@ import Testing
     #expect(fastRecords.count == slowRecords.count)
     #expect(fastRecords.map(\.kind) == slowRecords.map(\.kind))
     #expect(fastRecords.map(\.payload) == slowRecords.map(\.payload))
-    Self.expectLaggedCheckpoints(fastRecords, budget: 2_048, lag: 16)
+    try Self.expectLaggedCheckpoints(fastRecords, budget: 2_048, baseLag: 16, lagGrows: true)
   }
 
   /// A write that fails on the encoder's queue is kept: the change that finds it (or the drain)

@@ -16,11 +16,13 @@ import Synchronization
 ///
 /// **Checkpoints stay deterministic.** The synchronous store writes a checkpoint record right
 /// after the record at which the encoded bytes since the last checkpoint reach the budget. Here
-/// that byte count is known only on the encoder's thread, so the store applies a fixed lag: the
-/// checkpoint follows the record ``lag`` records after the one at which it became due. Before
+/// that byte count is known only on the encoder's thread, so the store applies a lag: the
+/// checkpoint follows the record `lag` records after the one at which it became due. Before
 /// deciding at record `s`, the store waits until the encoder has finished record `s - lag`
 /// (normally long done), so the decision depends on the records alone, never on timing: the
-/// same changes give the same file bytes.
+/// same changes give the same file bytes. The lag itself is a function of the records too: it
+/// is set when a checkpoint is queued, from the number of items it holds (see
+/// ``lag(afterCheckpointOf:checkpointBytes:)``).
 ///
 /// ```swift
 /// let encoder = _BackgroundRecordEncoder(codec: codec, sink: sink, journalCheckpointBytes: 256 * 1024,
@@ -40,14 +42,23 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
     case forgetCurrentContents([ListEvent<Section, Item>]?)
   }
 
-  /// Records between the one at which a checkpoint becomes due and the one it follows: about
-  /// 1/256 of the checkpoint budget at one byte per record (records are 5+ bytes), between 16
-  /// and 1,024 — a few percent more bytes between checkpoints, and far enough behind the
-  /// committing thread that it rarely waits for the encoder (it does while a large checkpoint
-  /// is being encoded).
-  let lag: UInt64
+  /// Records between the one at which a checkpoint becomes due and the one it follows (the
+  /// lag), before any checkpoint's size is known: about 1/256 of the checkpoint budget at one
+  /// byte per record (records are 5+ bytes), between 16 and 1,024 — a few percent more bytes
+  /// between checkpoints, and far enough behind that the committing thread rarely waits.
+  static func baseLag(forCheckpointBytes bytes: Int) -> UInt64 { UInt64(min(1_024, max(16, bytes / 256))) }
 
-  static func lag(forCheckpointBytes bytes: Int) -> UInt64 { UInt64(min(1_024, max(16, bytes / 256))) }
+  /// The lag after a checkpoint of `items` items is queued. Why it grows with the list: the
+  /// encoder spends about 0.8 µs an item on a full-state checkpoint (107 ms for a 140K-item
+  /// list), and the committing thread, a microsecond or more a record, must not catch up with
+  /// the busy encoder before its next decision is due — with a fixed lag of 1,024 records it
+  /// waited 0.3 s of a 2.7 s million-command `exec`. One record per two items covers it; with
+  /// the budget's rule (4× the last checkpoint's bytes between checkpoints) that puts the next
+  /// checkpoint a few percent further.
+  static func lag(afterCheckpointOf items: Int, checkpointBytes: Int) -> UInt64 {
+    max(baseLag(forCheckpointBytes: checkpointBytes), UInt64(min(items / 2, 1 << 20)))
+  }
+
   /// Submissions that wake an idle encoder: one wake-up (a few microseconds) per this many
   /// commits, instead of one per commit. Well below ``lag``, so the committing thread does not
   /// wait for a sleeping encoder.
@@ -76,6 +87,10 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
     var finished: UInt64
     /// The first record after the last encoded checkpoint at which a checkpoint became due.
     var dueSince: UInt64?
+    /// The lag of the current decision (see ``lag(afterCheckpointOf:checkpointBytes:)``): set
+    /// by the committing side when it queues a checkpoint (a function of the checkpoint's state,
+    /// so of the records).
+    var lag: UInt64
     /// The first failure (encoding, or the sink's write), kept for good.
     var failure: (any Error)?
     /// Set by ``close(failingLaterWith:)``: what later submissions throw.
@@ -84,6 +99,7 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
     var waiters: [(through: UInt64, semaphore: DispatchSemaphore)] = []
   }
 
+  private let journalCheckpointBytes: Int
   private let encoderSide: Mutex<EncoderSide>
   private let shared: Mutex<Shared>
   private let queue = DispatchQueue(label: "ListHistory.ListStore.backgroundRecordEncoder")
@@ -100,12 +116,13 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
     // checkpoint): due at the last of them.
     let isDue =
       lastSequence > 0 && bytesSinceCheckpoint >= Self.checkpointThreshold(journalCheckpointBytes, lastCheckpointBytes)
-    lag = Self.lag(forCheckpointBytes: journalCheckpointBytes)
+    self.journalCheckpointBytes = journalCheckpointBytes
     encoderSide = Mutex(
       EncoderSide(
         codec: codec, sink: sink, journalCheckpointBytes: journalCheckpointBytes,
         bytesSinceCheckpoint: bytesSinceCheckpoint, lastCheckpointBytes: lastCheckpointBytes, isCheckpointDue: isDue))
-    var initial = Shared(submitted: lastSequence, finished: lastSequence)
+    var initial = Shared(
+      submitted: lastSequence, finished: lastSequence, lag: Self.baseLag(forCheckpointBytes: journalCheckpointBytes))
     if isDue { initial.dueSince = lastSequence }
     shared = Mutex(initial)
   }
@@ -122,7 +139,12 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
   func submit(_ work: Work) throws {
     let start = try shared.withLock { (s) throws -> Bool in
       if let failure = s.failure ?? s.closedError { throw failure }
-      if case .record(_, let sequence) = work { s.submitted = sequence }
+      if case .record(let content, let sequence) = work {
+        s.submitted = sequence
+        if case .checkpoint(let checkpoint) = content {
+          s.lag = Self.lag(afterCheckpointOf: checkpoint.snapshot.numberOfItems, checkpointBytes: journalCheckpointBytes)
+        }
+      }
       s.pending.append(work)
       return Self.claimRun(&s, atLeast: Self.wakeBatch)
     }
@@ -135,6 +157,7 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
   /// again before the encoder has passed it. After a failure: false (the next submission throws).
   func isCheckpointDue(after sequence: UInt64, afterCheckpoint lastCheckpoint: UInt64) -> Bool {
     // The earliest a checkpoint can become due is the record after the last one.
+    let lag = shared.withLock { $0.lag }
     guard sequence > lag, sequence - lag > lastCheckpoint else { return false }
     let decisive = sequence - lag
     wait(through: decisive)

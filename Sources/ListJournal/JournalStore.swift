@@ -28,8 +28,9 @@ import Synchronization
 /// and leaves the store unchanged; the writer then stops for good (it never retries a failed
 /// sync), so every later change fails too — reopen the journal to continue from what is on
 /// disk. With `.grouped`/`.relaxed`, commits already visible but not yet durable when the
-/// writer fails are never reported durable. With `defersWrites`, writes fail on the background
-/// writer: the next change, ``flush()``, ``sync()`` or ``close()`` reports the failure.
+/// writer fails are never reported durable. With `defersWrites`, writes (and with `.relaxed`
+/// the encoding of records) fail on a background queue: the next change, ``flush()``,
+/// ``sync()`` or ``close()`` reports the failure.
 ///
 /// - Complexity: opening replays the whole journal (O(events)); each change costs its encoding
 ///   plus the durability mode's I/O.
@@ -87,7 +88,12 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   ///     before telling anyone. A failed deferred write is kept (an I/O error also closes the
   ///     writer): the next change fails with it, as does every later change, ``flush()``,
   ///     ``sync()`` and ``close()``; the held-back changes from the failed batch on never reach
-  ///     the file.
+  ///     the file. With `.relaxed` durability the records are also *encoded* on a background
+  ///     queue: a change only queues its events (an idle encoder is woken every 64 changes, or
+  ///     by ``flush()``), and a record that cannot be encoded fails later changes, ``flush()``
+  ///     and ``close()`` the same way, as a ``JournalStoreError/history(_:)`` naming the record.
+  ///     Checkpoint records then follow the record at which they became due by a lag (longer
+  ///     for larger lists), chosen from the records alone: the file does not depend on timing.
   ///   - clock: seconds since 1970 for version timestamps (fix it for reproducible files).
   ///   - onDurable: called (on an arbitrary thread, without locks held) with the newest durable
   ///     version whenever it advances. With `defersWrites` and `.strict` that thread may be

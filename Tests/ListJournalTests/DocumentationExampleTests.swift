@@ -60,6 +60,21 @@ struct JournalDocumentationExampleTests {
     try grouped.close()
   }
 
+  @Test func deferredWrites() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.file("bulk.journal")
+    let journal = try JournalStore<String, Row>.open(at: path, durability: .relaxed, defersWrites: true)
+    try journal.store.appendSections(["Inbox"])
+    for index in 0..<1_000 { try journal.store.appendItems([Row(id: "r\(index)", title: "Row \(index)")]) }
+    try journal.flush()  // every change above is in the file now
+    #expect(try JournalReader.open(at: path).readAll().filter { $0.kind == .commit }.count == 1_001)
+    try journal.close()
+    let reopened = try JournalStore<String, Row>.open(at: path)
+    #expect(reopened.store.snapshot.numberOfItems == 1_000)
+    #expect(reopened.store.snapshot.item("r999")?.title == "Row 999")
+    try reopened.close()
+  }
+
   @Test func oneWriterManyReaders() throws {
     let directory = TemporaryDirectory()
     let path = directory.file("shared.journal")

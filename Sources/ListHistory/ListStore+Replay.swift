@@ -90,7 +90,8 @@ extension ListStore {
     state.withLock { $0.backgroundEncoder }?.fail(with: error)
   }
 
-  /// Later changes throw `error` (the sink is being closed); call after ``_drainRecords()``.
+  /// Later changes throw `error` (the sink is being closed); call before the last
+  /// ``_drainRecords()``, which still writes what was queued.
   /// A no-op without a background encoder (the sink itself refuses them then).
   package func _closeRecords(failingLaterWith error: any Error) {
     state.withLock { $0.backgroundEncoder }?.close(failingLaterWith: error)

@@ -232,7 +232,9 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   public func close() throws(JournalStoreError) {
     // Held-back records first; if they cannot be written the writer is closed by the failure.
     let flushed = Result { () throws(JournalStoreError) in
-      defer { store._closeRecords(failingLaterWith: JournalError.writerClosed(cause: "closed")) }
+      // Refuse later changes first, then write what was queued: a change racing the close is
+      // refused or written, never accepted and dropped.
+      store._closeRecords(failingLaterWith: JournalError.writerClosed(cause: "closed"))
       try drainEncoder()
       do throws(JournalError) { try sink.close() } catch {
         store._failRecords(with: error)

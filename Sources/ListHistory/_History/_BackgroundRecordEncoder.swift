@@ -26,7 +26,7 @@ import Synchronization
 ///
 /// ```swift
 /// let encoder = _BackgroundRecordEncoder(codec: codec, sink: sink, journalCheckpointBytes: 256 * 1024,
-///                                        bytesSinceCheckpoint: 0, lastCheckpointBytes: 0)
+///                                        bytesSinceCheckpoint: 0, lastCheckpointBytes: 0, lastSequence: 0)
 /// try encoder.submit(.record(.commit(commit), sequence: 1))   // queued; throws an earlier failure
 /// try encoder.drain()                                          // every record is in the sink
 /// ```
@@ -60,8 +60,9 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
   }
 
   /// Submissions that wake an idle encoder: one wake-up (a few microseconds) per this many
-  /// commits, instead of one per commit. Well below ``lag``, so the committing thread does not
-  /// wait for a sleeping encoder.
+  /// commits, instead of one per commit. Well below the lag of a real budget (1,024 records for
+  /// 256 KiB), so the committing thread does not wait for a sleeping encoder; with tiny budgets
+  /// (tests) a decision that needs the encoder wakes it itself (``isCheckpointDue(after:afterCheckpoint:)``).
   static var wakeBatch: Int { 64 }
 
   /// What only the encoder's queue touches (a lock taken once per batch, never contended).
@@ -176,7 +177,8 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
   }
 
   /// Later submissions throw `error` (unless the encoder failed before: that failure stays
-  /// first). Call it after ``drain()`` when the sink is being closed.
+  /// first). Call it before the last ``drain()`` when the sink is being closed: a change racing
+  /// the close is then either refused or written, never accepted and dropped.
   func close(failingLaterWith error: any Error) {
     shared.withLock { if $0.closedError == nil { $0.closedError = error } }
   }

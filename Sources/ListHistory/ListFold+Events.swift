@@ -70,11 +70,16 @@ extension ListFold {
 
     case .insertItems(let outline, let location):
       guard let owner = _owner(of: location.container) else { throw Self.failure("insertItems", "unknown container \(location.container)") }
-      let count = _siblings(of: owner).count
+      let count = _count(of: owner)
       try Self.check(location.index >= 0 && location.index <= count, "insertItems", "index \(location.index) is out of 0...\(count) in \(location.container)")
-      try _checkNew(outline, "insertItems")
-      let slots = _register(outline.roots, parent: _parentSlot(of: owner))
-      _withSiblings(of: owner) { $0.insert(contentsOf: slots, at: location.index) }
+      if let hash = try _checkNew(outline, "insertItems") {
+        // One new leaf (most inserts): hashed once, and no array of slots.
+        let slot = _register(outline.roots[0], hash: hash, parent: _parentSlot(of: owner))
+        _withSiblings(of: owner) { $0.insert(slot, at: location.index) }
+      } else {
+        let slots = _register(outline.roots, parent: _parentSlot(of: owner))
+        _withSiblings(of: owner) { $0.insert(contentsOf: slots, at: location.index) }
+      }
 
     case .deleteItems(let outline, let location):
       // Nothing to delete: nothing to check either (as the model's `deleteItems([])`).
@@ -90,10 +95,15 @@ extension ListFold {
         }
         if verifying { try Self.check(_subtree(slot, equals: root), "deleteItems", "item \(root.item.id) does not hold the recorded subtree") }
       }
-      let removed = _withSiblings(of: owner!) { siblings in
-        (0..<outline.roots.count).map { _ in siblings.remove(at: location.index) }
+      if outline.roots.count == 1 {
+        // One root (most deletes): no array of slots.
+        _unregister(Int(_withSiblings(of: owner!) { $0.remove(at: location.index) }))
+      } else {
+        let removed = _withSiblings(of: owner!) { siblings in
+          (0..<outline.roots.count).map { _ in siblings.remove(at: location.index) }
+        }
+        for slot in removed { _unregister(Int(slot)) }
       }
-      for slot in removed { _unregister(Int(slot)) }
 
     case .moveItem(let id, let from, let to):
       let source = _owner(of: from.container)
@@ -101,7 +111,7 @@ extension ListFold {
         throw Self.failure("moveItem", "item \(id) is not at \(from)")
       }
       guard let destination = _owner(of: to.container) else { throw Self.failure("moveItem", "unknown container \(to.container)") }
-      let count = _siblings(of: destination).count
+      let count = _count(of: destination)
       let remaining = destination == source ? count - 1 : count
       try Self.check(to.index >= 0 && to.index <= remaining, "moveItem", "index \(to.index) is out of 0...\(remaining) in \(to.container)")
       if case .item(let parent) = destination {
@@ -170,19 +180,23 @@ extension ListFold {
 
   // MARK: - Checks
 
-  /// Refuses an outline whose identifiers repeat or already exist.
+  /// Refuses an outline whose identifiers repeat or already exist. For an outline of one leaf,
+  /// returns its identifier's hash (for ``_register(_:hash:parent:)``); nil otherwise.
   @inlinable
-  func _checkNew(_ outline: Outline, _ kind: String) throws(HistoryError) {
+  @discardableResult
+  func _checkNew(_ outline: Outline, _ kind: String) throws(HistoryError) -> Int? {
     if outline.roots.count == 1 && outline.roots[0].children.isEmpty {
       let id = outline.roots[0].item.id
-      try Self.check(_slot(of: id) == nil, kind, "item \(id) already exists")
-      return
+      let hash = id.hashValue
+      try Self.check(_slot(of: id, hash: hash) == nil, kind, "item \(id) already exists")
+      return hash
     }
     var seen = Set<Item.ID>()
     for id in outline.itemIdentifiers {
       try Self.check(_slot(of: id) == nil, kind, "item \(id) already exists")
       try Self.check(seen.insert(id).inserted, kind, "item \(id) appears twice")
     }
+    return nil
   }
 
   @inlinable

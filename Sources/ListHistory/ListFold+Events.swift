@@ -85,6 +85,18 @@ extension ListFold {
       // Nothing to delete: nothing to check either (as the model's `deleteItems([])`).
       guard !outline.roots.isEmpty else { break }
       let owner = _owner(of: location.container)
+      if outline.roots.count == 1 {
+        // One root (most deletes): located once for the check and the removal, no array of slots.
+        let root = outline.roots[0]
+        let position = owner.flatMap { _locate(location.index, in: $0) }
+        guard let owner, let position, case let slot = _slot(at: position, of: owner), _records[slot].value.id == root.item.id else {
+          throw Self.failure("deleteItems", "item \(root.item.id) is not at \(location)")
+        }
+        if verifying { try Self.check(_subtree(slot, equals: root), "deleteItems", "item \(root.item.id) does not hold the recorded subtree") }
+        _withSiblings(of: owner) { $0.remove(at: position) }
+        _unregister(slot)
+        break
+      }
       for (offset, root) in outline.roots.enumerated() {
         let expected = location.index + offset
         let slot = owner.flatMap { _slot(at: expected, of: $0) }
@@ -95,19 +107,16 @@ extension ListFold {
         }
         if verifying { try Self.check(_subtree(slot, equals: root), "deleteItems", "item \(root.item.id) does not hold the recorded subtree") }
       }
-      if outline.roots.count == 1 {
-        // One root (most deletes): no array of slots.
-        _unregister(Int(_withSiblings(of: owner!) { $0.remove(at: location.index) }))
-      } else {
-        let removed = _withSiblings(of: owner!) { siblings in
-          (0..<outline.roots.count).map { _ in siblings.remove(at: location.index) }
-        }
-        for slot in removed { _unregister(Int(slot)) }
+      let removed = _withSiblings(of: owner!) { siblings in
+        (0..<outline.roots.count).map { _ in siblings.remove(at: location.index) }
       }
+      for slot in removed { _unregister(Int(slot)) }
 
     case .moveItem(let id, let from, let to):
       let source = _owner(of: from.container)
-      guard let source, let slot = _slot(at: from.index, of: source), _records[slot].value.id == id else {
+      // Located once: the check reads the slot there, the removal below takes it.
+      let position = source.flatMap { _locate(from.index, in: $0) }
+      guard let source, let position, case let slot = _slot(at: position, of: source), _records[slot].value.id == id else {
         throw Self.failure("moveItem", "item \(id) is not at \(from)")
       }
       guard let destination = _owner(of: to.container) else { throw Self.failure("moveItem", "unknown container \(to.container)") }
@@ -122,7 +131,7 @@ extension ListFold {
           ancestor = Int(_records[ancestor].parent)
         }
       }
-      _withSiblings(of: source) { $0.remove(at: from.index) }
+      _withSiblings(of: source) { $0.remove(at: position) }
       _withSiblings(of: destination) { $0.insert(Int32(slot), at: to.index) }
       if destination != source { _records[slot].parent = _parentSlot(of: destination) }
 

@@ -290,6 +290,32 @@ public struct ListFold<Section: ListElement, Item: ListElement>: Sendable {
     }
   }
 
+  /// Where `index` of `owner`'s siblings lies in their blocks; nil when the index is out of
+  /// range. A positional event that checks the slot there and then removes it locates once.
+  @inlinable
+  @inline(__always)
+  func _locate(_ index: Int, in owner: _Owner) -> (block: Int, offset: Int)? {
+    switch owner {
+    case .section(let position):
+      guard index >= 0, index < _sections[position].roots.count else { return nil }
+      return _sections[position].roots.locate(index)
+    case .item(let slot):
+      let list = Int(_records[slot].children)
+      guard list >= 0, index >= 0, index < _childLists[list].count else { return nil }
+      return _childLists[list].locate(index)
+    }
+  }
+
+  /// The slot at a position of `owner`'s siblings that ``_locate(_:in:)`` returned.
+  @inlinable
+  @inline(__always)
+  func _slot(at position: (block: Int, offset: Int), of owner: _Owner) -> Int {
+    switch owner {
+    case .section(let section): return Int(_sections[section].roots[position])
+    case .item(let slot): return Int(_childLists[Int(_records[slot].children)][position])
+    }
+  }
+
   /// The slot at `index` of `owner`'s siblings; nil when the index is out of range.
   @inlinable
   @inline(__always)

@@ -212,7 +212,9 @@ public struct ListFold<Section: ListElement, Item: ListElement>: Sendable {
     return Int32(slot)
   }
 
-  /// Stores `children` as a new child list; returns its index.
+  /// Stores `children` as a new child list (reusing a deleted item's); returns its index.
+  ///
+  /// - Complexity: O(1) amortized.
   @inlinable
   mutating func _newChildList(_ children: _FoldSiblings) -> Int32 {
     if let free = _freeChildLists.popLast() {
@@ -292,6 +294,8 @@ public struct ListFold<Section: ListElement, Item: ListElement>: Sendable {
 
   /// Where `index` of `owner`'s siblings lies in their blocks; nil when the index is out of
   /// range. A positional event that checks the slot there and then removes it locates once.
+  ///
+  /// - Complexity: O(n / b) for n siblings in blocks of b.
   @inlinable
   @inline(__always)
   func _locate(_ index: Int, in owner: _Owner) -> (block: Int, offset: Int)? {

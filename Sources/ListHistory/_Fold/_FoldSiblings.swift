@@ -117,6 +117,8 @@ struct _FoldSiblings: Sendable {
 
   /// Removes and returns the slot at a position ``locate(_:)`` returned (nothing changed
   /// since): a caller that read the slot there first does not scan the counts again.
+  ///
+  /// - Complexity: O(b) for b ≈ ``blockCapacity`` (plus O(n / b) when the block empties).
   @inlinable
   @discardableResult
   mutating func remove(at position: (block: Int, offset: Int)) -> Int32 {
@@ -141,6 +143,8 @@ struct _FoldSiblings: Sendable {
   ///
   /// Appending and then shifting the tail in place costs a plain memory move; `Array.insert`
   /// goes through the generic range replacement, several times the instructions for one slot.
+  ///
+  /// - Complexity: O(k) for k slots after `offset`, amortized over the block's growth.
   @inlinable
   @inline(__always)
   static func _insert(_ id: Int32, at offset: Int, into block: inout [Int32]) {
@@ -149,13 +153,15 @@ struct _FoldSiblings: Sendable {
     guard offset < last else { return }
     block.withUnsafeMutableBufferPointer { slots in
       let base = slots.baseAddress!
-      // The ranges overlap; `update(from:count:)` copies back to front when it must.
+      // The ranges overlap, which `update(from:count:)` allows (a memory move for `Int32`).
       (base + offset + 1).update(from: base + offset, count: last &- offset)
       base[offset] = id
     }
   }
 
   /// Removes and returns the slot at `offset` of one block: the slots after it move down by one.
+  ///
+  /// - Complexity: O(k) for k slots after `offset`.
   @inlinable
   @inline(__always)
   static func _remove(at offset: Int, from block: inout [Int32]) -> Int32 {

@@ -70,16 +70,33 @@ extension ListFold {
 
     case .insertItems(let outline, let location):
       guard let owner = _owner(of: location.container) else { throw Self.failure("insertItems", "unknown container \(location.container)") }
-      let count = _siblings(of: owner).count
+      let count = _count(of: owner)
       try Self.check(location.index >= 0 && location.index <= count, "insertItems", "index \(location.index) is out of 0...\(count) in \(location.container)")
-      try _checkNew(outline, "insertItems")
-      let slots = _register(outline.roots, parent: _parentSlot(of: owner))
-      _withSiblings(of: owner) { $0.insert(contentsOf: slots, at: location.index) }
+      if let hash = try _checkNew(outline, "insertItems") {
+        // One new leaf (most inserts): hashed once, and no array of slots.
+        let slot = _register(outline.roots[0], hash: hash, parent: _parentSlot(of: owner))
+        _withSiblings(of: owner) { $0.insert(slot, at: location.index) }
+      } else {
+        let slots = _register(outline.roots, parent: _parentSlot(of: owner))
+        _withSiblings(of: owner) { $0.insert(contentsOf: slots, at: location.index) }
+      }
 
     case .deleteItems(let outline, let location):
       // Nothing to delete: nothing to check either (as the model's `deleteItems([])`).
       guard !outline.roots.isEmpty else { break }
       let owner = _owner(of: location.container)
+      if outline.roots.count == 1 {
+        // One root (most deletes): located once for the check and the removal, no array of slots.
+        let root = outline.roots[0]
+        let position = owner.flatMap { _locate(location.index, in: $0) }
+        guard let owner, let position, case let slot = _slot(at: position, of: owner), _records[slot].value.id == root.item.id else {
+          throw Self.failure("deleteItems", "item \(root.item.id) is not at \(location)")
+        }
+        if verifying { try Self.check(_subtree(slot, equals: root), "deleteItems", "item \(root.item.id) does not hold the recorded subtree") }
+        _withSiblings(of: owner) { $0.remove(at: position) }
+        _unregister(slot)
+        break
+      }
       for (offset, root) in outline.roots.enumerated() {
         let expected = location.index + offset
         let slot = owner.flatMap { _slot(at: expected, of: $0) }
@@ -97,11 +114,13 @@ extension ListFold {
 
     case .moveItem(let id, let from, let to):
       let source = _owner(of: from.container)
-      guard let source, let slot = _slot(at: from.index, of: source), _records[slot].value.id == id else {
+      // Located once: the check reads the slot there, the removal below takes it.
+      let position = source.flatMap { _locate(from.index, in: $0) }
+      guard let source, let position, case let slot = _slot(at: position, of: source), _records[slot].value.id == id else {
         throw Self.failure("moveItem", "item \(id) is not at \(from)")
       }
       guard let destination = _owner(of: to.container) else { throw Self.failure("moveItem", "unknown container \(to.container)") }
-      let count = _siblings(of: destination).count
+      let count = _count(of: destination)
       let remaining = destination == source ? count - 1 : count
       try Self.check(to.index >= 0 && to.index <= remaining, "moveItem", "index \(to.index) is out of 0...\(remaining) in \(to.container)")
       if case .item(let parent) = destination {
@@ -112,7 +131,7 @@ extension ListFold {
           ancestor = Int(_records[ancestor].parent)
         }
       }
-      _withSiblings(of: source) { $0.remove(at: from.index) }
+      _withSiblings(of: source) { $0.remove(at: position) }
       _withSiblings(of: destination) { $0.insert(Int32(slot), at: to.index) }
       if destination != source { _records[slot].parent = _parentSlot(of: destination) }
 
@@ -170,19 +189,23 @@ extension ListFold {
 
   // MARK: - Checks
 
-  /// Refuses an outline whose identifiers repeat or already exist.
+  /// Refuses an outline whose identifiers repeat or already exist. For an outline of one leaf,
+  /// returns its identifier's hash (for ``_register(_:hash:parent:)``); nil otherwise.
   @inlinable
-  func _checkNew(_ outline: Outline, _ kind: String) throws(HistoryError) {
+  @discardableResult
+  func _checkNew(_ outline: Outline, _ kind: String) throws(HistoryError) -> Int? {
     if outline.roots.count == 1 && outline.roots[0].children.isEmpty {
       let id = outline.roots[0].item.id
-      try Self.check(_slot(of: id) == nil, kind, "item \(id) already exists")
-      return
+      let hash = id.hashValue
+      try Self.check(_slot(of: id, hash: hash) == nil, kind, "item \(id) already exists")
+      return hash
     }
     var seen = Set<Item.ID>()
     for id in outline.itemIdentifiers {
       try Self.check(_slot(of: id) == nil, kind, "item \(id) already exists")
       try Self.check(seen.insert(id).inserted, kind, "item \(id) appears twice")
     }
+    return nil
   }
 
   @inlinable

@@ -50,20 +50,26 @@ public struct ListFold<Section: ListElement, Item: ListElement>: Sendable {
     }
   }
 
-  /// An item: its content, its parent's slot (-1 for a root item), expansion and children.
+  /// An item: its content, its parent's slot (-1 for a root item), expansion, and where its
+  /// children are listed (an index in `_childLists`; -1 while it never had any).
+  ///
+  /// The children are not stored in the record: a sibling sequence takes three words, and most
+  /// items never have children. Without it a record of a two-word item takes 32 bytes instead
+  /// of 48, and the events that reach a record through the table (updates, expansion, inserts,
+  /// deletes) touch a third less memory — on a large fold, fewer cache and TLB misses.
   @usableFromInline
   struct _Item: Sendable {
     @usableFromInline var value: Item
     @usableFromInline var parent: Int32
+    @usableFromInline var children: Int32
     @usableFromInline var isExpanded: Bool
-    @usableFromInline var children: _FoldSiblings
 
     @inlinable
     init(value: Item, parent: Int32, isExpanded: Bool) {
       self.value = value
       self.parent = parent
+      self.children = -1
       self.isExpanded = isExpanded
-      self.children = _FoldSiblings()
     }
   }
 
@@ -93,6 +99,12 @@ public struct ListFold<Section: ListElement, Item: ListElement>: Sendable {
   /// Slots of deleted items, reused first.
   @usableFromInline
   var _freeSlots: [Int32] = []
+  /// The children of the items that have (or had) any, each listed by one record's `children`.
+  @usableFromInline
+  var _childLists: [_FoldSiblings] = []
+  /// Indices in `_childLists` of deleted items' lists (emptied), reused first.
+  @usableFromInline
+  var _freeChildLists: [Int32] = []
 
   /// The empty list.
   @inlinable
@@ -158,10 +170,11 @@ public struct ListFold<Section: ListElement, Item: ListElement>: Sendable {
     nodes.reserveCapacity(siblings.count)
     siblings.forEach { slot in
       let record = Int(slot)
+      let list = Int(_records[record].children)
       nodes.append(
         Outline.Node(
           _records[record].value, isExpanded: _records[record].isExpanded,
-          children: _records[record].children.isEmpty ? [] : _nodes(of: _records[record].children)))
+          children: list < 0 || _childLists[list].isEmpty ? [] : _nodes(of: _childLists[list])))
     }
     return nodes
   }
@@ -172,45 +185,78 @@ public struct ListFold<Section: ListElement, Item: ListElement>: Sendable {
   mutating func _register(_ nodes: [Outline.Node], parent: Int32) -> [Int32] {
     var slots: [Int32] = []
     slots.reserveCapacity(nodes.count)
-    for node in nodes {
-      let record = _Item(value: node.item, parent: parent, isExpanded: node.isExpanded)
-      let slot: Int
-      if let free = _freeSlots.popLast() {
-        slot = Int(free)
-        _records[slot] = record
-      } else {
-        slot = _records.count
-        _records.append(record)
-      }
-      _table.insert(slot: slot, hash: node.item.id.hashValue)
-      if !node.children.isEmpty {
-        // Registered into a local, then stored: the recursion appends to `_records`, and keeping
-        // it out of the assignment makes plain that no access to the record spans it.
-        let children = _FoldSiblings(_register(node.children, parent: Int32(slot)))
-        _records[slot].children = children
-      }
-      slots.append(Int32(slot))
-    }
+    for node in nodes { slots.append(_register(node, hash: node.item.id.hashValue, parent: parent)) }
     return slots
+  }
+
+  /// Adds the records of `node` (whose identifier hashes to `hash`) and its descendants; returns
+  /// the slot of `node` (the caller places it). The identifiers must be new.
+  @inlinable
+  mutating func _register(_ node: Outline.Node, hash: Int, parent: Int32) -> Int32 {
+    let record = _Item(value: node.item, parent: parent, isExpanded: node.isExpanded)
+    let slot: Int
+    if let free = _freeSlots.popLast() {
+      slot = Int(free)
+      _records[slot] = record
+    } else {
+      slot = _records.count
+      _records.append(record)
+    }
+    _table.insert(slot: slot, hash: hash)
+    if !node.children.isEmpty {
+      // Registered into a local, then stored: the recursion appends to `_records` and
+      // `_childLists`, and keeping it out of the assignment makes plain that no access spans it.
+      let children = _FoldSiblings(_register(node.children, parent: Int32(slot)))
+      _records[slot].children = _newChildList(children)
+    }
+    return Int32(slot)
+  }
+
+  /// Stores `children` as a new child list (reusing a deleted item's); returns its index.
+  ///
+  /// - Complexity: O(1) amortized.
+  @inlinable
+  mutating func _newChildList(_ children: _FoldSiblings) -> Int32 {
+    if let free = _freeChildLists.popLast() {
+      _childLists[Int(free)] = children
+      return free
+    }
+    precondition(_childLists.count < Int(Int32.max), "too many items for a ListFold")
+    _childLists.append(children)
+    return Int32(_childLists.count - 1)
   }
 
   /// Removes the records of the item at `slot` and its descendants.
   @inlinable
   mutating func _unregister(_ slot: Int) {
     _table.remove(slot: slot, hash: _records[slot].value.id.hashValue)
-    // The children are taken out of the record (nothing left to release later).
-    let children = _records[slot].children
-    _records[slot].children = _FoldSiblings()
     _freeSlots.append(Int32(slot))
+    let list = Int(_records[slot].children)
+    guard list >= 0 else { return }
+    // The children are taken out of their list (nothing left to release later), and the list
+    // is free for reuse.
+    _records[slot].children = -1
+    let children = _childLists[list]
+    _childLists[list] = _FoldSiblings()
+    _freeChildLists.append(Int32(list))
     children.forEach { _unregister(Int($0)) }
+  }
+
+  /// The number of children of the item at `slot`.
+  @inlinable
+  @inline(__always)
+  func _childCount(_ slot: Int) -> Int {
+    let list = Int(_records[slot].children)
+    return list < 0 ? 0 : _childLists[list].count
   }
 
   /// Whether the subtree at `slot` is exactly `node` (identifiers, contents, expansion,
   /// children, in order).
   @inlinable
   func _subtree(_ slot: Int, equals node: Outline.Node) -> Bool {
-    _records[slot].value == node.item && _records[slot].isExpanded == node.isExpanded
-      && _forest(_records[slot].children, equals: node.children)
+    guard _records[slot].value == node.item && _records[slot].isExpanded == node.isExpanded else { return false }
+    let list = Int(_records[slot].children)
+    return list < 0 ? node.children.isEmpty : _forest(_childLists[list], equals: node.children)
   }
 
   /// Whether a sibling sequence holds exactly the subtrees `nodes`.
@@ -236,13 +282,41 @@ public struct ListFold<Section: ListElement, Item: ListElement>: Sendable {
     }
   }
 
-  /// The sibling sequence of `owner`.
+  /// The number of siblings in `owner`'s sequence (read in place: no copy of the sequence).
   @inlinable
   @inline(__always)
-  func _siblings(of owner: _Owner) -> _FoldSiblings {
+  func _count(of owner: _Owner) -> Int {
     switch owner {
-    case .section(let position): return _sections[position].roots
-    case .item(let slot): return _records[slot].children
+    case .section(let position): return _sections[position].roots.count
+    case .item(let slot): return _childCount(slot)
+    }
+  }
+
+  /// Where `index` of `owner`'s siblings lies in their blocks; nil when the index is out of
+  /// range. A positional event that checks the slot there and then removes it locates once.
+  ///
+  /// - Complexity: O(n / b) for n siblings in blocks of b.
+  @inlinable
+  @inline(__always)
+  func _locate(_ index: Int, in owner: _Owner) -> (block: Int, offset: Int)? {
+    switch owner {
+    case .section(let position):
+      guard index >= 0, index < _sections[position].roots.count else { return nil }
+      return _sections[position].roots.locate(index)
+    case .item(let slot):
+      let list = Int(_records[slot].children)
+      guard list >= 0, index >= 0, index < _childLists[list].count else { return nil }
+      return _childLists[list].locate(index)
+    }
+  }
+
+  /// The slot at a position of `owner`'s siblings that ``_locate(_:in:)`` returned.
+  @inlinable
+  @inline(__always)
+  func _slot(at position: (block: Int, offset: Int), of owner: _Owner) -> Int {
+    switch owner {
+    case .section(let section): return Int(_sections[section].roots[position])
+    case .item(let slot): return Int(_childLists[Int(_records[slot].children)][position])
     }
   }
 
@@ -255,8 +329,9 @@ public struct ListFold<Section: ListElement, Item: ListElement>: Sendable {
       guard index >= 0, index < _sections[position].roots.count else { return nil }
       return Int(_sections[position].roots[index])
     case .item(let slot):
-      guard index >= 0, index < _records[slot].children.count else { return nil }
-      return Int(_records[slot].children[index])
+      let list = Int(_records[slot].children)
+      guard list >= 0, index >= 0, index < _childLists[list].count else { return nil }
+      return Int(_childLists[list][index])
     }
   }
 
@@ -267,7 +342,14 @@ public struct ListFold<Section: ListElement, Item: ListElement>: Sendable {
   mutating func _withSiblings<R>(of owner: _Owner, _ body: (inout _FoldSiblings) -> R) -> R {
     switch owner {
     case .section(let position): return body(&_sections[position].roots)
-    case .item(let slot): return body(&_records[slot].children)
+    case .item(let slot):
+      var list = Int(_records[slot].children)
+      if list < 0 {
+        // The item's first child: its list is made now.
+        list = Int(_newChildList(_FoldSiblings()))
+        _records[slot].children = Int32(list)
+      }
+      return body(&_childLists[list])
     }
   }
 
@@ -323,6 +405,7 @@ public struct ListFold<Section: ListElement, Item: ListElement>: Sendable {
     precondition(_sectionIndex.count == _sections.count, "section index out of step")
     _table._checkInvariants()
     var listed = 0
+    var lists = 0
     func check(_ siblings: _FoldSiblings, parent: Int32) {
       siblings._checkInvariants()
       siblings.forEach { slot in
@@ -332,7 +415,12 @@ public struct ListFold<Section: ListElement, Item: ListElement>: Sendable {
         precondition(_slot(of: id) == record, "item \(id) at slot \(record) is not found there by the table")
         precondition(_records[record].parent == parent, "item \(id) records parent slot \(_records[record].parent), listed under \(parent)")
         listed += 1
-        check(_records[record].children, parent: slot)
+        let list = Int(_records[record].children)
+        if list >= 0 {
+          precondition(list < _childLists.count, "item \(id) lists its children at \(list), out of range")
+          lists += 1
+          check(_childLists[list], parent: slot)
+        }
       }
     }
     for (position, section) in _sections.enumerated() {
@@ -341,6 +429,8 @@ public struct ListFold<Section: ListElement, Item: ListElement>: Sendable {
     }
     precondition(listed == _table.count, "\(_table.count) items, \(listed) listed")
     precondition(_table.count + _freeSlots.count == _records.count, "slots out of step")
+    precondition(lists + _freeChildLists.count == _childLists.count, "child lists out of step")
+    for list in _freeChildLists { precondition(_childLists[Int(list)].isEmpty, "free child list \(list) is not empty") }
     #endif
   }
 }

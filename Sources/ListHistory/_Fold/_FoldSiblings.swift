@@ -71,8 +71,13 @@ struct _FoldSiblings: Sendable {
   /// The slot at `index`.
   @inlinable
   subscript(index: Int) -> Int32 {
-    let (block, offset) = locate(index)
-    return blocks[block][offset]
+    self[locate(index)]
+  }
+
+  /// The slot at a position ``locate(_:)`` returned (nothing changed since).
+  @inlinable
+  subscript(position: (block: Int, offset: Int)) -> Int32 {
+    blocks[position.block][position.offset]
   }
 
   /// Inserts `id` so that it ends up at `index` (`0 ... count`).
@@ -85,7 +90,7 @@ struct _FoldSiblings: Sendable {
       return
     }
     let (block, offset) = index == count ? (blocks.count - 1, counts[blocks.count - 1]) : locate(index)
-    blocks[block].insert(id, at: offset)
+    Self._insert(id, at: offset, into: &blocks[block])
     counts[block] &+= 1
     count &+= 1
     if counts[block] > 2 * Self.blockCapacity { split(block) }
@@ -107,8 +112,18 @@ struct _FoldSiblings: Sendable {
   @inlinable
   @discardableResult
   mutating func remove(at index: Int) -> Int32 {
-    let (block, offset) = locate(index)
-    let id = blocks[block].remove(at: offset)
+    remove(at: locate(index))
+  }
+
+  /// Removes and returns the slot at a position ``locate(_:)`` returned (nothing changed
+  /// since): a caller that read the slot there first does not scan the counts again.
+  ///
+  /// - Complexity: O(b) for b ≈ ``blockCapacity`` (plus O(n / b) when the block empties).
+  @inlinable
+  @discardableResult
+  mutating func remove(at position: (block: Int, offset: Int)) -> Int32 {
+    let (block, offset) = position
+    let id = Self._remove(at: offset, from: &blocks[block])
     counts[block] &-= 1
     count &-= 1
     if counts[block] == 0 {
@@ -122,6 +137,44 @@ struct _FoldSiblings: Sendable {
   @inlinable
   func forEach(_ body: (Int32) throws -> Void) rethrows {
     for block in blocks { for id in block { try body(id) } }
+  }
+
+  /// Inserts `id` at `offset` of one block: the slots after it move up by one.
+  ///
+  /// Appending and then shifting the tail in place costs a plain memory move; `Array.insert`
+  /// goes through the generic range replacement, several times the instructions for one slot.
+  ///
+  /// - Complexity: O(k) for k slots after `offset`, amortized over the block's growth.
+  @inlinable
+  @inline(__always)
+  static func _insert(_ id: Int32, at offset: Int, into block: inout [Int32]) {
+    block.append(id)
+    let last = block.count &- 1
+    guard offset < last else { return }
+    block.withUnsafeMutableBufferPointer { slots in
+      let base = slots.baseAddress!
+      // The ranges overlap, which `update(from:count:)` allows (a memory move for `Int32`).
+      (base + offset + 1).update(from: base + offset, count: last &- offset)
+      base[offset] = id
+    }
+  }
+
+  /// Removes and returns the slot at `offset` of one block: the slots after it move down by one.
+  ///
+  /// - Complexity: O(k) for k slots after `offset`.
+  @inlinable
+  @inline(__always)
+  static func _remove(at offset: Int, from block: inout [Int32]) -> Int32 {
+    let last = block.count &- 1
+    guard offset < last else { return block.removeLast() }
+    let id = block.withUnsafeMutableBufferPointer { slots in
+      let base = slots.baseAddress!
+      let id = base[offset]
+      base.advanced(by: offset).update(from: base + offset + 1, count: last &- offset)
+      return id
+    }
+    block.removeLast()
+    return id
   }
 
   /// Splits an over-full block in two halves.

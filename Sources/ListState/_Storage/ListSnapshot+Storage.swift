@@ -563,8 +563,8 @@ extension ListSnapshot {
       let record = ItemRecord(
         value: node.item, label: step * UInt64(position + 1), children: children, container: .parent(parent),
         isExpanded: node.isExpanded)
-      newRecords.append(node.item.id, record)
       entries.append(ItemEntry(label: record.label, id: node.item.id, w1: record.subtreeCount, w2: record.visibleCount))
+      newRecords.append(node.item.id, record)
     }
     return ItemTree(sortedEntries: entries)
   }

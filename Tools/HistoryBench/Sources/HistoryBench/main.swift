@@ -230,20 +230,23 @@ protocol FoldTarget {
   /// What the fold's result costs once the events are in (a `ListFold` builds its snapshot).
   func finish()
   mutating func clearMarkers()
-  mutating func apply(_ event: ListEvent<String, Row>) throws
-  mutating func revert(_ event: ListEvent<String, Row>) throws
+  // Consuming, as the library's `apply`s: the caller's copy of an event out of its array is
+  // handed on as is. A borrowed parameter made the witness copy the event a second time (and
+  // destroy the first), work a replay, which passes its copy straight in, does not do.
+  mutating func apply(_ event: consuming ListEvent<String, Row>) throws
+  mutating func revert(_ event: consuming ListEvent<String, Row>) throws
 }
 extension ListSnapshot: FoldTarget where Section == String, Item == Row {
   func finish() {}
-  mutating func apply(_ event: ListEvent<String, Row>) throws { try event.apply(to: &self, verifying: false) }
-  mutating func revert(_ event: ListEvent<String, Row>) throws { try event.revert(from: &self, verifying: false) }
+  mutating func apply(_ event: consuming ListEvent<String, Row>) throws { try event.apply(to: &self, verifying: false) }
+  mutating func revert(_ event: consuming ListEvent<String, Row>) throws { try event.revert(from: &self, verifying: false) }
 }
 extension ListFold: FoldTarget where Section == String, Item == Row {
   func finish() { _ = snapshot() }
   // Markers are not part of a fold's state.
   mutating func clearMarkers() {}
-  mutating func apply(_ event: ListEvent<String, Row>) throws { try apply(event, verifying: false) }
-  mutating func revert(_ event: ListEvent<String, Row>) throws { try revert(event, verifying: false) }
+  mutating func apply(_ event: consuming ListEvent<String, Row>) throws { try apply(event, verifying: false) }
+  mutating func revert(_ event: consuming ListEvent<String, Row>) throws { try revert(event, verifying: false) }
 }
 
 struct Folder<Target: FoldTarget> {

@@ -45,36 +45,32 @@ import Testing
   }
 
   @Test func aFoldWhoseIdentifiersAllCollideMatchesTheModel() throws {
-    var fold = ListFold<String, Colliding>()
-    var snapshot = ListSnapshot<String, Colliding>()
-    func apply(_ event: ListEvent<String, Colliding>) throws {
-      try fold.apply(event)
-      try event.apply(to: &snapshot)
-    }
+    var both = FoldAndModel<String, Colliding>()
+    func apply(_ event: ListEvent<String, Colliding>) throws { try both.apply(event) }
     try apply(.insertSection("S", items: ListOutline(), at: 0))
     var random = SeededRandom(seed: 9)
     var next = 0
     let location = { (index: Int) in ListItemLocation<String, Colliding>(.section("S"), index: index) }
     for _ in 0..<600 {
-      let count = snapshot.numberOfItems
+      let count = both.model.numberOfItems
       switch Int.random(in: 0..<4, using: &random) {
       case 0, 1:
         try apply(.insertItems(ListOutline(items: [Colliding(value: next)]), at: location(Int.random(in: 0...count, using: &random))))
         next += 1
       case 2 where count > 0:
         let from = Int.random(in: 0..<count, using: &random)
-        try apply(.deleteItems(ListOutline(items: [snapshot.rootItems(inSection: "S")[from]]), from: location(from)))
+        try apply(.deleteItems(ListOutline(items: [both.model.rootItems(inSection: "S")[from]]), from: location(from)))
       case 3 where count > 0:
         let from = Int.random(in: 0..<count, using: &random)
-        let old = snapshot.rootItems(inSection: "S")[from]
+        let old = both.model.rootItems(inSection: "S")[from]
         try apply(.replaceItem(old: old, new: Colliding(value: next)))
         next += 1
       default: break
       }
       // Deleted and replaced identifiers are gone; live ones are found.
-      #expect(throws: HistoryError.self) { try fold.apply(.expand(Colliding(value: -1), wasExpanded: false)) }
+      #expect(throws: HistoryError.self) { try both.fold.apply(.expand(Colliding(value: -1), wasExpanded: false)) }
     }
-    #expect(fold.numberOfItems == snapshot.numberOfItems)
-    #expect(fold.snapshot() == snapshot)
+    #expect(both.fold.numberOfItems == both.model.numberOfItems)
+    #expect(both.fold.snapshot() == both.model)
   }
 }

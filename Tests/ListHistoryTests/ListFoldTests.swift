@@ -124,24 +124,20 @@ import Testing
   @Test func longSiblingSequencesSplitAndShrinkTheirBlocks() throws {
     // Thousands of roots in one section, edited at random positions: the block list splits
     // and drops blocks; the result is checked against the model (and invariants run in debug).
-    var fold = ListFold<String, Int>()
-    var snapshot = ListSnapshot<String, Int>()
-    func apply(_ event: ListEvent<String, Int>) throws {
-      try fold.apply(event)
-      try event.apply(to: &snapshot)
-    }
+    var both = FoldAndModel<String, Int>()
+    func apply(_ event: ListEvent<String, Int>) throws { try both.apply(event) }
     try apply(.insertSection("S", items: ListOutline(), at: 0))
     var random = SeededRandom(seed: 5)
     var next = 0
     let location = { (index: Int) in ListItemLocation<String, Int>(.section("S"), index: index) }
     for _ in 0..<2_400 {
-      let count = snapshot.numberOfItems
+      let count = both.model.numberOfItems
       if count < 50 || Int.random(in: 0..<3, using: &random) > 0 {
         try apply(.insertItems(ListOutline(items: [next]), at: location(Int.random(in: 0...count, using: &random))))
         next += 1
       } else {
         let from = Int.random(in: 0..<count, using: &random)
-        let id = snapshot.rootItems(inSection: "S")[from]
+        let id = both.model.rootItems(inSection: "S")[from]
         if Bool.random(using: &random) {
           try apply(.deleteItems(ListOutline(items: [id]), from: location(from)))
         } else {
@@ -149,21 +145,16 @@ import Testing
         }
       }
     }
-    #expect(snapshot.numberOfItems > 2 * 256)  // more than one block
-    #expect(fold.snapshot() == snapshot)
+    #expect(both.model.numberOfItems > 2 * 256)  // more than one block
+    #expect(both.fold.snapshot() == both.model)
   }
 
   @Test func childrenOfDeletedItemsLeaveNothingBehind() throws {
     // Items gain children (inserted under them or moved there), lose them (moved away,
     // deleted) and are deleted with their subtrees, over and over: what deleted parents held
     // is reused by later parents, and every state matches the model (invariants run in debug).
-    var fold = ListFold<String, Int>()
-    var snapshot = ListSnapshot<String, Int>()
-    func apply(_ event: ListEvent<String, Int>) throws {
-      try fold.apply(event)
-      try event.apply(to: &snapshot)
-      #expect(fold.snapshot() == snapshot)
-    }
+    var both = FoldAndModel<String, Int>(checksEachStep: true)
+    func apply(_ event: ListEvent<String, Int>) throws { try both.apply(event) }
     let root = { (index: Int) in ListItemLocation<String, Int>(.section("S"), index: index) }
     let under = { (parent: Int, index: Int) in ListItemLocation<String, Int>(.parent(parent), index: index) }
     try apply(.insertSection("S", items: ListOutline(items: [0, 1]), at: 0))
@@ -178,12 +169,12 @@ import Testing
       try apply(.moveItem(parent + 1, from: under(parent, 0), to: under(1, 1)))
       try apply(.moveItem(parent + 1, from: under(1, 1), to: under(parent, 0)))
       // Deleted with its subtree; then item 1's child and the moved grandchild go too.
-      try apply(.deleteItems(ListOutline([snapshot.outline(of: parent, includingParent: true)!.roots[0]]), from: root(3)))
+      try apply(.deleteItems(ListOutline([both.model.outline(of: parent, includingParent: true)!.roots[0]]), from: root(3)))
       try apply(.deleteItems(ListOutline(items: [parent + 3]), from: under(1, 0)))
       try apply(.deleteItems(ListOutline(items: [parent + 2]), from: root(0)))
     }
-    #expect(snapshot.itemIdentifiers == [0, 1])
-    #expect(fold.numberOfItems == 2)
+    #expect(both.model.itemIdentifiers == [0, 1])
+    #expect(both.fold.numberOfItems == 2)
   }
 
   /// Variants of `event` that may no longer fit `snapshot`: shifted positions, unknown or

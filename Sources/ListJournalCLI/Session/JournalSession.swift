@@ -42,6 +42,9 @@ protocol JournalSession: AnyObject {
   func snapshot(at version: Int) throws(ListLanguageError) -> TextSnapshot
   /// One entry per version, in version order.
   func versions() -> [LogEntry]
+  /// How many versions and recorded events the history holds (what `versions()` counts,
+  /// without building an entry and a summary per version).
+  func historyCounts() -> (versions: Int, events: Int)
 
   /// Makes every commit so far durable now (used before waiting for input in `grouped` mode).
   func synchronize() throws(ListLanguageError)

@@ -36,6 +36,20 @@ extension ListStore {
     }
   }
 
+  /// The versions ``logEntries(summary:)`` lists and the events they record, counted.
+  ///
+  /// - Complexity: O(versions).
+  func historyCounts() -> (versions: Int, events: Int) {
+    var versions = 0
+    var events = 0
+    for number in 0...latestVersion.rawValue {
+      guard let info = info(for: Version(number)) else { continue }
+      versions += 1
+      events += info.operationCount
+    }
+    return (versions, events)
+  }
+
   /// One `log` entry per version, oldest first; `summary` describes a version's events.
   ///
   /// - Complexity: O(versions + events) plus what `summary` costs.

@@ -25,8 +25,7 @@ struct InfoCommand: ParsableCommand {
       let compressed = reader.frames.reduce(Int64(0)) { $0 + $1.byteCount }
       let uncompressed = reader.frames.reduce(Int64(0)) { $0 + $1.uncompressedBytes }
       let session = try JournalSessions.open(journal, mode: .readOnly)
-      let versions = session.versions()
-      let events = versions.reduce(0) { $0 + $1.eventCount }
+      let (versions, events) = session.historyCounts()
       let out = OutputStream.standardOutput
       out.writeLine("format: \(reader.formatMajor).\(reader.formatMinor)")
       out.writeLine("size: \(reader.recovery.validBytes + reader.recovery.tornTailBytes) bytes")
@@ -37,7 +36,7 @@ struct InfoCommand: ParsableCommand {
       }
       out.writeLine("frames: \(reader.frames.count)")
       out.writeLine("checkpoints: \(reader.frames.filter(\.startsWithCheckpoint).count)")
-      out.writeLine("versions: \(versions.count) (head \(session.headVersion))")
+      out.writeLine("versions: \(versions) (head \(session.headVersion))")
       out.writeLine("events: \(events)" + (events > 0 ? " (\(Double(Int(Double(compressed) / Double(events) * 10)) / 10) bytes/event)" : ""))
       if reader.recovery.tornTailBytes > 0 { out.writeLine("torn tail: \(reader.recovery.tornTailBytes) bytes") }
       if let corruption = reader.recovery.corruption { out.writeLine("damaged: \(corruption)") }

@@ -35,11 +35,10 @@ struct ReplayCommand: ParsableCommand {
       let target = try session.resolve(try to.map { s throws(ListLanguageError) in try versionReference(s) } ?? .head(back: 0))
       let snapshot = try session.snapshot(at: target)
       let elapsed = monotonicSeconds() - start
-      let versions = session.versions()
-      let events = versions.reduce(0) { $0 + $1.eventCount }
+      let (versions, events) = session.historyCounts()
       let rate = elapsed > 0 ? Int(Double(events) / elapsed) : 0
       let out = OutputStream.standardOutput
-      out.writeLine("versions: \(versions.count)")
+      out.writeLine("versions: \(versions)")
       out.writeLine("events: \(events)")
       out.writeLine("state at version \(target): \(snapshot.numberOfSections) sections, \(snapshot.numberOfItems) items")
       out.writeLine("digest: \(StateDigest.of(snapshot))")

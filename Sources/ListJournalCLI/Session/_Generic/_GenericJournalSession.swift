@@ -111,6 +111,8 @@ final class _GenericJournalSession: JournalSession {
     try store.state(atNumber: version)
   }
 
+  func historyCounts() -> (versions: Int, events: Int) { store.historyCounts() }
+
   func versions() -> [LogEntry] {
     store.logEntries { events in ListEvent.summaries(events, sectionText: Self.text, itemText: Self.text) }
   }

@@ -241,6 +241,8 @@ final class _StoreJournalSession: JournalSession {
     try store.state(atNumber: version)
   }
 
+  func historyCounts() -> (versions: Int, events: Int) { store.historyCounts() }
+
   func versions() -> [LogEntry] {
     store.logEntries { events in
       ListEvent.summaries(events, sectionText: { ListTokenizer.quoted($0) }, itemText: { ListTokenizer.quoted($0) })

@@ -66,10 +66,12 @@ extension ListStore {
     codec.continueEncodingAfterDecoding()
     codec.tracksCurrentContents = true
     if encodingInBackground, let sink {
+      // It continues exactly where a store that never closed would stand (same checkpoints).
       state.backgroundEncoder = _BackgroundRecordEncoder(
         codec: codec, sink: sink, journalCheckpointBytes: journalCheckpointBytes,
         bytesSinceCheckpoint: state.bytesSinceCheckpoint, lastCheckpointBytes: state.lastCheckpointBytes,
-        lastSequence: state.recordSequence)
+        lastSequence: state.recordSequence, checkpointDueSince: state.checkpointDueSince,
+        lastCheckpointItems: state.lastCheckpointItems)
     } else {
       state.codec = codec
       state.sink = sink
@@ -79,22 +81,23 @@ extension ListStore {
 
   /// Returns once every change so far has been handed to the sink, when records are encoded
   /// in the background; throws the background encoder's failure (a ``HistoryError`` naming the
-  /// record that could not be encoded, or the sink's error). A no-op otherwise.
+  /// record that could not be encoded, or the sink's error). A no-op otherwise. Never takes the
+  /// store's lock (safe inside a transaction body or a callback that runs under it).
   package func _drainRecords() throws {
-    try state.withLock { $0.backgroundEncoder }?.drain()
+    try backgroundEncoder?.drain()
   }
 
   /// Later changes (and drains) throw `error`, which the sink reported outside the background
   /// encoder (a failed flush); what is still queued is dropped. A no-op without one.
   package func _failRecords(with error: any Error) {
-    state.withLock { $0.backgroundEncoder }?.fail(with: error)
+    backgroundEncoder?.fail(with: error)
   }
 
   /// Later changes throw `error` (the sink is being closed); call before the last
   /// ``_drainRecords()``, which still writes what was queued.
   /// A no-op without a background encoder (the sink itself refuses them then).
   package func _closeRecords(failingLaterWith error: any Error) {
-    state.withLock { $0.backgroundEncoder }?.close(failingLaterWith: error)
+    backgroundEncoder?.close(failingLaterWith: error)
   }
 
   /// After this many records a replay decodes and folds on two threads (a few milliseconds of
@@ -218,7 +221,19 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
     _ = state.graph.takeDroppedCheckpoints()  // freed here: nobody waits on a replay's commits
     state.recordSequence = sequence
     state.bytesSinceCheckpoint = kind == .checkpoint ? 0 : state.bytesSinceCheckpoint + payloadBytes
-    if kind == .checkpoint { state.lastCheckpointBytes = payloadBytes }
+    if kind == .checkpoint {
+      state.lastCheckpointBytes = payloadBytes
+      // Where a background encoder continuing this stream stands (its lagged rule): the last
+      // checkpoint, the list's size then (the state a checkpoint records is the head's), and
+      // no checkpoint due yet.
+      state.lastCheckpointSequence = sequence
+      state.lastCheckpointItems = fold?.numberOfItems ?? state.headSnapshot.numberOfItems
+      state.checkpointDueSince = nil
+    } else if state.checkpointDueSince == nil
+      && state.bytesSinceCheckpoint >= max(state.journalCheckpointBytes, _StoreState<Section, Item>.checkpointSizeFactor * state.lastCheckpointBytes)
+    {
+      state.checkpointDueSince = sequence
+    }
   }
 }
 

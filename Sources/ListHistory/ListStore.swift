@@ -37,6 +37,10 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   public typealias Change = ListChange<Section, Item>
 
   let state: Mutex<_StoreState<Section, Item>>
+  /// The state's background encoder, if any (set once, at init): kept outside the lock so that
+  /// draining it never takes the store's lock — a flush may come from inside a transaction body
+  /// or a callback that runs under it.
+  let backgroundEncoder: _BackgroundRecordEncoder<Section, Item>?
 
   /// An in-memory store without persistence.
   ///
@@ -55,6 +59,7 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
     checkpointInterval: Int = 4_096, checkpointBudget: CheckpointBudget = .default,
     clock: @escaping @Sendable () -> Double = _systemClock
   ) {
+    backgroundEncoder = nil
     state = Mutex(
       _StoreState<Section, Item>(
         graph: _HistoryGraph(checkpointInterval: checkpointInterval, budget: checkpointBudget), clock: clock))
@@ -80,10 +85,12 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
     initial.codec?.tracksCurrentContents = true
     initial.sink = sink
     initial.journalCheckpointBytes = journalCheckpointBytes
+    backgroundEncoder = nil
     state = Mutex(initial)
   }
 
   init(state initial: _StoreState<Section, Item>) {
+    backgroundEncoder = initial.backgroundEncoder
     state = Mutex(initial)
   }
 

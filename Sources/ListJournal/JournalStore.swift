@@ -90,15 +90,19 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   ///     ``sync()`` and ``close()``; the held-back changes from the failed batch on never reach
   ///     the file. With `.relaxed` durability the records are also *encoded* on a background
   ///     queue: a change only queues its events (an idle encoder is woken every 64 changes, or
-  ///     by ``flush()``), and a record that cannot be encoded fails later changes, ``flush()``
-  ///     and ``close()`` the same way, as a ``JournalStoreError/history(_:)`` naming the record.
+  ///     by ``flush()``), and a record that cannot be encoded fails the encoder: once it has
+  ///     reached that record, every later change (with a `HistoryError` naming the record),
+  ///     ``flush()`` and ``close()`` (as ``JournalStoreError/history(_:)``) throw it. Changes
+  ///     made meanwhile were accepted and are lost with it; the records before it are written
+  ///     by the next ``flush()`` or ``close()``.
   ///     Checkpoint records then follow the record at which they became due by a lag (longer
   ///     for larger lists), chosen from the records alone: the file does not depend on timing.
   ///   - clock: seconds since 1970 for version timestamps (fix it for reproducible files).
-  ///   - onDurable: called (on an arbitrary thread, without locks held) with the newest durable
-  ///     version whenever it advances. With `defersWrites` and `.strict` that thread may be
-  ///     the background writer's: calling ``flush()``, ``sync()`` or ``close()`` from the
-  ///     callback would wait for the callback itself.
+  ///   - onDurable: called (on an arbitrary thread) with the newest durable version whenever it
+  ///     advances. With `.strict` it runs inside the commit, while the store's lock is held:
+  ///     don't read or change ``store`` from it (``flush()`` is fine). With `defersWrites` and
+  ///     `.strict` that thread may be the background writer's: calling ``flush()``,
+  ///     ``sync()`` or ``close()`` from the callback would then wait for the callback itself.
   /// - Throws: ``JournalStoreError/journal(_:)`` (locked, corrupted mid-file, I/O) or
   ///   ``JournalStoreError/invalidRecord(offset:sequence:version:reason:)``.
   /// - Complexity: O(file size) verification plus O(events · log n) replay.
@@ -194,15 +198,20 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   /// try journal.flush()      // every change above is in the file now
   /// ```
   /// - Throws: ``JournalStoreError/journal(_:)`` when the write fails or a background write
-  ///   failed before (the writer is then closed; every later `flush()` throws it too).
+  ///   failed before (the writer is then closed; every later `flush()` throws it too);
+  ///   ``JournalStoreError/history(_:)`` when a record could not be encoded in the background
+  ///   (`.relaxed` with `defersWrites`: the records before it are written first).
   /// - Complexity: O(held-back bytes) plus one write (and one `fdatasync` with `.strict`),
   ///   plus the wait for at most four background batches.
   public func flush() throws(JournalStoreError) {
-    try drainEncoder()
+    // The sink is flushed even after a background encoding failure: the records encoded before
+    // the failed one are a complete run, and belong in the file.
+    let drained = Result { () throws(JournalStoreError) in try drainEncoder() }
     do throws(JournalError) { try sink.flush() } catch {
       store._failRecords(with: error)  // changes queued for the background encoder fail too
       throw .journal(error)
     }
+    try drained.get()
   }
 
   /// With records encoded in the background: waits until every change so far is in the sink.
@@ -233,13 +242,15 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
     // Held-back records first; if they cannot be written the writer is closed by the failure.
     let flushed = Result { () throws(JournalStoreError) in
       // Refuse later changes first, then write what was queued: a change racing the close is
-      // refused or written, never accepted and dropped.
+      // refused or written, never accepted and dropped. After a background encoding failure the
+      // records before the failed one are still written (and the failure thrown).
       store._closeRecords(failingLaterWith: JournalError.writerClosed(cause: "closed"))
-      try drainEncoder()
+      let drained = Result { () throws(JournalStoreError) in try drainEncoder() }
       do throws(JournalError) { try sink.close() } catch {
         store._failRecords(with: error)
         throw .journal(error)
       }
+      try drained.get()
     }
     do { try writer.close() } catch { throw .journal(error) }
     try flushed.get()

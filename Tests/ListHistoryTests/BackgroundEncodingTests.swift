@@ -83,7 +83,8 @@ import Testing
   }
 
   /// Reopened from its records, a background store continues the stream (intern tables,
-  /// sequences, the checkpoint budget) as if it had never closed.
+  /// sequences, the checkpoint budget); `reopeningPartWayGivesTheSameRecords` checks that the
+  /// records are exactly those of a store that never closed.
   @Test func aReopenedStoreContinuesTheStream() throws {
     let sink = RecordingSink()
     let clock = ClockBox()
@@ -106,6 +107,40 @@ import Testing
     #expect(replayed.head == reopened.head)
     for (version, expected) in history.live {
       #expect(Canonical(try replayed.state(at: Version(version))) == expected, "version \(version)")
+    }
+  }
+
+  /// Closing and reopening part-way does not move a checkpoint: a store reopened from its
+  /// records continues with exactly the records one that never closed writes (the replay hands
+  /// the encoder the lag of the last checkpoint and a checkpoint already due), as a
+  /// synchronous store does.
+  @Test(arguments: [false, true])
+  func reopeningPartWayGivesTheSameRecords(background: Bool) throws {
+    func records(reopeningAfter split: Int?, steps: Int = 1_200) throws -> [HistoryRecord] {
+      let clock = ClockBox()
+      let first = RecordingSink()
+      var history = RandomHistory(seed: 7, mix: .init(undo: 8, redo: 5, checkout: 3))
+      let store = try Store(
+        replaying: [], codec: HistoryCodec(), sink: first, checkpointInterval: 16, journalCheckpointBytes: 2_048,
+        foldingFlat: false, encodingInBackground: background, clock: { clock.tick() })
+      try history.drive(store, steps: split ?? steps)
+      try store._drainRecords()
+      guard let split else { return first.records }
+      let second = RecordingSink()
+      let reopened = try Store(
+        replaying: first.records, codec: HistoryCodec(), sink: second, checkpointInterval: 16,
+        journalCheckpointBytes: 2_048, foldingFlat: false, encodingInBackground: background, clock: { clock.tick() })
+      try history.drive(reopened, steps: steps - split)
+      try reopened._drainRecords()
+      return first.records + second.records
+    }
+    let straight = try records(reopeningAfter: nil)
+    #expect(straight.filter { $0.kind == .checkpoint }.count >= 3)
+    for split in [300, 517, 800] {
+      let reopened = try records(reopeningAfter: split)
+      #expect(reopened.count == straight.count, "split \(split)")
+      let difference = zip(straight, reopened).enumerated().first { $0.element.0.kind != $0.element.1.kind || $0.element.0.payload != $0.element.1.payload }?.offset
+      #expect(difference == nil, "split \(split): records differ from #\((difference ?? -2) + 1) on")
     }
   }
 

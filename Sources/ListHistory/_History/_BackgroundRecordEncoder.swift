@@ -9,10 +9,11 @@ import Synchronization
 ///
 /// A store uses it when its sink already writes later than the commit (a journal opened with
 /// `defersWrites` and `.relaxed` durability), so nothing is promised at commit time that this
-/// breaks: a change is in the file once ``drain()`` returned, as before. What changes is when a
-/// failure shows: a record that cannot be encoded or written fails the encoder for good, and the
-/// failure is thrown by the next change (``submit(_:)``), ``drain()`` and every later call; the
-/// changes from that record on never reach the sink.
+/// breaks: a change is in the sink once ``drain()`` returned (and in the file once the sink
+/// has flushed it), as before. What changes is when a failure shows: a record that cannot be
+/// encoded or written fails the encoder for good, and once the encoder has reached it the
+/// failure is thrown by every later change (``submit(_:)``), ``drain()`` and call after — the
+/// changes queued meanwhile (up to about a lag plus 64) were accepted and never reach the sink.
 ///
 /// **Checkpoints stay deterministic.** The synchronous store writes a checkpoint record right
 /// after the record at which the encoded bytes since the last checkpoint reach the budget. Here
@@ -109,22 +110,26 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
   ///   - lastSequence: the sequence of the last record already in the sink's stream.
   ///   - bytesSinceCheckpoint, lastCheckpointBytes: where the checkpoint budget stands after
   ///     those records (a replay reports them).
+  ///   - checkpointDueSince: the first of those records after the last checkpoint at which a
+  ///     checkpoint became due (a store closed before its lagged checkpoint), if any.
+  ///   - lastCheckpointItems: the item count of the stream's last checkpoint, if any (it sets
+  ///     the lag, as it would have in the store that wrote it).
   init(
     codec: HistoryCodec<Section, Item>, sink: any HistoryRecordSink, journalCheckpointBytes: Int,
-    bytesSinceCheckpoint: Int, lastCheckpointBytes: Int, lastSequence: UInt64
+    bytesSinceCheckpoint: Int, lastCheckpointBytes: Int, lastSequence: UInt64, checkpointDueSince: UInt64? = nil,
+    lastCheckpointItems: Int? = nil
   ) {
-    // Replayed records may already have used up the budget (a store closed before its lagged
-    // checkpoint): due at the last of them.
-    let isDue =
-      lastSequence > 0 && bytesSinceCheckpoint >= Self.checkpointThreshold(journalCheckpointBytes, lastCheckpointBytes)
+    let isDue = checkpointDueSince != nil
     self.journalCheckpointBytes = journalCheckpointBytes
     encoderSide = Mutex(
       EncoderSide(
         codec: codec, sink: sink, journalCheckpointBytes: journalCheckpointBytes,
         bytesSinceCheckpoint: bytesSinceCheckpoint, lastCheckpointBytes: lastCheckpointBytes, isCheckpointDue: isDue))
-    var initial = Shared(
-      submitted: lastSequence, finished: lastSequence, lag: Self.baseLag(forCheckpointBytes: journalCheckpointBytes))
-    if isDue { initial.dueSince = lastSequence }
+    let lag =
+      lastCheckpointItems.map { Self.lag(afterCheckpointOf: $0, checkpointBytes: journalCheckpointBytes) }
+      ?? Self.baseLag(forCheckpointBytes: journalCheckpointBytes)
+    var initial = Shared(submitted: lastSequence, finished: lastSequence, lag: lag)
+    initial.dueSince = checkpointDueSince
     shared = Mutex(initial)
   }
 
@@ -140,14 +145,18 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
   func submit(_ work: Work) throws {
     let start = try shared.withLock { (s) throws -> Bool in
       if let failure = s.failure ?? s.closedError { throw failure }
+      var wakeAt = Self.wakeBatch
       if case .record(let content, let sequence) = work {
         s.submitted = sequence
         if case .checkpoint(let checkpoint) = content {
           s.lag = Self.lag(afterCheckpointOf: checkpoint.snapshot.numberOfItems, checkpointBytes: journalCheckpointBytes)
+          // Started at once: the queued snapshot shares the head's nodes, and every change
+          // path-copies them until the encoder has let go of it.
+          wakeAt = 1
         }
       }
       s.pending.append(work)
-      return Self.claimRun(&s, atLeast: Self.wakeBatch)
+      return Self.claimRun(&s, atLeast: wakeAt)
     }
     if start { scheduleRun() }
   }
@@ -189,6 +198,7 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
   func fail(with error: any Error) {
     shared.withLock { s in
       if s.failure == nil { s.failure = error }
+      if !s.isRunning { s.pending.removeAll() }  // a run would drop it; none is coming
       Self.wakeWaiters(&s)
     }
   }

@@ -24,7 +24,13 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
   /// with deferred, relaxed writes): `persist` then only queues what to encode.
   var backgroundEncoder: _BackgroundRecordEncoder<Section, Item>?
   /// With a background encoder: the sequence of the last checkpoint record queued (0: none).
+  /// A replay sets it to the stream's last checkpoint.
   var lastCheckpointSequence: UInt64 = 0
+  /// Kept by a replay for a background encoder that continues the stream: the item count of
+  /// the last checkpoint's state (nil: none) and the first record after it at which a
+  /// checkpoint became due (nil: none yet).
+  var lastCheckpointItems: Int?
+  var checkpointDueSince: UInt64?
 
   var observers: [UInt64: @Sendable (ListChange<Section, Item>) -> Void] = [:]
   var nextObserverID: UInt64 = 0

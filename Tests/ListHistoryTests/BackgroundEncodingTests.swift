@@ -216,49 +216,22 @@ import Testing
   /// stream ends before it.
   @Test func anUnencodableRecordIsNamedAndEndsTheStream() throws {
     let sink = RecordingSink()
-    let store = try ListStore<String, FragileRow>(
+    let store = try ListStore<String, FragileItem>(
       replaying: [], codec: HistoryCodec(), sink: sink, checkpointInterval: 16, journalCheckpointBytes: 512,
       foldingFlat: false, encodingInBackground: true, clock: { 0 })
     try store.appendSections(["S"])
-    try store.appendItems([FragileRow(id: 1, title: "fine")])
-    try store.appendItems([FragileRow(id: 2, title: "unencodable")])  // accepted: encoded later
+    try store.appendItems([FragileItem("a")])
+    try store.appendItems([FragileItem("b", title: "unencodable")])  // accepted: encoded later
     #expect {
       try store._drainRecords()
     } throws: { error in
       guard case HistoryError.invalidRecord(let sequence, let reason) = error else { return false }
       return sequence == 3 && reason.contains("cannot encode")
     }
-    #expect(throws: HistoryError.self) { try store.appendItems([FragileRow(id: 3, title: "fine")]) }
+    #expect(throws: HistoryError.self) { try store.appendItems([FragileItem("c")]) }
     #expect(store.latestVersion == 3)
     #expect(sink.records.map(\.version) == [1, 2])
   }
-}
-
-/// An item whose encoding fails for one title.
-struct FragileRow: ListElement, Codable, Hashable {
-  struct Refused: Error {}
-  var id: Int
-  var title: String
-
-  init(id: Int, title: String) {
-    self.id = id
-    self.title = title
-  }
-
-  init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    id = try container.decode(Int.self, forKey: .id)
-    title = try container.decode(String.self, forKey: .title)
-  }
-
-  func encode(to encoder: any Encoder) throws {
-    if title == "unencodable" { throw Refused() }
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(id, forKey: .id)
-    try container.encode(title, forKey: .title)
-  }
-
-  enum CodingKeys: String, CodingKey { case id, title }
 }
 
 /// A sink that pauses for a millisecond every `pauseEvery` writes: the background encoder falls

@@ -4,33 +4,6 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// A journal item whose encoding fails for one title.
-struct FragileItem: ListElement, Codable, Hashable {
-  struct Refused: Error {}
-  var id: String
-  var title: String
-
-  init(_ id: String, title: String = "fine") {
-    self.id = id
-    self.title = title
-  }
-
-  init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    id = try container.decode(String.self, forKey: .id)
-    title = try container.decode(String.self, forKey: .title)
-  }
-
-  func encode(to encoder: any Encoder) throws {
-    if title == "unencodable" { throw Refused() }
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(id, forKey: .id)
-    try container.encode(title, forKey: .title)
-  }
-
-  enum CodingKeys: String, CodingKey { case id, title }
-}
-
 /// What a journal with deferred relaxed writes (records encoded on a background queue) must
 /// still do like any other: keep what was encoded before a failure, and let `flush()` be called
 /// from wherever the store's lock may be held.

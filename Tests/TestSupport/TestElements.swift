@@ -40,3 +40,36 @@ public struct TestItem: ListElement, Identifiable, Codable, Hashable, Sendable, 
 
 /// The snapshot type most tests use.
 public typealias TestSnapshot = ListSnapshot<TestSection, TestItem>
+
+/// An item whose `Codable` encoding fails for the title "unencodable": a record that cannot be
+/// encoded, for the tests of encoding failures.
+///
+/// ```swift
+/// FragileItem("a")                            // encodes
+/// FragileItem("b", title: "unencodable")      // encode(to:) throws FragileItem.Refused
+/// ```
+public struct FragileItem: ListElement, Codable, Hashable, Sendable {
+  public struct Refused: Error {}
+  public var id: String
+  public var title: String
+
+  public init(_ id: String, title: String = "fine") {
+    self.id = id
+    self.title = title
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    id = try container.decode(String.self, forKey: .id)
+    title = try container.decode(String.self, forKey: .title)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    if title == "unencodable" { throw Refused() }
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(id, forKey: .id)
+    try container.encode(title, forKey: .title)
+  }
+
+  enum CodingKeys: String, CodingKey { case id, title }
+}

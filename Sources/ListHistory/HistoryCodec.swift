@@ -219,3 +219,25 @@ struct _DecoderTables<Section: ListElement, Item: ListElement>: Sendable {
   var lastTimestamp: Int64 = 0
   var newItemBase: Int64 = 0
 }
+
+extension HistoryCodec {
+  /// The state is about to change by `events` (nil: in ways not listed) without a record that
+  /// names the items: stop treating their remembered contents as current.
+  ///
+  /// - Complexity: O(items named by the events), or O(items remembered) for nil.
+  mutating func forgetCurrentContents(changedBy events: [ListEvent<Section, Item>]?) {
+    guard let events else { return encoderTables.forgetAllCurrentContents() }
+    for event in events {
+      switch event {
+      case .insertSection(_, let items, _), .deleteSection(_, let items, _),
+        .insertItems(let items, _), .deleteItems(let items, _):
+        encoderTables.forgetCurrentContents(of: items.itemIdentifiers)
+      case .updateItem(let old, let new), .replaceItem(let old, let new):
+        encoderTables.forgetCurrentContents(of: [old.id, new.id])
+      case .moveSection, .updateSection, .replaceSection, .reloadSections, .moveItem, .expand, .collapse,
+        .reloadItems, .reconfigureItems:
+        break  // no item's content changes
+      }
+    }
+  }
+}

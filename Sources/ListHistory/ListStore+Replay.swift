@@ -230,7 +230,9 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
       state.lastCheckpointItems = fold?.numberOfItems ?? state.headSnapshot.numberOfItems
       state.checkpointDueSince = nil
     } else if state.checkpointDueSince == nil
-      && state.bytesSinceCheckpoint >= max(state.journalCheckpointBytes, _StoreState<Section, Item>.checkpointSizeFactor * state.lastCheckpointBytes)
+      && state.bytesSinceCheckpoint
+        >= _StoreState<Section, Item>.checkpointThreshold(
+          budget: state.journalCheckpointBytes, lastCheckpointBytes: state.lastCheckpointBytes)
     {
       state.checkpointDueSince = sequence
     }

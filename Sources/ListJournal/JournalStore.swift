@@ -204,27 +204,29 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   /// - Complexity: O(held-back bytes) plus one write (and one `fdatasync` with `.strict`),
   ///   plus the wait for at most four background batches.
   public func flush() throws(JournalStoreError) {
-    // The sink is flushed even after a background encoding failure: the records encoded before
-    // the failed one are a complete run, and belong in the file.
-    let drained = Result { () throws(JournalStoreError) in try drainEncoder() }
-    do throws(JournalError) { try sink.flush() } catch {
-      store._failRecords(with: error)  // changes queued for the background encoder fail too
+    try writeQueued { () throws(JournalError) in try sink.flush() }
+  }
+
+  /// Waits until the background encoder (if any) has handed every change so far to the sink,
+  /// then runs `writeSink` (the sink's flush or close). The sink is written even after an
+  /// encoding failure — the records encoded before the failed one are a complete run and
+  /// belong in the file — and that failure is thrown afterwards. A sink failure also fails the
+  /// encoder, so no change queued for it is accepted and dropped.
+  private func writeQueued(_ writeSink: () throws(JournalError) -> Void) throws(JournalStoreError) {
+    let drained = Result { () throws(JournalStoreError) in
+      do { try store._drainRecords() } catch {
+        switch error {
+        case let error as JournalError: throw .journal(error)
+        case let error as HistoryError: throw .history(error)
+        default: throw .unsupported("\(error)")
+        }
+      }
+    }
+    do { try writeSink() } catch {
+      store._failRecords(with: error)
       throw .journal(error)
     }
     try drained.get()
-  }
-
-  /// With records encoded in the background: waits until every change so far is in the sink.
-  private func drainEncoder() throws(JournalStoreError) {
-    do { try store._drainRecords() } catch { throw Self.storeError(error) }
-  }
-
-  static func storeError(_ error: any Error) -> JournalStoreError {
-    switch error {
-    case let error as JournalError: .journal(error)
-    case let error as HistoryError: .history(error)
-    default: .unsupported("\(error)")
-    }
   }
 
   /// Writes anything buffered and makes every change so far durable.
@@ -242,15 +244,9 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
     // Held-back records first; if they cannot be written the writer is closed by the failure.
     let flushed = Result { () throws(JournalStoreError) in
       // Refuse later changes first, then write what was queued: a change racing the close is
-      // refused or written, never accepted and dropped. After a background encoding failure the
-      // records before the failed one are still written (and the failure thrown).
+      // refused or written, never accepted and dropped.
       store._closeRecords(failingLaterWith: JournalError.writerClosed(cause: "closed"))
-      let drained = Result { () throws(JournalStoreError) in try drainEncoder() }
-      do throws(JournalError) { try sink.close() } catch {
-        store._failRecords(with: error)
-        throw .journal(error)
-      }
-      try drained.get()
+      try writeQueued { () throws(JournalError) in try sink.close() }
     }
     do { try writer.close() } catch { throw .journal(error) }
     try flushed.get()

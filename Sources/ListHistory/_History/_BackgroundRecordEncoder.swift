@@ -70,11 +70,11 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
   private struct EncoderSide: Sendable {
     var codec: HistoryCodec<Section, Item>
     let sink: any HistoryRecordSink
-    let journalCheckpointBytes: Int
     var bytesSinceCheckpoint: Int
     var lastCheckpointBytes: Int
-    /// Whether a checkpoint has become due since the last one (reported once).
-    var isCheckpointDue: Bool
+    /// The first record after the last checkpoint at which a checkpoint became due (the value
+    /// the committing side reads in `Shared`, published after each batch).
+    var dueSince: UInt64?
   }
 
   /// What both sides read and write.
@@ -119,23 +119,17 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
     bytesSinceCheckpoint: Int, lastCheckpointBytes: Int, lastSequence: UInt64, checkpointDueSince: UInt64? = nil,
     lastCheckpointItems: Int? = nil
   ) {
-    let isDue = checkpointDueSince != nil
     self.journalCheckpointBytes = journalCheckpointBytes
     encoderSide = Mutex(
       EncoderSide(
-        codec: codec, sink: sink, journalCheckpointBytes: journalCheckpointBytes,
-        bytesSinceCheckpoint: bytesSinceCheckpoint, lastCheckpointBytes: lastCheckpointBytes, isCheckpointDue: isDue))
+        codec: codec, sink: sink, bytesSinceCheckpoint: bytesSinceCheckpoint, lastCheckpointBytes: lastCheckpointBytes,
+        dueSince: checkpointDueSince))
     let lag =
       lastCheckpointItems.map { Self.lag(afterCheckpointOf: $0, checkpointBytes: journalCheckpointBytes) }
       ?? Self.baseLag(forCheckpointBytes: journalCheckpointBytes)
     var initial = Shared(submitted: lastSequence, finished: lastSequence, lag: lag)
     initial.dueSince = checkpointDueSince
     shared = Mutex(initial)
-  }
-
-  /// The encoded bytes after which a checkpoint is due (`_StoreState.checkpointIfDue`'s rule).
-  static func checkpointThreshold(_ journalCheckpointBytes: Int, _ lastCheckpointBytes: Int) -> Int {
-    max(journalCheckpointBytes, _StoreState<Section, Item>.checkpointSizeFactor * lastCheckpointBytes)
   }
 
   // MARK: The committing side
@@ -166,14 +160,22 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
   /// is the sequence of the last checkpoint submitted (0 for none): a checkpoint cannot be due
   /// again before the encoder has passed it. After a failure: false (the next submission throws).
   func isCheckpointDue(after sequence: UInt64, afterCheckpoint lastCheckpoint: UInt64) -> Bool {
-    // The earliest a checkpoint can become due is the record after the last one.
-    let lag = shared.withLock { $0.lag }
-    guard sequence > lag, sequence - lag > lastCheckpoint else { return false }
-    let decisive = sequence - lag
-    wait(through: decisive)
-    return shared.withLock { s in
-      guard s.failure == nil, let due = s.dueSince else { return false }
-      return due > lastCheckpoint && due <= decisive
+    // One lock when the encoder is far enough (the common case); otherwise wait and look again.
+    while true {
+      let (decision, semaphore, start) = shared.withLock { (s) -> (Bool?, DispatchSemaphore?, Bool) in
+        // The earliest a checkpoint can become due is the record after the last one.
+        guard sequence > s.lag, sequence - s.lag > lastCheckpoint, s.failure == nil else { return (false, nil, false) }
+        let decisive = sequence - s.lag
+        guard s.finished >= decisive else {
+          let semaphore = DispatchSemaphore(value: 0)
+          s.waiters.append((decisive, semaphore))
+          return (nil, semaphore, Self.claimRun(&s, atLeast: 1))
+        }
+        return (s.dueSince.map { $0 > lastCheckpoint && $0 <= decisive } ?? false, nil, false)
+      }
+      if let decision { return decision }
+      if start { scheduleRun() }
+      semaphore?.wait()
     }
   }
 
@@ -202,9 +204,6 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
       Self.wakeWaiters(&s)
     }
   }
-
-  /// The encoder's failure, if any.
-  var failure: (any Error)? { shared.withLock { $0.failure } }
 
   /// Waits until the encoder has finished record `sequence` (or failed), starting it when it is
   /// idle with work pending.
@@ -236,24 +235,31 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
   /// Takes pending work in batches until none is left, then stops (the next submissions wake
   /// it again). Only one run is scheduled or running at a time (`isRunning`).
   private func run() {
+    // The buffer handed back and forth with `pending`: a batch's array is emptied here (its
+    // works released on this thread) and becomes the next `pending`, so no array is allocated
+    // per batch.
+    var spare: [Work] = []
     while true {
-      let batch = shared.withLock { (s) -> [Work]? in
+      guard let taken = shared.withLock({ (s) -> [Work]? in
         if s.pending.isEmpty || s.failure != nil {
           s.pending.removeAll()
           s.isRunning = false
           Self.wakeWaiters(&s)
           return nil
         }
-        let batch = s.pending
-        s.pending = []
-        s.pending.reserveCapacity(batch.count)
-        return batch
-      }
-      guard let batch else { return }
+        swap(&s.pending, &spare)
+        return spare
+      }) else { return }
+      // Uniquely referenced from here on (consumed, and `spare` let go of), so emptying it
+      // keeps its storage.
+      spare = []
+      var batch = consume taken
       let outcome = encoderSide.withLock { encode(batch, &$0) }
+      batch.removeAll(keepingCapacity: true)
+      spare = consume batch
       shared.withLock { s in
         s.finished = max(s.finished, outcome.finished)
-        if let due = outcome.dueSince { s.dueSince = due == 0 ? nil : due }
+        s.dueSince = outcome.dueSince
         if let failure = outcome.failure, s.failure == nil { s.failure = failure }
         Self.wakeWaiters(&s)
       }
@@ -261,12 +267,11 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
   }
 
   /// Encodes and writes `batch` in order; stops at the first failure (the rest is dropped).
-  /// `dueSince` reports a change of the shared value (0: cleared by a checkpoint).
+  /// Returns the last record finished and where the checkpoint rule stands after it.
   private func encode(_ batch: [Work], _ e: inout EncoderSide)
     -> (finished: UInt64, dueSince: UInt64?, failure: (any Error)?)
   {
     var finished: UInt64 = 0
-    var dueSince: UInt64?
     for work in batch {
       switch work {
       case .forgetCurrentContents(let events):
@@ -277,26 +282,26 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
         do {
           record = try e.codec.encode(content, sequence: sequence)
         } catch {
-          return (sequence, dueSince, HistoryError.invalidRecord(sequence: sequence, reason: error.description))
+          return (sequence, e.dueSince, HistoryError.invalidRecord(sequence: sequence, reason: error.description))
         }
-        do { try e.sink.write(record) } catch { return (sequence, dueSince, error) }
+        do { try e.sink.write(record) } catch { return (sequence, e.dueSince, error) }
         if record.kind == .checkpoint {
           e.lastCheckpointBytes = record.payload.count
           e.bytesSinceCheckpoint = 0
-          e.isCheckpointDue = false
-          dueSince = 0
+          e.dueSince = nil
         } else {
           e.bytesSinceCheckpoint += record.payload.count
-          if !e.isCheckpointDue
-            && e.bytesSinceCheckpoint >= Self.checkpointThreshold(e.journalCheckpointBytes, e.lastCheckpointBytes)
+          if e.dueSince == nil
+            && e.bytesSinceCheckpoint
+              >= _StoreState<Section, Item>.checkpointThreshold(
+                budget: journalCheckpointBytes, lastCheckpointBytes: e.lastCheckpointBytes)
           {
-            e.isCheckpointDue = true
-            dueSince = sequence
+            e.dueSince = sequence
           }
         }
       }
     }
-    return (finished, dueSince, nil)
+    return (finished, e.dueSince, nil)
   }
 
   private static func wakeWaiters(_ s: inout Shared) {

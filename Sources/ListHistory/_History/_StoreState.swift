@@ -20,6 +20,13 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
   /// list no checkpoint would ever be due again, so open and time travel would replay everything.
   var lastCheckpointBytes = 0
   static var checkpointSizeFactor: Int { 4 }
+
+  /// The encoded bytes since the last checkpoint after which the next one is due: the budget,
+  /// and never less than `checkpointSizeFactor` times the last checkpoint's size. The one rule
+  /// of the synchronous store, the background encoder and a replay that continues a stream.
+  static func checkpointThreshold(budget: Int, lastCheckpointBytes: Int) -> Int {
+    max(budget, checkpointSizeFactor * lastCheckpointBytes)
+  }
   /// Set instead of `codec` and `sink` when records are encoded on another thread (a journal
   /// with deferred, relaxed writes): `persist` then only queues what to encode.
   var backgroundEncoder: _BackgroundRecordEncoder<Section, Item>?
@@ -98,7 +105,8 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
     // A full-state checkpoint is due after the byte budget, and never before several times the
     // size of the last checkpoint: on large lists full states would otherwise dominate the file.
     // `saved` keeps the pre-checkpoint tables in case the write fails (the checkpoint resets them).
-    guard sink != nil, bytesSinceCheckpoint >= max(journalCheckpointBytes, Self.checkpointSizeFactor * lastCheckpointBytes),
+    guard sink != nil,
+      bytesSinceCheckpoint >= Self.checkpointThreshold(budget: journalCheckpointBytes, lastCheckpointBytes: lastCheckpointBytes),
       let saved = codec  // only now: the copy retains every table
     else { return }
     let checkpoint = HistoryCheckpoint(
@@ -110,28 +118,6 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
       bytesSinceCheckpoint = 0
     } catch {
       codec = saved
-    }
-  }
-}
-
-extension HistoryCodec {
-  /// The state is about to change by `events` (nil: in ways not listed) without a record that
-  /// names the items: stop treating their remembered contents as current.
-  ///
-  /// - Complexity: O(items named by the events), or O(items remembered) for nil.
-  mutating func forgetCurrentContents(changedBy events: [ListEvent<Section, Item>]?) {
-    guard let events else { return encoderTables.forgetAllCurrentContents() }
-    for event in events {
-      switch event {
-      case .insertSection(_, let items, _), .deleteSection(_, let items, _),
-        .insertItems(let items, _), .deleteItems(let items, _):
-        encoderTables.forgetCurrentContents(of: items.itemIdentifiers)
-      case .updateItem(let old, let new), .replaceItem(let old, let new):
-        encoderTables.forgetCurrentContents(of: [old.id, new.id])
-      case .moveSection, .updateSection, .replaceSection, .reloadSections, .moveItem, .expand, .collapse,
-        .reloadItems, .reconfigureItems:
-        break  // no item's content changes
-      }
     }
   }
 }

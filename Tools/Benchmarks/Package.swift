@@ -5,11 +5,18 @@ import PackageDescription
 let package = Package(
   name: "ListJournalBenchmarks",
   platforms: [.macOS(.v15)],
-  dependencies: [.package(name: "ListJournal", path: "../..")],
+  dependencies: [
+    .package(name: "ListJournal", path: "../.."),
+    // Only for a reference row: the persistent hash map the model's identifier index resembles.
+    .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+  ],
   targets: [
     .executableTarget(
       name: "ListStateBench",
-      dependencies: [.product(name: "ListState", package: "ListJournal")])
+      dependencies: [
+        .product(name: "ListState", package: "ListJournal"),
+        .product(name: "HashTreeCollections", package: "swift-collections"),
+      ])
   ],
   swiftLanguageModes: [.v6]
 )

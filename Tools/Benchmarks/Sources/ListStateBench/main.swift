@@ -6,6 +6,7 @@
 // Timings are the minimum over a few rounds (the machine is shared; the minimum is the least
 // disturbed run). Per-operation benchmarks run on a flat list of `Int` items in one section,
 // with operation arguments drawn from a fixed-seed generator.
+import HashTreeCollections
 import ListState
 
 #if canImport(Glibc)
@@ -123,7 +124,10 @@ if onlyBenchmark == "profile-index" {
 
 // MARK: - Per-operation cost at growing sizes
 
-let operations = ["insert", "delete", "move", "index-of", "section-of", "ref: Dictionary lookup"]
+let operations = [
+  "insert", "delete", "move", "index-of", "section-of", "ref: Dictionary lookup", "ref: TreeDictionary get",
+  "ref: TreeDictionary set",
+]
 var perOperation: [Int: [String: Double]] = [:]
 let sizes = enabled("ops") ? [1_000, 10_000, 100_000, 1_000_000].filter { $0 <= maxSize } : []
 
@@ -137,6 +141,9 @@ struct SizeState {
   /// Reference: a plain Dictionary at the same size (how much of the growth is the memory
   /// hierarchy rather than the data structure).
   var reference: [Int: Int]
+  /// Reference: swift-collections' persistent hash map (a structurally shared trie, the kind of
+  /// building block a value whose copies are O(1) needs) at the same size.
+  var persistentReference: TreeDictionary<Int, Int>
   var best: [String: Double] = [:]
 
   init(size: Int) throws {
@@ -153,6 +160,7 @@ struct SizeState {
     live = Array(0..<size)
     nextID = size
     reference = [Int: Int](uniqueKeysWithValues: (0..<size).map { ($0, $0) })
+    persistentReference = TreeDictionary(uniqueKeysWithValues: (0..<size).map { ($0, $0) })
   }
 
   /// One batch of each operation; keeps the per-operation minimum.
@@ -168,7 +176,10 @@ struct SizeState {
       }
     }
     live.append(contentsOf: self.nextID..<nextID)
-    for id in self.nextID..<nextID { reference[id] = id }
+    for id in self.nextID..<nextID {
+      reference[id] = id
+      persistentReference[id] = id
+    }
     self.nextID = nextID
     var victims: [Int] = []
     for _ in 0..<batch {
@@ -203,11 +214,23 @@ struct SizeState {
     let referenceTime = time {
       for probe in referenceProbes { checksum &+= reference[probe]! }
     }
-    precondition(checksum != -1 && snapshot.numberOfItems == size)
+    let persistentProbes = (0..<batch).map { _ in live[generator.int(live.count)] }
+    let persistentTime = time {
+      for probe in persistentProbes { checksum &+= persistentReference[probe]! }
+    }
+    // Overwrites of existing keys in a map that shares its nodes with a kept copy: each pays
+    // the path copy a persistent update costs, as an edit of a snapshot that history keeps does.
+    let kept = persistentReference
+    let persistentSetProbes = (0..<batch).map { _ in live[generator.int(live.count)] }
+    let persistentSetTime = time {
+      for probe in persistentSetProbes { persistentReference[probe] = probe &+ 1 }
+    }
+    precondition(checksum != -1 && snapshot.numberOfItems == size && kept.count == persistentReference.count)
     self.snapshot = snapshot
     let results = [
       "insert": insertTime, "delete": deleteTime, "move": moveTime, "index-of": indexTime,
       "section-of": sectionTime, "ref: Dictionary lookup": referenceTime,
+      "ref: TreeDictionary get": persistentTime, "ref: TreeDictionary set": persistentSetTime,
     ]
     for (name, total) in results {
       best[name] = min(best[name] ?? .infinity, total / Double(batch) * 1e9)

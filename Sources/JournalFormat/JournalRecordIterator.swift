@@ -13,8 +13,10 @@ public struct JournalRecordIterator {
   private var frameIndex: Int
   private var chunkOffset: Int
   private var frameEnd: Int
-  private var buffered: [JournalRecord] = []
-  private var bufferedPosition = 0
+  /// The records of the chunk being read (they view `decompressor`'s buffer, which holds the
+  /// chunk until the next one is decoded), and where that chunk starts, for error messages.
+  private var chunk: _RecordCodec.Records?
+  private var chunkStart = 0
   private let decompressor = _ZstdDecompressor()
 
   init(reader: JournalReader, frameIndex: Int) {
@@ -33,27 +35,63 @@ public struct JournalRecordIterator {
   }
 
   /// The next record, nil at the end of the readable prefix.
+  ///
+  /// A chunk with a malformed record fails before any of its records is returned.
   public mutating func next() throws(JournalError) -> JournalRecord? {
-    while bufferedPosition == buffered.count {
-      buffered.removeAll(keepingCapacity: true)
-      bufferedPosition = 0
+    guard let record = try _nextRecord() else { return nil }
+    return JournalRecord(
+      kind: .init(rawValue: record.kind), sequence: record.sequence, version: record.version, payload: Array(record.payload))
+  }
+
+  /// Reads the next record into `record`, as ``next()`` would return it; false at the end of
+  /// the readable prefix (`record` is then left as it was).
+  ///
+  /// The payload is copied into `record.payload`'s storage, which is reused when `record` holds
+  /// the only reference to it: a reader that is done with each record (and its payload) before
+  /// asking for the next allocates no payload arrays — a journal replay. A payload still
+  /// referenced elsewhere is left alone (copy on write).
+  ///
+  /// ```swift
+  /// var record = JournalRecord(kind: .metadata, version: 0, payload: [])
+  /// while try iterator.next(into: &record) { apply(record) }
+  /// ```
+  /// - Complexity: amortized O(record size), as ``next()``.
+  package mutating func next(into record: inout JournalRecord) throws(JournalError) -> Bool {
+    guard let next = try _nextRecord() else { return false }
+    record.kind = .init(rawValue: next.kind)
+    record.sequence = next.sequence
+    record.version = next.version
+    record.payload.replaceSubrange(record.payload.indices, with: next.payload)
+    return true
+  }
+
+  /// The next record, its payload viewing the decoded chunk (valid until the next call).
+  private mutating func _nextRecord() throws(JournalError) -> _RecordCodec.Record? {
+    while true {
+      if chunk != nil {
+        do throws(_ChunkFailure) {
+          if let record = try chunk!.next() { return record }
+        } catch {
+          // Not reached: `_enterChunk` checked every record of the chunk.
+          chunk = nil
+          throw _corrupted(at: chunkStart, reason: error.reason)
+        }
+        chunk = nil
+      }
       guard frameIndex < reader.frames.count else { return nil }
       if chunkOffset >= frameEnd {
         frameIndex += 1
         if frameIndex >= reader.frames.count { return nil }
         enterFrame()
+        continue
       }
-      let offset = chunkOffset
-      chunkOffset = try _decodeChunk(at: offset) { (kind, sequence, version, payload) throws(JournalError) in
-        buffered.append(JournalRecord(
-          kind: .init(rawValue: kind), sequence: sequence, version: version, payload: Array(payload)))
-      }
+      try _enterChunk(checkingRecords: true)
     }
-    defer { bufferedPosition += 1 }
-    return buffered[bufferedPosition]
   }
 
   /// Visits every remaining record without copying payloads — the fast replay path.
+  ///
+  /// Unlike ``next()``, it visits a chunk's records up to a malformed one before failing.
   ///
   /// ```swift
   /// var iterator = reader.makeIterator()
@@ -63,41 +101,43 @@ public struct JournalRecordIterator {
   public mutating func forEachRemaining(
     _ body: (JournalRecord.Kind, UInt64, UInt64, UnsafeRawBufferPointer) throws(JournalError) -> Void
   ) throws(JournalError) {
-    while bufferedPosition < buffered.count {
-      let record = buffered[bufferedPosition]
-      bufferedPosition += 1
-      var failure: JournalError?
-      record.payload.withUnsafeBytes { payload in
-        do throws(JournalError) { try body(record.kind, record.sequence, record.version, payload) } catch { failure = error }
+    while true {
+      if chunk != nil {
+        let record: _RecordCodec.Record?
+        do throws(_ChunkFailure) { record = try chunk!.next() } catch {
+          chunk = nil
+          throw _corrupted(at: chunkStart, reason: error.reason)
+        }
+        if let record {
+          try body(JournalRecord.Kind(rawValue: record.kind), record.sequence, record.version, record.payload)
+          continue
+        }
+        chunk = nil
       }
-      if let failure { throw failure }
-    }
-    while frameIndex < reader.frames.count {
+      guard frameIndex < reader.frames.count else { return }
       if chunkOffset >= frameEnd {
         frameIndex += 1
         if frameIndex >= reader.frames.count { return }
         enterFrame()
         continue
       }
-      chunkOffset = try _decodeChunk(at: chunkOffset) { (kind, sequence, version, payload) throws(JournalError) in
-        try body(JournalRecord.Kind(rawValue: kind), sequence, version, payload)
-      }
+      try _enterChunk(checkingRecords: false)
     }
   }
 
-  /// Decodes the chunk at `offset` (already checksummed by the scan), returning the next offset.
-  private func _decodeChunk(
-    at offset: Int, _ body: (UInt8, UInt64, UInt64, UnsafeRawBufferPointer) throws(JournalError) -> Void
-  ) throws(JournalError) -> Int {
+  /// Decodes the chunk at `chunkOffset` (already checksummed by the scan) and makes its
+  /// records the current ones. With `checkingRecords`, every record is checked first, so a
+  /// malformed chunk fails before any of its records is handed out.
+  private mutating func _enterChunk(checkingRecords: Bool) throws(JournalError) {
+    let offset = chunkOffset
     let limits = reader.limits
-    let lastGood = lastGoodVersion
     let decompressor = self.decompressor
-    return try reader.bytes.withBytes { (file) throws(JournalError) -> Int in
-      func fail(_ reason: String) -> JournalError { .corrupted(offset: Int64(offset), lastGoodVersion: lastGood, reason: reason) }
+    let (end, records) = try reader.bytes.withBytes {
+      (file) throws(JournalError) -> (Int, _RecordCodec.Records) in
       // The scan verified this chunk; re-reading the header is cheap and keeps us independent of
       // the scan's bookkeeping.
       guard offset + _ChunkHeader.size <= file.count, file._loadLE(UInt32.self, at: offset) == _ChunkHeader.syncMagic else {
-        throw fail("chunk header moved since the scan")
+        throw _corrupted(at: offset, reason: "chunk header moved since the scan")
       }
       let header = _ChunkHeader(
         flags: file[offset + 4], compressedLength: file._loadLE(UInt32.self, at: offset + 8),
@@ -105,16 +145,29 @@ public struct JournalRecordIterator {
         firstSequence: file._loadLE(UInt64.self, at: offset + 20), firstVersion: file._loadLE(UInt64.self, at: offset + 28),
         lastVersion: file._loadLE(UInt64.self, at: offset + 36))
       let end = offset + header.totalSize
-      guard end <= file.count, Int(header.uncompressedLength) <= limits.maxChunkBytes else { throw fail("chunk length out of range") }
-      let compressed = UnsafeRawBufferPointer(rebasing: file[(offset + _ChunkHeader.size)..<end])
-      let decoded: UnsafeRawBufferPointer
-      switch decompressor.decode(compressed, expected: Int(header.uncompressedLength), endsFrame: header.isFrameEnd) {
-      case .success(let bytes): decoded = bytes
-      case .failure(let failure): throw fail(failure.reason)
+      guard end <= file.count, Int(header.uncompressedLength) <= limits.maxChunkBytes else {
+        throw _corrupted(at: offset, reason: "chunk length out of range")
       }
-      if let reason = try _RecordCodec.forEach(in: decoded, header: header, limits: limits, body) { throw fail(reason) }
-      return end
+      let compressed = UnsafeRawBufferPointer(rebasing: file[(offset + _ChunkHeader.size)..<end])
+      switch decompressor.decode(compressed, expected: Int(header.uncompressedLength), endsFrame: header.isFrameEnd) {
+      case .success(let decoded): return (end, _RecordCodec.Records(decoded, header: header, limits: limits))
+      case .failure(let failure): throw _corrupted(at: offset, reason: failure.reason)
+      }
     }
+    if checkingRecords {
+      var check = records
+      do throws(_ChunkFailure) { while try check.next() != nil {} } catch {
+        throw _corrupted(at: offset, reason: error.reason)
+      }
+    }
+    chunkOffset = end
+    chunkStart = offset
+    chunk = records
+  }
+
+  /// A corruption of the chunk at `offset`.
+  private func _corrupted(at offset: Int, reason: String) -> JournalError {
+    .corrupted(offset: Int64(offset), lastGoodVersion: lastGoodVersion, reason: reason)
   }
 
   /// Version of the last record of the previous frame, for error messages.

@@ -150,8 +150,11 @@ extension JournalHistory where Section: Codable, Section.ID: Codable, Item: Coda
 }
 
 /// Counts record kinds during a replay.
+///
+/// The counts opt out of the dynamic exclusivity checks (a runtime call per record otherwise):
+/// only the replaying thread's record iterator writes them, and they are read after the replay.
 final class _KindCounter {
-  var commits = 0
-  var headMoves = 0
-  var checkpoints = 0
+  @exclusivity(unchecked) var commits = 0
+  @exclusivity(unchecked) var headMoves = 0
+  @exclusivity(unchecked) var checkpoints = 0
 }

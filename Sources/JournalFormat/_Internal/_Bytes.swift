@@ -37,6 +37,7 @@ struct _ByteCursor {
 
   var remaining: Int { bytes.count - position }
 
+  @inline(__always)
   mutating func readByte() -> UInt8? {
     guard position < bytes.count else { return nil }
     defer { position += 1 }
@@ -44,6 +45,9 @@ struct _ByteCursor {
   }
 
   /// LEB128 varint, at most 10 bytes; rejects overlong encodings that overflow 64 bits.
+  ///
+  /// Inlined: a record's header is two varints, read twice per record by a journal replay.
+  @inline(__always)
   mutating func readVarint() -> UInt64? {
     var result: UInt64 = 0
     var shift: UInt64 = 0

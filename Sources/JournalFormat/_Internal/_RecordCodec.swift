@@ -22,28 +22,74 @@ enum _RecordCodec {
     in decoded: UnsafeRawBufferPointer, header: _ChunkHeader, limits: JournalLimits,
     _ body: (UInt8, UInt64, UInt64, UnsafeRawBufferPointer) throws(E) -> Void
   ) throws(E) -> String? {
-    var cursor = _ByteCursor(decoded)
-    var version = header.firstVersion
-    for index in 0..<UInt64(header.recordCount) {
-      guard let kind = cursor.readByte(), let delta = cursor.readVarint(), let length = cursor.readVarint() else {
-        return "record \(index) of chunk is truncated"
+    var records = Records(decoded, header: header, limits: limits)
+    while true {
+      let record: Record?
+      do { record = try records.next() } catch { return error.reason }
+      guard let record else { return nil }
+      try body(record.kind, record.sequence, record.version, record.payload)
+    }
+  }
+
+  /// One record of a decoded chunk; `payload` points into the chunk's decoded bytes.
+  struct Record {
+    var kind: UInt8
+    var sequence: UInt64
+    var version: UInt64
+    var payload: UnsafeRawBufferPointer
+  }
+
+  /// The records of one decoded chunk, read one at a time and checked against the chunk header
+  /// as they are read: a reader can hand out each record without first collecting the chunk's.
+  ///
+  /// It views the decoded bytes without owning them: they must outlive it (a decompressor's
+  /// buffer stays valid until its next chunk).
+  struct Records {
+    let decoded: UnsafeRawBufferPointer
+    let header: _ChunkHeader
+    let maxRecordPayload: Int
+    private var cursor: _ByteCursor
+    private var index: UInt64 = 0
+    private var version: UInt64
+
+    init(_ decoded: UnsafeRawBufferPointer, header: _ChunkHeader, limits: JournalLimits) {
+      self.decoded = decoded
+      self.header = header
+      maxRecordPayload = limits.maxRecordPayload
+      cursor = _ByteCursor(decoded)
+      version = header.firstVersion
+    }
+
+    /// The next record, nil after the last one; throws the reason when the bytes are bad
+    /// (including, after the last record, trailing bytes or a last version that differs from
+    /// the header's).
+    ///
+    /// - Complexity: O(1) (payloads are not copied).
+    mutating func next() throws(_ChunkFailure) -> Record? {
+      guard index < UInt64(header.recordCount) else {
+        guard cursor.remaining == 0 else { throw _ChunkFailure("\(cursor.remaining) trailing bytes after the chunk's records") }
+        guard header.recordCount == 0 || version == header.lastVersion else {
+          throw _ChunkFailure("last record version differs from chunk header")
+        }
+        return nil
       }
-      guard kind != 0 else { return "record \(index) has kind 0" }
+      guard let kind = cursor.readByte(), let delta = cursor.readVarint(), let length = cursor.readVarint() else {
+        throw _ChunkFailure("record \(index) of chunk is truncated")
+      }
+      guard kind != 0 else { throw _ChunkFailure("record \(index) has kind 0") }
       let (next, overflow) = version.addingReportingOverflow(delta)
       guard !overflow, next <= header.lastVersion, index > 0 || delta == 0 else {
-        return "record \(index) version outside the chunk's range"
+        throw _ChunkFailure("record \(index) version outside the chunk's range")
       }
+      guard length <= UInt64(maxRecordPayload) else {
+        throw _ChunkFailure("record \(index) payload length \(length) exceeds limit \(maxRecordPayload)")
+      }
+      guard Int(length) <= cursor.remaining else { throw _ChunkFailure("record \(index) payload runs past chunk end") }
       version = next
-      guard length <= UInt64(limits.maxRecordPayload) else {
-        return "record \(index) payload length \(length) exceeds limit \(limits.maxRecordPayload)"
-      }
-      guard Int(length) <= cursor.remaining else { return "record \(index) payload runs past chunk end" }
       let payload = UnsafeRawBufferPointer(rebasing: decoded[cursor.position..<(cursor.position + Int(length))])
       cursor.position += Int(length)
-      try body(kind, header.firstSequence &+ index, version, payload)
+      defer { index += 1 }
+      return Record(kind: kind, sequence: header.firstSequence &+ index, version: version, payload: payload)
     }
-    guard cursor.remaining == 0 else { return "\(cursor.remaining) trailing bytes after the chunk's records" }
-    guard header.recordCount == 0 || version == header.lastVersion else { return "last record version differs from chunk header" }
-    return nil
   }
 }

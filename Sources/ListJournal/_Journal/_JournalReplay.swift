@@ -2,9 +2,13 @@
 /// offset, the record sequence and its version.
 enum _JournalReplay {
   /// Where the replay stands, for error messages (a class so the lazy sequence can report into it).
+  ///
+  /// `sequence` and `version` are written for every record, so they opt out of the dynamic
+  /// exclusivity checks (two runtime calls per record otherwise): only the replaying thread's
+  /// iterator writes them, and they are read after the replay returned.
   final class Progress {
-    var sequence: UInt64 = 0
-    var version: UInt64 = 0
+    @exclusivity(unchecked) var sequence: UInt64 = 0
+    @exclusivity(unchecked) var version: UInt64 = 0
     var error: JournalError?
   }
 
@@ -22,10 +26,14 @@ enum _JournalReplay {
       let progress: Progress
       let counter: _KindCounter?
       let onCheckpoint: ((HistoryRecord) -> Void)?
+      /// The record read last. Its payload's storage is shared with the history record handed
+      /// out, and reused for the next one once the replay is done with that (it decodes each
+      /// record before asking for the next), so no payload array is allocated per record.
+      var record = JournalRecord(kind: .metadata, version: 0, payload: [])
 
       mutating func next() -> HistoryRecord? {
         do {
-          while let record = try inner.next() {
+          while try inner.next(into: &record) {
             guard let kind = HistoryRecord.Kind(rawValue: record.kind.rawValue) else { continue }
             progress.sequence = record.sequence
             progress.version = record.version

@@ -73,29 +73,67 @@ enum _JournalReplay {
         foldingFlat: checkpointInterval >= ListStore<Section, Item>.flatReplayCheckpointInterval,
         encodingInBackground: encodingInBackground, clock: clock)
     } catch {
-      if let failure = progress.error { throw .journal(failure) }
+      // The first failure in stream order wins: a record that failed to apply before the
+      // iterator met damaged bytes is reported, not the damage after it.
+      if let failure = progress.error, !error.namesRecord(atOrBefore: progress.sequence) { throw .journal(failure) }
       throw invalidRecord(error, reader: reader, progress: progress)
     }
     if let failure = progress.error { throw .journal(failure) }
     return store
   }
 
+  /// The error for a record the history could not decode or apply, naming that record.
+  ///
+  /// The failing record is the one the error names, not necessarily the one read last: a long
+  /// replay decodes ahead of the thread that applies the records, so when a record fails to
+  /// apply, the iterator has moved on (by up to a few batches). Its version is then looked up in
+  /// the file — a rare, error-only scan of one frame.
   static func invalidRecord(_ error: HistoryError, reader: JournalReader, progress: Progress) -> JournalStoreError {
     var reason = error.description
-    if case .invalidRecord(_, let inner) = error { reason = inner }
-    return .invalidRecord(
-      offset: offset(ofSequence: progress.sequence, in: reader), sequence: progress.sequence, version: progress.version,
-      reason: reason)
+    var sequence = progress.sequence
+    var version = progress.version
+    if case .invalidRecord(let failed, let inner) = error {
+      reason = inner
+      if failed != sequence, let found = self.version(ofSequence: failed, in: reader) {
+        sequence = failed
+        version = found
+      }
+    }
+    return .invalidRecord(offset: offset(ofSequence: sequence, in: reader), sequence: sequence, version: version, reason: reason)
   }
 
-  /// Byte offset of the frame holding the record with `sequence` (the header size when unknown).
-  static func offset(ofSequence sequence: UInt64, in reader: JournalReader) -> Int64 {
+  /// Index of the frame holding the record with `sequence`, nil before the first frame.
+  static func frameIndex(ofSequence sequence: UInt64, in reader: JournalReader) -> Int? {
     var low = 0
     var high = reader.frames.count
     while low < high {
       let mid = (low + high) / 2
       if reader.frames[mid].firstSequence <= sequence { low = mid + 1 } else { high = mid }
     }
-    return low == 0 ? (reader.frames.first?.offset ?? 64) : reader.frames[low - 1].offset
+    return low == 0 ? nil : low - 1
+  }
+
+  /// Byte offset of the frame holding the record with `sequence` (the header size when unknown).
+  static func offset(ofSequence sequence: UInt64, in reader: JournalReader) -> Int64 {
+    guard let index = frameIndex(ofSequence: sequence, in: reader) else { return reader.frames.first?.offset ?? 64 }
+    return reader.frames[index].offset
+  }
+
+  /// The version of the record with `sequence`, read from its frame (nil if it cannot be read).
+  static func version(ofSequence sequence: UInt64, in reader: JournalReader) -> UInt64? {
+    guard let index = frameIndex(ofSequence: sequence, in: reader) else { return nil }
+    var iterator = reader.makeIterator(fromFrame: index)
+    while let record = try? iterator.next(), record.sequence <= sequence {
+      if record.sequence == sequence { return record.version }
+    }
+    return nil
+  }
+}
+
+extension HistoryError {
+  /// Whether this is a record failure naming a record at or before `sequence`.
+  fileprivate func namesRecord(atOrBefore sequence: UInt64) -> Bool {
+    guard case .invalidRecord(let failed, _) = self else { return false }
+    return failed <= sequence
   }
 }

@@ -20,6 +20,31 @@ struct BenchItem: ListElement, Codable, Hashable, Sendable {
   var content: String
 }
 
+/// The same element as ``BenchItem`` (the same journal bytes) with the codec's fast path: it
+/// converts itself to and from a `JournalValue` instead of going through `Codable`, as an app
+/// can when decoding speed matters (see `JournalValueConvertible`). A replay decodes a journal
+/// written with `BenchItem` as this type too.
+struct ConvertibleBenchItem: ListElement, Codable, Hashable, Sendable, JournalValueConvertible {
+  var id: Int
+  var content: String
+
+  init(id: Int, content: String) {
+    self.id = id
+    self.content = content
+  }
+
+  var journalValue: JournalValue { .object([.init("id", .int(Int64(id))), .init("content", .string(content))]) }
+
+  init(journalValue: JournalValue) throws(JournalValueError) {
+    guard case .object(let members) = journalValue, members.count == 2,
+      members[0].key == "id", case .int(let id) = members[0].value,
+      members[1].key == "content", case .string(let content) = members[1].value
+    else { throw JournalValueError("not a bench item: \(journalValue)") }
+    self.id = Int(id)
+    self.content = content
+  }
+}
+
 struct BenchSection: ListElement, Codable, Hashable, Sendable {
   var id: Int
   var content: String
@@ -247,6 +272,16 @@ func runStoreBenchmarks(directory: String, events: Int, items: Int) {
     guard sparse.head == journal.store.head, sparse.store.snapshot == journal.store.snapshot else { fail("sparse replay differs from the live store") }
     say("open + full replay, checkpoints 2^20 events apart (flat fold): \(fmt(sparseSeconds, 2)) s, "
       + "\(fmt(Double(recorded) / sparseSeconds / 1e6, 2))M events/s; / zstd -d = \(fmt(sparseSeconds / zstdSeconds, 1))x")
+    // The same journal decoded with items that convert themselves (no `Codable` per item).
+    start = now()
+    let convertible = try JournalHistory<BenchSection, ConvertibleBenchItem>.open(
+      at: path, codec: HistoryCodec(), checkpointInterval: 1 << 20)
+    let convertibleSeconds = now() - start
+    guard convertible.head == journal.store.head, convertible.store.eventCount == recorded else {
+      fail("replay with convertible items differs from the live store")
+    }
+    say("open + full replay, as above, items through JournalValueConvertible instead of Codable: "
+      + "\(fmt(convertibleSeconds, 2)) s, \(fmt(Double(recorded) / convertibleSeconds / 1e6, 2))M events/s")
 
     // 3. Open the index and time travel.
     start = now()
@@ -340,6 +375,7 @@ func runStoreBenchmarks(directory: String, events: Int, items: Int) {
 ///   JournalTool store-profile grouped DIR N       N single-item appends with grouped durability
 ///   JournalTool store-profile workload DIR N      the mixed workload up to N events (writes DIR/store.journal)
 ///   JournalTool store-profile replay DIR          open + full replay of DIR/store.journal
+///   JournalTool store-profile replay-convertible DIR   the same, items decoded as ConvertibleBenchItem
 ///   JournalTool store-profile travel DIR N        N random time travels in DIR/store.journal
 ///   JournalTool store-profile history-travel DIR N   replay DIR/store.journal, then N random state(at:)
 ///   JournalTool store-profile workload-memory DIR N  the mixed workload on a store without a journal
@@ -390,6 +426,11 @@ func runStoreProfile(_ phase: String, directory: String, count: Int) {
       let start = now()
       let history = try openHistory()
       say("replay: \(history.store.eventCount) events, \(fmt(now() - start, 2)) s")
+    case "replay-convertible":
+      let start = now()
+      let history = try JournalHistory<BenchSection, ConvertibleBenchItem>.open(
+        at: path, codec: HistoryCodec(), checkpointInterval: interval ?? 4_096)
+      say("replay (convertible items): \(history.store.eventCount) events, \(fmt(now() - start, 2)) s")
     case "history-travel":
       let history = try openHistory()
       var random = BenchRandom(state: 7)

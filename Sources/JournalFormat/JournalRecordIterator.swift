@@ -13,10 +13,19 @@ public struct JournalRecordIterator {
   private var frameIndex: Int
   private var chunkOffset: Int
   private var frameEnd: Int
-  /// The records of the chunk being read (they view `decompressor`'s buffer, which holds the
-  /// chunk until the next one is decoded), and where that chunk starts, for error messages.
+  /// The records of the chunk being read (they view `decoded`), and where that chunk starts,
+  /// for error messages.
   private var chunk: _RecordCodec.Records?
   private var chunkStart = 0
+  /// Whether every record of `chunk` was checked (``next()`` hands out none of a malformed
+  /// chunk; ``forEachRemaining(_:)`` checks as it goes, and its body may stop it midway).
+  private var chunkChecked = false
+  /// What the current chunk decoded to. Copies of the iterator share it until one decodes its
+  /// next chunk: that one then takes a fresh buffer, so the other's records stay intact.
+  private var decoded = _DecodedBytes()
+  /// The first malformed chunk met: every later call throws it again (the iterator never
+  /// reads past damage).
+  private var failure: JournalError?
   private let decompressor = _ZstdDecompressor()
 
   init(reader: JournalReader, frameIndex: Int) {
@@ -67,14 +76,14 @@ public struct JournalRecordIterator {
 
   /// The next record, its payload viewing the decoded chunk (valid until the next call).
   private mutating func _nextRecord() throws(JournalError) -> _RecordCodec.Record? {
+    if let failure { throw failure }
     while true {
       if chunk != nil {
+        if !chunkChecked { try _checkRestOfChunk() }
         do throws(_ChunkFailure) {
           if let record = try chunk!.next() { return record }
         } catch {
-          // Not reached: `_enterChunk` checked every record of the chunk.
-          chunk = nil
-          throw _corrupted(at: chunkStart, reason: error.reason)
+          throw _fail(_corrupted(at: chunkStart, reason: error.reason))  // checked: not expected
         }
         chunk = nil
       }
@@ -101,12 +110,12 @@ public struct JournalRecordIterator {
   public mutating func forEachRemaining(
     _ body: (JournalRecord.Kind, UInt64, UInt64, UnsafeRawBufferPointer) throws(JournalError) -> Void
   ) throws(JournalError) {
+    if let failure { throw failure }
     while true {
       if chunk != nil {
         let record: _RecordCodec.Record?
         do throws(_ChunkFailure) { record = try chunk!.next() } catch {
-          chunk = nil
-          throw _corrupted(at: chunkStart, reason: error.reason)
+          throw _fail(_corrupted(at: chunkStart, reason: error.reason))
         }
         if let record {
           try body(JournalRecord.Kind(rawValue: record.kind), record.sequence, record.version, record.payload)
@@ -132,37 +141,63 @@ public struct JournalRecordIterator {
     let offset = chunkOffset
     let limits = reader.limits
     let decompressor = self.decompressor
-    let (end, records) = try reader.bytes.withBytes {
-      (file) throws(JournalError) -> (Int, _RecordCodec.Records) in
-      // The scan verified this chunk; re-reading the header is cheap and keeps us independent of
-      // the scan's bookkeeping.
-      guard offset + _ChunkHeader.size <= file.count, file._loadLE(UInt32.self, at: offset) == _ChunkHeader.syncMagic else {
-        throw _corrupted(at: offset, reason: "chunk header moved since the scan")
+    if !isKnownUniquelyReferenced(&decoded) { decoded = _DecodedBytes() }
+    let output = decoded
+    let entered: (end: Int, records: _RecordCodec.Records)
+    do {
+      entered = try reader.bytes.withBytes { (file) throws(_ChunkFailure) -> (Int, _RecordCodec.Records) in
+        try Self._decodeChunk(at: offset, in: file, limits: limits, decompressor: decompressor, into: output)
       }
-      let header = _ChunkHeader(
-        flags: file[offset + 4], compressedLength: file._loadLE(UInt32.self, at: offset + 8),
-        uncompressedLength: file._loadLE(UInt32.self, at: offset + 12), recordCount: file._loadLE(UInt32.self, at: offset + 16),
-        firstSequence: file._loadLE(UInt64.self, at: offset + 20), firstVersion: file._loadLE(UInt64.self, at: offset + 28),
-        lastVersion: file._loadLE(UInt64.self, at: offset + 36))
-      let end = offset + header.totalSize
-      guard end <= file.count, Int(header.uncompressedLength) <= limits.maxChunkBytes else {
-        throw _corrupted(at: offset, reason: "chunk length out of range")
-      }
-      let compressed = UnsafeRawBufferPointer(rebasing: file[(offset + _ChunkHeader.size)..<end])
-      switch decompressor.decode(compressed, expected: Int(header.uncompressedLength), endsFrame: header.isFrameEnd) {
-      case .success(let decoded): return (end, _RecordCodec.Records(decoded, header: header, limits: limits))
-      case .failure(let failure): throw _corrupted(at: offset, reason: failure.reason)
-      }
+    } catch {
+      throw _fail(_corrupted(at: offset, reason: error.reason))
     }
-    if checkingRecords {
-      var check = records
-      do throws(_ChunkFailure) { while try check.next() != nil {} } catch {
-        throw _corrupted(at: offset, reason: error.reason)
-      }
-    }
-    chunkOffset = end
+    chunkOffset = entered.end
     chunkStart = offset
-    chunk = records
+    chunk = entered.records
+    chunkChecked = false
+    if checkingRecords { try _checkRestOfChunk() }
+  }
+
+  /// Checks the records of `chunk` not read yet (without reading them).
+  private mutating func _checkRestOfChunk() throws(JournalError) {
+    var check = chunk!
+    do throws(_ChunkFailure) { while try check.next() != nil {} } catch {
+      throw _fail(_corrupted(at: chunkStart, reason: error.reason))
+    }
+    chunkChecked = true
+  }
+
+  /// Remembers `error` as the iterator's failure (and drops the chunk), returning it to throw.
+  private mutating func _fail(_ error: JournalError) -> JournalError {
+    chunk = nil
+    failure = error
+    return error
+  }
+
+  /// Decodes the chunk at `offset` of `file` into `output`: where it ends, and its records.
+  private static func _decodeChunk(
+    at offset: Int, in file: UnsafeRawBufferPointer, limits: JournalLimits, decompressor: _ZstdDecompressor,
+    into output: _DecodedBytes
+  ) throws(_ChunkFailure) -> (Int, _RecordCodec.Records) {
+    // The scan verified this chunk; re-reading the header is cheap and keeps us independent of
+    // the scan's bookkeeping.
+    guard offset + _ChunkHeader.size <= file.count, file._loadLE(UInt32.self, at: offset) == _ChunkHeader.syncMagic else {
+      throw _ChunkFailure("chunk header moved since the scan")
+    }
+    let header = _ChunkHeader(
+      flags: file[offset + 4], compressedLength: file._loadLE(UInt32.self, at: offset + 8),
+      uncompressedLength: file._loadLE(UInt32.self, at: offset + 12), recordCount: file._loadLE(UInt32.self, at: offset + 16),
+      firstSequence: file._loadLE(UInt64.self, at: offset + 20), firstVersion: file._loadLE(UInt64.self, at: offset + 28),
+      lastVersion: file._loadLE(UInt64.self, at: offset + 36))
+    let end = offset + header.totalSize
+    guard end <= file.count, Int(header.uncompressedLength) <= limits.maxChunkBytes else {
+      throw _ChunkFailure("chunk length out of range")
+    }
+    let compressed = UnsafeRawBufferPointer(rebasing: file[(offset + _ChunkHeader.size)..<end])
+    switch decompressor.decode(compressed, expected: Int(header.uncompressedLength), endsFrame: header.isFrameEnd, into: output) {
+    case .success(let decoded): return (end, _RecordCodec.Records(decoded, header: header, limits: limits))
+    case .failure(let failure): throw failure
+    }
   }
 
   /// A corruption of the chunk at `offset`.

@@ -44,8 +44,7 @@ public enum JournalMaintenance {
       do {
         store = try ListStore(replaying: records, codec: codec, sink: nil, checkpointInterval: 256, journalCheckpointBytes: .max)
       } catch {
-        if let failure = progress.error { throw .journal(failure) }
-        throw _JournalReplay.invalidRecord(error, reader: reader, progress: progress)
+        throw _JournalReplay.failure(error, reader: reader, progress: progress)
       }
       if let failure = progress.error { throw .journal(failure) }
       report.recordCount = UInt64(counter.commits + counter.headMoves + counter.checkpoints)

@@ -57,5 +57,14 @@ import Testing
       #expect(offset == frame.offset)
       #expect(reason.contains("commit creates v11001, expected v11000"), "\(reason)")
     }
+    // `verify` reports the same record.
+    let report = JournalMaintenance.verify(at: path, codec: HistoryCodec<TestSection, TestItem>())
+    guard case .invalidRecord(let offset, let sequence, let version, _)? = report.problem else {
+      Issue.record("verify found \(String(describing: report.problem))")
+      return
+    }
+    #expect(sequence == expected.sequence)
+    #expect(version == expected.version)
+    #expect(offset == frame.offset)
   }
 }

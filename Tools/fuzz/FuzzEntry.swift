@@ -20,6 +20,12 @@ public func journalFuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       guard let reader = try? JournalReader.open(at: "/f", limits: limits, fileSystem: fs, tolerateCorruption: tolerate) else { continue }
       var iterator = reader.makeIterator()
       while let record = try? iterator.next() { _ = record.payload.count }
+      // The replay's way: one record refilled in place, then the rest visited without copies.
+      var refilling = reader.makeIterator()
+      var record = JournalRecord(kind: .metadata, version: 0, payload: [])
+      var refilled = 0
+      while refilled < 3, (try? refilling.next(into: &record)) == true { refilled += 1 }
+      try? refilling.forEachRemaining { _, _, _, payload in _ = payload.count }
       if let last = reader.lastVersion { _ = try? reader.nearestCheckpoint(atOrBefore: last / 2) }
     }
   case 1:
@@ -27,9 +33,12 @@ public func journalFuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let expected = Int(input[0]) << 8 | Int(input[1])
     let flags = input[2]
     let decompressor = _ZstdDecompressor()
-    _ = decompressor.decode(UnsafeRawBufferPointer(rebasing: input[3...]), expected: expected, endsFrame: flags & 1 != 0)
+    let output = _DecodedBytes()
+    _ = decompressor.decode(
+      UnsafeRawBufferPointer(rebasing: input[3...]), expected: expected, endsFrame: flags & 1 != 0, into: output)
     // A second chunk in the same frame, like a continuation.
-    _ = decompressor.decode(UnsafeRawBufferPointer(rebasing: input[3...]), expected: expected / 2, endsFrame: flags & 2 != 0)
+    _ = decompressor.decode(
+      UnsafeRawBufferPointer(rebasing: input[3...]), expected: expected / 2, endsFrame: flags & 2 != 0, into: output)
   default:
     guard input.count >= 2 else { return 0 }
     let header = _ChunkHeader(

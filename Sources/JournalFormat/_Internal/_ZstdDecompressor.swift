@@ -8,19 +8,16 @@ import CZstd
 final class _ZstdDecompressor: @unchecked Sendable {
   // @unchecked: each iterator owns its own instance.
   private let context: OpaquePointer
-  private(set) var buffer: UnsafeMutableRawBufferPointer
   /// Largest window a reader accepts (8 MiB), bounding decoder memory for untrusted frames.
   static let maxWindowLog: Int32 = 23
 
   init() {
     context = ZSTD_createDCtx()
     _ = ZSTD_DCtx_setParameter(context, ZSTD_d_windowLogMax, Self.maxWindowLog)
-    buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 0, alignment: 16)
   }
 
   deinit {
     ZSTD_freeDCtx(context)
-    buffer.deallocate()
   }
 
   /// Starts a new frame.
@@ -32,11 +29,11 @@ final class _ZstdDecompressor: @unchecked Sendable {
   /// end the frame exactly when `endsFrame`. Returns nil and a reason on failure.
   ///
   /// - Complexity: O(expected + input).
-  func decode(_ input: UnsafeRawBufferPointer, expected: Int, endsFrame: Bool) -> Result<UnsafeRawBufferPointer, _ChunkFailure> {
-    if buffer.count < expected + 1 {
-      buffer.deallocate()
-      buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: expected + 1, alignment: 16)
-    }
+  func decode(_ input: UnsafeRawBufferPointer, expected: Int, endsFrame: Bool, into output: _DecodedBytes)
+    -> Result<UnsafeRawBufferPointer, _ChunkFailure>
+  {
+    output.reserve(expected + 1)
+    let buffer = output.storage
     var inBuffer = ZSTD_inBuffer(src: input.baseAddress, size: input.count, pos: 0)
     var outBuffer = ZSTD_outBuffer(dst: buffer.baseAddress, size: expected + 1, pos: 0)
     var hint = 1
@@ -58,5 +55,30 @@ final class _ZstdDecompressor: @unchecked Sendable {
       return .failure(.init(endsFrame ? "frame-end chunk does not end the zstd frame" : "zstd frame ends inside a flush chunk"))
     }
     return .success(UnsafeRawBufferPointer(start: buffer.baseAddress, count: expected))
+  }
+}
+
+/// The bytes a chunk decodes to, in a buffer that lives as long as someone reads them.
+///
+/// An iterator hands out records as views into it (`_RecordCodec.Records`). Copies of an
+/// iterator share it; one that decodes its next chunk while the buffer is still shared takes a
+/// fresh one, so the other copy's view stays valid (reusing it overwrote, or after growing it
+/// freed, the bytes the other copy was reading).
+final class _DecodedBytes {
+  private(set) var storage: UnsafeMutableRawBufferPointer
+
+  init() {
+    storage = UnsafeMutableRawBufferPointer.allocate(byteCount: 0, alignment: 16)
+  }
+
+  deinit {
+    storage.deallocate()
+  }
+
+  /// Makes room for `count` bytes (the old contents are dropped).
+  func reserve(_ count: Int) {
+    guard storage.count < count else { return }
+    storage.deallocate()
+    storage = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 16)
   }
 }

@@ -73,13 +73,17 @@ enum _JournalReplay {
         foldingFlat: checkpointInterval >= ListStore<Section, Item>.flatReplayCheckpointInterval,
         encodingInBackground: encodingInBackground, clock: clock)
     } catch {
-      // The first failure in stream order wins: a record that failed to apply before the
-      // iterator met damaged bytes is reported, not the damage after it.
-      if let failure = progress.error, !error.namesRecord(atOrBefore: progress.sequence) { throw .journal(failure) }
-      throw invalidRecord(error, reader: reader, progress: progress)
+      throw failure(error, reader: reader, progress: progress)
     }
     if let failure = progress.error { throw .journal(failure) }
     return store
+  }
+
+  /// What a replay that threw `error` reports: the first failure in stream order — a record that
+  /// failed to apply before the iterator met damaged bytes, not the damage after it.
+  static func failure(_ error: HistoryError, reader: JournalReader, progress: Progress) -> JournalStoreError {
+    if let damage = progress.error, !error.namesRecord(atOrBefore: progress.sequence) { return .journal(damage) }
+    return invalidRecord(error, reader: reader, progress: progress)
   }
 
   /// The error for a record the history could not decode or apply, naming that record.
@@ -94,9 +98,11 @@ enum _JournalReplay {
     var version = progress.version
     if case .invalidRecord(let failed, let inner) = error {
       reason = inner
-      if failed != sequence, let found = self.version(ofSequence: failed, in: reader) {
+      if failed != sequence {
+        // 0 when the record cannot be read again (it was read once, so only new damage or an
+        // I/O failure gets here): a wrong version would be worse than an unknown one.
+        version = self.version(ofSequence: failed, in: reader) ?? 0
         sequence = failed
-        version = found
       }
     }
     return .invalidRecord(offset: offset(ofSequence: sequence, in: reader), sequence: sequence, version: version, reason: reason)

@@ -26,7 +26,9 @@ public struct JournalRecordIterator {
   /// The first malformed chunk met: every later call throws it again (the iterator never
   /// reads past damage).
   private var failure: JournalError?
-  private let decompressor = _ZstdDecompressor()
+  /// The zstd stream of the current frame. Copies of the iterator share it until one moves on:
+  /// that one then takes its own (see `_ownStream(catchingUpTo:)`), so copies read independently.
+  private var decompressor = _ZstdDecompressor()
 
   init(reader: JournalReader, frameIndex: Int) {
     self.reader = reader
@@ -40,7 +42,30 @@ public struct JournalRecordIterator {
     let frame = reader.frames[frameIndex]
     chunkOffset = Int(frame.offset)
     frameEnd = Int(frame.offset + frame.byteCount)
-    decompressor.reset()
+    // A stream a copy still reads is left to it.
+    if isKnownUniquelyReferenced(&decompressor) { decompressor.reset() } else { decompressor = _ZstdDecompressor() }
+  }
+
+  /// Gives this iterator a stream of its own when a copy shares it, brought to the state the
+  /// shared one had before the chunk at `offset`: the frame's chunks before it are decoded
+  /// again (the zstd stream of a frame cannot be copied). Only copies of an iterator pay this.
+  private mutating func _ownStream(catchingUpTo offset: Int) throws(JournalError) {
+    guard !isKnownUniquelyReferenced(&decompressor) else { return }
+    let stream = _ZstdDecompressor()
+    let limits = reader.limits
+    let scratch = _DecodedBytes()
+    var position = Int(reader.frames[frameIndex].offset)
+    while position < offset {
+      let start = position
+      do {
+        position = try reader.bytes.withBytes { (file) throws(_ChunkFailure) -> Int in
+          try Self._decodeChunk(at: start, in: file, limits: limits, decompressor: stream, into: scratch).0
+        }
+      } catch {
+        throw _fail(_corrupted(at: start, reason: error.reason))
+      }
+    }
+    decompressor = stream
   }
 
   /// The next record, nil at the end of the readable prefix.
@@ -140,6 +165,7 @@ public struct JournalRecordIterator {
   private mutating func _enterChunk(checkingRecords: Bool) throws(JournalError) {
     let offset = chunkOffset
     let limits = reader.limits
+    try _ownStream(catchingUpTo: offset)
     let decompressor = self.decompressor
     if !isKnownUniquelyReferenced(&decoded) { decoded = _DecodedBytes() }
     let output = decoded

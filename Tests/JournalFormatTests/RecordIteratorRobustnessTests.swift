@@ -36,6 +36,80 @@ import Testing
     #expect(try a.next() == records[2])  // decodes chunk 2 into the shared decompressor buffer
     #expect(try b.next() == records[1])
   }
+
+  /// `chunks` chunks of two records each (distinct payloads), in frames of about `frameTarget`
+  /// bytes.
+  private func journal(chunks: Int, frameTarget: Int) throws -> (JournalReader, [JournalRecord]) {
+    let fs = FaultInjectingFileSystem()
+    let writer = try JournalWriter.create(at: "/j", options: memoryOptions(fs, frameTarget: frameTarget))
+    var records: [JournalRecord] = []
+    for chunk in 0..<chunks {
+      let pair = (0..<2).map { index in
+        let version = UInt64(records.count + index + 1)
+        return JournalRecord(kind: .commit, version: version, payload: (0..<16).map { UInt8(truncatingIfNeeded: Int(version) &* 31 &+ $0 &+ chunk) })
+      }
+      _ = try writer.append(contentsOf: pair)
+      records += pair
+    }
+    try writer.close()
+    for index in records.indices { records[index].sequence = UInt64(index + 1) }
+    return (try JournalReader.open(at: "/j", fileSystem: fs), records)
+  }
+
+  private func drain(_ iterator: inout JournalRecordIterator) throws -> [JournalRecord] {
+    var all: [JournalRecord] = []
+    while let record = try iterator.next() { all.append(record) }
+    return all
+  }
+
+  /// Copies read independently, through many chunks of one frame: each hands out every record
+  /// after the point where it was copied, whichever runs ahead (they share one zstd stream
+  /// until one of them moves on).
+  @Test func copiesReadEveryLaterChunkOfTheFrame() throws {
+    let (reader, records) = try journal(chunks: 6, frameTarget: 1 << 20)
+    #expect(reader.frames.count == 1)
+    #expect(reader.frames[0].chunkCount >= 6)
+    for copiedAfter in [1, 2, 5] {
+      var a = reader.makeIterator()
+      for _ in 0..<copiedAfter { _ = try a.next() }
+      var b = a
+      var c = a
+      #expect(try drain(&a) == Array(records[copiedAfter...]), "copied after \(copiedAfter)")
+      #expect(try drain(&b) == Array(records[copiedAfter...]), "copied after \(copiedAfter)")
+      // Interleaved with a fourth copy.
+      var d = c
+      var fromC: [JournalRecord] = []
+      var fromD: [JournalRecord] = []
+      while true {
+        let first = try c.next()
+        let second = try d.next()
+        if let first { fromC.append(first) }
+        if let second { fromD.append(second) }
+        if first == nil && second == nil { break }
+      }
+      #expect(fromC == Array(records[copiedAfter...]))
+      #expect(fromD == Array(records[copiedAfter...]))
+    }
+  }
+
+  /// The same across frames: a copy that enters the next frame leaves the other's stream alone.
+  @Test func copiesReadEveryLaterFrame() throws {
+    let (reader, records) = try journal(chunks: 12, frameTarget: 100)
+    #expect(reader.frames.count > 2)
+    var a = reader.makeIterator()
+    for _ in 0..<3 { _ = try a.next() }
+    var b = a
+    #expect(try drain(&a) == Array(records[3...]))
+    #expect(try drain(&b) == Array(records[3...]))
+    var c = reader.makeIterator()
+    var record = JournalRecord(kind: .metadata, version: 0, payload: [])
+    _ = try c.next(into: &record)
+    var d = c
+    var visited: [UInt64] = []
+    try d.forEachRemaining { _, sequence, _, _ in visited.append(sequence) }
+    #expect(visited == records[1...].map(\.sequence))
+    #expect(try drain(&c) == Array(records[1...]))
+  }
 }
 
 extension RecordIteratorRobustnessTests {

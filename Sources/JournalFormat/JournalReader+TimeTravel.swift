@@ -16,6 +16,20 @@ extension JournalReader {
     return low == 0 ? nil : low - 1
   }
 
+  /// Index of the frame holding the record with `sequence`: the last frame whose first record
+  /// comes at or before it (nil before the first frame).
+  ///
+  /// - Complexity: O(log frames).
+  package func frameIndex(containingSequence sequence: UInt64) -> Int? {
+    var low = 0
+    var high = frames.count
+    while low < high {
+      let mid = (low + high) / 2
+      if frames[mid].firstSequence <= sequence { low = mid + 1 } else { high = mid }
+    }
+    return low == 0 ? nil : low - 1
+  }
+
   /// Index of the last frame that starts with a checkpoint at or before `version`.
   ///
   /// - Complexity: O(frames) in the worst case (walks back from the version's frame).

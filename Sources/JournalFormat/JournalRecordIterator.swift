@@ -1,6 +1,8 @@
 /// Decodes records frame by frame, chunk by chunk, verifying each against its chunk header.
 ///
-/// Not a `Sequence` because decoding can fail with a typed error.
+/// Not a `Sequence` because decoding can fail with a typed error. The first damaged chunk
+/// stops it: every later call throws the same error. Copies read independently (a copy that
+/// moves on while another shares its state decodes its frame's earlier chunks again first).
 ///
 /// ```swift
 /// var iterator = reader.makeIterator()

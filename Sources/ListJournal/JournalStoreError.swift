@@ -16,8 +16,10 @@ public enum JournalStoreError: Error, Equatable, Sendable, CustomStringConvertib
   /// version where there is one).
   case journal(JournalError)
   /// A record passed its checksum but the history layer could not decode or apply it (a foreign
-  /// journal, a codec mismatch or a writer bug). `offset` is the byte offset of the zstd frame
-  /// holding the record; everything before the record is intact.
+  /// journal, a codec mismatch or a writer bug). `sequence` and `version` are that record's
+  /// (`version` is 0 in the rare case the record cannot be read again to find it; `sequence` is
+  /// 0 when ``JournalTimeTravel`` finds a commit that does not apply: it names its version), and `offset` is the byte
+  /// offset of the zstd frame holding it; everything before the record is intact.
   case invalidRecord(offset: Int64, sequence: UInt64, version: UInt64, reason: String)
   /// The history refused an operation (unknown version, nothing to undo, …).
   case history(HistoryError)

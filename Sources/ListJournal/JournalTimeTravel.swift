@@ -89,37 +89,34 @@ public final class JournalTimeTravel<Section: ListElement, Item: ListElement>: S
       }
       target = step.ancestor
     }
-    // The steps were planned from the target back and each path lists its commits newest
-    // first, so popping from the ends yields the commits in apply order, owned: their events
-    // are moved into the state, not copied (a generic enum's copy and destroy cost ~700
-    // instructions; `while let event = popLast()` still copied each one, a temporary does not).
     if foldingFlat ?? Self._foldsFlat(events: eventCount, items: base.numberOfItems) {
       var fold = ListFold(base)
       base = Snapshot()
-      while var path = pending.popLast() {
-        while var commit = path.popLast() {
-          commit.events.reverse()
-          while !commit.events.isEmpty {
-            do { try fold.apply(commit.events.removeLast(), verifying: false) } catch {
-              throw invalidCommit(commit.version, error)
-            }
-          }
-        }
-      }
+      try applyInOrder(&pending) { (event) throws(HistoryError) in try fold.apply(event, verifying: false) }
       return fold.snapshot()
     }
+    try applyInOrder(&pending) { (event) throws(HistoryError) in try event.apply(to: &base, verifying: false) }
+    base.clearMarkers()
+    return base
+  }
+
+  /// Hands every event of `pending` (paths planned from the target back, each newest first) to
+  /// `apply` in apply order, moved out: the steps and commits are popped from their ends and
+  /// each event is a temporary, so none is copied (a generic enum's copy and destroy cost ~700
+  /// instructions; `while let event = popLast()` still copied each one). A failing event is
+  /// reported as its commit's damaged record.
+  func applyInOrder(
+    _ pending: inout [[HistoryCommit<Section, Item>]],
+    _ apply: (consuming ListEvent<Section, Item>) throws(HistoryError) -> Void
+  ) throws(JournalStoreError) {
     while var path = pending.popLast() {
       while var commit = path.popLast() {
         commit.events.reverse()
         while !commit.events.isEmpty {
-          do { try commit.events.removeLast().apply(to: &base, verifying: false) } catch {
-            throw invalidCommit(commit.version, error)
-          }
+          do { try apply(commit.events.removeLast()) } catch { throw invalidCommit(commit.version, error) }
         }
       }
     }
-    base.clearMarkers()
-    return base
   }
 
   /// Whether a path of `events` events onto a state of `items` items is applied faster through

@@ -44,9 +44,8 @@ public func journalFuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let header = _ChunkHeader(
       flags: 1, compressedLength: 0, uncompressedLength: UInt32(input.count - 2), recordCount: UInt32(input[0]),
       firstSequence: 1, firstVersion: UInt64(input[1]), lastVersion: UInt64(input[1]) + 300)
-    _ = _RecordCodec.forEach(in: UnsafeRawBufferPointer(rebasing: input[2...]), header: header, limits: limits) { _, _, _, payload in
-      _ = payload.count
-    }
+    var records = _RecordCodec.Records(UnsafeRawBufferPointer(rebasing: input[2...]), header: header, limits: limits)
+    while let record = try? records.next() { _ = record.payload.count }
   }
   return 0
 }

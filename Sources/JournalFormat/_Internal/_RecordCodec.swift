@@ -14,23 +14,6 @@ enum _RecordCodec {
     buffer.append(contentsOf: payload)
   }
 
-  /// Calls `body(kind, sequence, version, payload)` for each record of one decoded chunk,
-  /// checking the records against the chunk header. Returns a failure reason for bad bytes.
-  ///
-  /// - Complexity: O(n) in the decoded bytes.
-  static func forEach<E: Error>(
-    in decoded: UnsafeRawBufferPointer, header: _ChunkHeader, limits: JournalLimits,
-    _ body: (UInt8, UInt64, UInt64, UnsafeRawBufferPointer) throws(E) -> Void
-  ) throws(E) -> String? {
-    var records = Records(decoded, header: header, limits: limits)
-    while true {
-      let record: Record?
-      do { record = try records.next() } catch { return error.reason }
-      guard let record else { return nil }
-      try body(record.kind, record.sequence, record.version, record.payload)
-    }
-  }
-
   /// One record of a decoded chunk; `payload` points into the chunk's decoded bytes.
   struct Record {
     var kind: UInt8
@@ -42,8 +25,8 @@ enum _RecordCodec {
   /// The records of one decoded chunk, read one at a time and checked against the chunk header
   /// as they are read: a reader can hand out each record without first collecting the chunk's.
   ///
-  /// It views the decoded bytes without owning them: they must outlive it (a decompressor's
-  /// buffer stays valid until its next chunk).
+  /// It views the decoded bytes without owning them: they must outlive it (the iterator keeps
+  /// the `_DecodedBytes` they live in, and decodes its next chunk elsewhere while a copy shares it).
   struct Records {
     let decoded: UnsafeRawBufferPointer
     let header: _ChunkHeader

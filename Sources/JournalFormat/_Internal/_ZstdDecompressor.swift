@@ -1,12 +1,14 @@
 import CZstd
 
-/// A zstd streaming decompressor that decodes one chunk at a time into a bounded buffer.
+/// A zstd streaming decompressor that decodes one chunk at a time into a bounded buffer (a
+/// `_DecodedBytes` the caller owns, so records can view it after the call).
 ///
-/// Every chunk declares its decompressed size; the output buffer is exactly that size (already
+/// Every chunk declares its decompressed size; the output buffer holds that size (already
 /// checked against the caps) plus one byte, so hostile input can neither allocate beyond the cap
 /// nor produce more output than declared without being caught.
 final class _ZstdDecompressor: @unchecked Sendable {
-  // @unchecked: each iterator owns its own instance.
+  // @unchecked: used by one iterator at a time (copies of an iterator take their own before
+  // decoding with it, see `JournalRecordIterator`).
   private let context: OpaquePointer
   /// Largest window a reader accepts (8 MiB), bounding decoder memory for untrusted frames.
   static let maxWindowLog: Int32 = 23

@@ -108,26 +108,15 @@ enum _JournalReplay {
     return .invalidRecord(offset: offset(ofSequence: sequence, in: reader), sequence: sequence, version: version, reason: reason)
   }
 
-  /// Index of the frame holding the record with `sequence`, nil before the first frame.
-  static func frameIndex(ofSequence sequence: UInt64, in reader: JournalReader) -> Int? {
-    var low = 0
-    var high = reader.frames.count
-    while low < high {
-      let mid = (low + high) / 2
-      if reader.frames[mid].firstSequence <= sequence { low = mid + 1 } else { high = mid }
-    }
-    return low == 0 ? nil : low - 1
-  }
-
   /// Byte offset of the frame holding the record with `sequence` (the header size when unknown).
   static func offset(ofSequence sequence: UInt64, in reader: JournalReader) -> Int64 {
-    guard let index = frameIndex(ofSequence: sequence, in: reader) else { return reader.frames.first?.offset ?? 64 }
+    guard let index = reader.frameIndex(containingSequence: sequence) else { return reader.frames.first?.offset ?? 64 }
     return reader.frames[index].offset
   }
 
   /// The version of the record with `sequence`, read from its frame (nil if it cannot be read).
   static func version(ofSequence sequence: UInt64, in reader: JournalReader) -> UInt64? {
-    guard let index = frameIndex(ofSequence: sequence, in: reader) else { return nil }
+    guard let index = reader.frameIndex(containingSequence: sequence) else { return nil }
     var iterator = reader.makeIterator(fromFrame: index)
     while let record = try? iterator.next(), record.sequence <= sequence {
       if record.sequence == sequence { return record.version }

@@ -51,6 +51,21 @@ public final class JournalHistory<Section: ListElement, Item: ListElement>: Send
     limits: JournalLimits = JournalLimits(), checkpointInterval: Int = 4_096,
     checkpointBudget: CheckpointBudget = .default
   ) throws(JournalStoreError) -> JournalHistory {
+    try open(
+      at: path, codec: codec, tolerateCorruption: tolerateCorruption, limits: limits,
+      checkpointInterval: checkpointInterval, checkpointBudget: checkpointBudget, progress: nil)
+  }
+
+  /// ``open(at:codec:tolerateCorruption:limits:checkpointInterval:checkpointBudget:)``, telling
+  /// `progress` (records read, `reader.recordCount`) as the replay goes, on the calling thread
+  /// (the one that reads and decodes; folding runs on a second one): (0, total) before the
+  /// first record, then every 64 records read, and (total, total) once the replay succeeded.
+  /// For the `listjournal replay` progress bar.
+  package static func open(
+    at path: String, codec: HistoryCodec<Section, Item>, tolerateCorruption: Bool = false,
+    limits: JournalLimits = JournalLimits(), checkpointInterval: Int = 4_096,
+    checkpointBudget: CheckpointBudget = .default, progress: ((_ done: Int, _ total: Int) -> Void)?
+  ) throws(JournalStoreError) -> JournalHistory {
     let reader: JournalReader
     do { reader = try JournalReader.open(at: path, limits: limits, tolerateCorruption: tolerateCorruption) } catch {
       throw .journal(error)
@@ -59,7 +74,7 @@ public final class JournalHistory<Section: ListElement, Item: ListElement>: Send
     let store = try _JournalReplay.replay(
       reader, codec: codec, sink: nil, checkpointInterval: checkpointInterval, checkpointBudget: checkpointBudget,
       journalCheckpointBytes: .max,
-      clock: _systemClock, counter: counter)
+      clock: _systemClock, counter: counter, onProgress: progress)
     return JournalHistory(path: path, reader: reader, store: store, info: makeInfo(reader: reader, store: store, counter: counter))
   }
 

@@ -12,6 +12,15 @@ enum _JournalReplay {
     var error: JournalError?
   }
 
+  /// Told (records read, records in the journal) as a replay reads the file, on the thread that
+  /// replays (it reads and decodes; a second thread folds): for a tool's progress bar.
+  typealias ProgressHandler = (_ done: Int, _ total: Int) -> Void
+
+  /// Records between two reports to a ``ProgressHandler``: the handler is not called per record
+  /// (a bar only needs a few steps per drawing), yet 64 records take microseconds to read, so a
+  /// bar drawn at 10 Hz still sees hundreds of steps between two drawings.
+  static var progressInterval: Int { 64 }
+
   /// The journal's history records, lazily decoded (metadata and unknown kinds skipped).
   struct Records: Sequence {
     let reader: JournalReader
@@ -20,12 +29,19 @@ enum _JournalReplay {
     var counter: _KindCounter? = nil
     /// Sees each checkpoint record before the store does (verification).
     var onCheckpoint: ((HistoryRecord) -> Void)? = nil
+    /// Told every ``_JournalReplay/progressInterval`` records read (of every kind).
+    var onProgress: ProgressHandler? = nil
 
     struct Iterator: IteratorProtocol {
       var inner: JournalRecordIterator
       let progress: Progress
       let counter: _KindCounter?
       let onCheckpoint: ((HistoryRecord) -> Void)?
+      let onProgress: ProgressHandler?
+      /// The reader's record count, for `onProgress`.
+      let total: Int
+      /// Records read so far, metadata and unknown kinds included (what `total` counts).
+      var read = 0
       /// The record read last. Its payload's storage is shared with the history record handed
       /// out, and reused for the next one once the replay is done with that (it decodes each
       /// record before asking for the next), so no payload array is allocated per record.
@@ -34,6 +50,10 @@ enum _JournalReplay {
       mutating func next() -> HistoryRecord? {
         do {
           while try inner.next(into: &record) {
+            if let onProgress {
+              read += 1
+              if read % _JournalReplay.progressInterval == 0 { onProgress(read, total) }
+            }
             guard let kind = HistoryRecord.Kind(rawValue: record.kind.rawValue) else { continue }
             progress.sequence = record.sequence
             progress.version = record.version
@@ -55,19 +75,31 @@ enum _JournalReplay {
       }
     }
 
-    func makeIterator() -> Iterator { Iterator(inner: reader.makeIterator(fromFrame: fromFrame), progress: progress, counter: counter, onCheckpoint: onCheckpoint) }
+    func makeIterator() -> Iterator {
+      Iterator(
+        inner: reader.makeIterator(fromFrame: fromFrame), progress: progress, counter: counter, onCheckpoint: onCheckpoint,
+        onProgress: onProgress, total: onProgress == nil ? 0 : Int(reader.recordCount))
+    }
   }
 
+  /// Replays the whole journal into a new store.
+  ///
+  /// - Parameter onProgress: told (0, `reader.recordCount`) before the first record (a bar shows
+  ///   at once), (records read, total) every ``progressInterval`` records, and (total, total)
+  ///   once the replay succeeded.
   static func replay<Section, Item>(
     _ reader: JournalReader, codec: HistoryCodec<Section, Item>, sink: (any HistoryRecordSink)?,
     checkpointInterval: Int, checkpointBudget: CheckpointBudget, journalCheckpointBytes: Int,
-    encodingInBackground: Bool = false, clock: @escaping @Sendable () -> Double, counter: _KindCounter? = nil
+    encodingInBackground: Bool = false, clock: @escaping @Sendable () -> Double, counter: _KindCounter? = nil,
+    onProgress: ProgressHandler? = nil
   ) throws(JournalStoreError) -> ListStore<Section, Item> {
     let progress = Progress()
+    onProgress?(0, Int(reader.recordCount))
     let store: ListStore<Section, Item>
     do {
       store = try ListStore(
-        replaying: Records(reader: reader, progress: progress, fromFrame: 0, counter: counter), codec: codec, sink: sink,
+        replaying: Records(reader: reader, progress: progress, fromFrame: 0, counter: counter, onProgress: onProgress),
+        codec: codec, sink: sink,
         checkpointInterval: checkpointInterval, checkpointBudget: checkpointBudget,
         journalCheckpointBytes: journalCheckpointBytes,
         foldingFlat: checkpointInterval >= ListStore<Section, Item>.flatReplayCheckpointInterval,
@@ -76,6 +108,10 @@ enum _JournalReplay {
       throw failure(error, reader: reader, progress: progress)
     }
     if let failure = progress.error { throw .journal(failure) }
+    if let onProgress {
+      let total = Int(reader.recordCount)
+      onProgress(total, total)
+    }
     return store
   }
 

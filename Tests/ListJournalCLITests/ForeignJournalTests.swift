@@ -103,4 +103,27 @@ struct ForeignJournalTests {
     let show = try CLIRunner.run(["show", "plain.journal"], in: directory)
     #expect(show.stdout == "version 1\nInbox\n  • \"buy milk\"\n  • \"call Ada\"\n")
   }
+
+  /// A record that passes its checksum but does not replay: every read-only command names it
+  /// by sequence, version and the byte offset of its frame.
+  @Test func aRecordThatDoesNotReplayIsNamed() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("app.journal").path
+    try Self.writeJournal(at: path)
+    let writer = try JournalWriter.open(at: path)
+    let receipt = try writer.append(
+      JournalRecord(kind: .init(rawValue: HistoryRecord.Kind.commit.rawValue), version: 3, payload: [0xFF, 0xFF]))
+    try writer.close()
+    let reader = try JournalReader.open(at: path)
+    let frame = try #require(reader.frames.last { $0.firstSequence <= receipt.sequence })
+    let expected =
+      "error: bad journal 'app.journal': record #\(receipt.sequence) (version 3) in the frame at byte offset \(frame.offset) does not replay: "
+    for command in [["show"], ["log"], ["diff", "1", "2"], ["replay"], ["info"]] {
+      let result = try CLIRunner.run([command[0], "app.journal"] + command.dropFirst(), in: directory)
+      #expect(result.status == 1, "\(command)")
+      #expect(result.stdout.isEmpty, "\(command)")
+      #expect(result.stderr.hasPrefix(expected), "\(command): \(result.stderr)")
+    }
+  }
 }

@@ -119,7 +119,7 @@ final class ListInterpreter {
       let version = try session.checkout(reference)
       if interactive { output.writeLine("head is version \(version)") }
     case .show(let json):
-      let snapshot = session.currentSnapshot
+      let snapshot = try session.currentSnapshot
       output.writeLine(
         json
           ? SnapshotRenderer.json(snapshot, version: session.headVersion)

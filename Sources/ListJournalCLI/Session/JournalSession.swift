@@ -15,8 +15,9 @@
 protocol JournalSession: AnyObject {
   /// The version at the head (0 for a new journal).
   var headVersion: Int { get }
-  /// The list at the head, with the open transaction's changes applied.
-  var currentSnapshot: TextSnapshot { get }
+  /// The list at the head, with the open transaction's changes applied. Throws only where the
+  /// text view is built on demand (a read-only session, whose identifiers may clash as text).
+  var currentSnapshot: TextSnapshot { get throws(ListLanguageError) }
   /// True between `begin()` and `commit()`/`rollback()`.
   var isInTransaction: Bool { get }
   /// The highest version known to be durable under the durability mode.

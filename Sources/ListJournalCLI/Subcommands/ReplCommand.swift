@@ -38,8 +38,9 @@ struct ReplCommand: ParsableCommand {
         session: session, output: .standardOutput, style: .forStandardOutput(), interactive: true)
       let editor = LineEditors.make { word, isCommandName in
         if isCommandName { return ListCommandHelp.names }
-        let snapshot = session.currentSnapshot
         let keywords = ["to", "under", "before", "after", "with", "json", "head"]
+        // A writing session's head never fails to show; the keywords alone if it ever did.
+        guard let snapshot = try? session.currentSnapshot else { return keywords }
         return (snapshot.sectionIdentifiers + snapshot.itemIdentifiers).map { ListTokenizer.quoted($0) } + keywords
       }
       if terminal {

@@ -1,72 +1,71 @@
-import JournalFormat
 import ListHistory
+import ListJournal
 import ListState
 
-/// The read-only ``JournalSession`` of `show`, `log`, `diff`, `replay`, `info` and `verify`:
-/// any app's journal, decoded without the app's types (`HistoryCodec.generic()` into a
+/// The read-only ``JournalSession`` of `show`, `log`, `diff`, `replay` and `info`: any app's
+/// journal, decoded without the app's types (`HistoryCodec.generic()` into a
 /// `ListStore<JournalValueElement, JournalValueElement>`) and shown through the text view
 /// (``TextSnapshot/init(displaying:)``). Journals written by the CLI itself read the same as
 /// before: their string identifiers and contents come back as themselves.
 ///
+/// The journal is replayed by the library's streaming replay (`JournalHistory.open`): records
+/// are read one at a time into a reused buffer, decoded on this thread and folded on a second
+/// one, and a record that does not replay is named with its byte offset, sequence and version.
+///
+/// A session serves one command, and the process ends right after it: the session is never
+/// released (freeing a long history — every version's events and the list's nodes, one by one
+/// — took a seventh of a million-event `replay`).
+///
 /// ```swift
 /// let session = try _GenericJournalSession(path: "app.journal")
-/// session.currentSnapshot   // the head as text
+/// try session.snapshot(at: session.headVersion)   // the head as text
 /// ```
 final class _GenericJournalSession: JournalSession {
   typealias Store = ListStore<JournalValueElement, JournalValueElement>
 
   let path: String
-  let reader: JournalReader
   private let store: Store
-  /// Text views already built, by version (diff and verify ask for some twice).
+  /// Text views already built, by version (diff asks for some twice). The head's is built on
+  /// first use, not on open: `log` and `info` never show a state.
   private var views: [Int: TextSnapshot] = [:]
-  let currentSnapshot: TextSnapshot
 
   var headVersion: Int { store.head.rawValue }
   var isInTransaction: Bool { false }
   var durableVersion: Int { store.latestVersion.rawValue }
+  var currentSnapshot: TextSnapshot {
+    get throws(ListLanguageError) { try snapshot(at: headVersion) }
+  }
 
   /// Opens and replays the journal at `path`.
   ///
   /// - Parameter progress: called with (records replayed, records in the file) as the replay
-  ///   goes (for `replay`'s progress bar).
+  ///   goes (for `replay`'s progress bar): (0, total) first, every few dozen records, then
+  ///   (total, total).
   init(path: String, progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws(ListLanguageError) {
     self.path = path
-    let records: [JournalRecord]
-    do {
-      reader = try JournalReader.open(at: path)
-      records = try reader.readAll()
-    } catch {
-      throw ListLanguageError(message: _StoreJournalSession.describe(error, path: path))
-    }
-    let total = records.count
-    let history = records.lazy.enumerated().map { index, record in
-      progress?(index, total)
-      return HistoryRecord(
-        kind: HistoryRecord.Kind(rawValue: record.kind.rawValue) ?? .commit, sequence: record.sequence,
-        version: record.version, payload: record.payload)
-    }
     do {
       // Sparse checkpoints, as in writing sessions: with the library's default a million-command
       // journal pinned gigabytes of checkpointed nodes (`show` 5.8 GB), while a read-only command
       // time-travels at most twice (`diff`), each then at most one walk from the head or version 0.
-      store = try Store(
-        replaying: history, codec: .generic(), sink: nil, checkpointInterval: _StoreJournalSession.checkpointInterval,
-        checkpointBudget: _StoreJournalSession.checkpointBudget)
+      store = try JournalHistory.open(
+        at: path, codec: .generic(), checkpointInterval: _StoreJournalSession.checkpointInterval,
+        checkpointBudget: _StoreJournalSession.checkpointBudget, progress: progress
+      ).store
     } catch {
-      throw ListLanguageError(message: Self.describe(error, reader: reader, path: path))
+      throw ListLanguageError(message: Self.describe(error, path: path))
     }
-    progress?(total, total)
-    currentSnapshot = try TextSnapshot(displaying: store.snapshot)
-    views[store.head.rawValue] = currentSnapshot
+    // Never released: see the type's documentation.
+    _ = Unmanaged.passRetained(self)
   }
 
-  /// A replay failure naming the record, its version and the byte offset of its frame.
-  static func describe(_ error: HistoryError, reader: JournalReader, path: String) -> String {
-    guard case .invalidRecord(let sequence, let reason) = error else { return "bad journal '\(path)': \(error)" }
-    let frame = reader.frames.last { $0.firstSequence <= sequence }
-    let offset = frame.map { " in the frame at byte offset \($0.offset)" } ?? ""
-    return "bad journal '\(path)': record #\(sequence)\(offset) does not replay: \(reason)"
+  /// What the CLI prints for a journal that cannot be opened or replayed: a record that does
+  /// not replay is named by its sequence, its version (0 in the rare case it could not be read
+  /// again to find it) and the byte offset of its frame.
+  static func describe(_ error: JournalStoreError, path: String) -> String {
+    guard case .invalidRecord(let offset, let sequence, let version, let reason) = error else {
+      return _StoreJournalSession.describe(error, path: path)
+    }
+    return "bad journal '\(path)': record #\(sequence) (version \(version)) in the frame at byte offset \(offset) does not replay: \(reason)"
   }
 
   private func readOnly() -> ListLanguageError {

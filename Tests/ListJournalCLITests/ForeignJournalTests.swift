@@ -126,4 +126,28 @@ struct ForeignJournalTests {
       #expect(result.stderr.hasPrefix(expected), "\(command): \(result.stderr)")
     }
   }
+
+  /// Identifiers that differ as values but display as the same text (the string "7" and the
+  /// number 7) cannot be shown apart: `show` says so, naming the section; versions before the
+  /// clash still show, and `log` still reads the journal.
+  @Test func identifiersThatDisplayAlikeAreNamed() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("clash.journal").path
+    let journal = try JournalStore<JournalValueElement, JournalValueElement>.open(
+      at: path, durability: .strict, codec: .generic(), clock: { 1_700_000_000 })
+    try journal.store.transaction { tx in
+      try tx.appendSections([JournalValueElement(.string("Inbox"))])
+      try tx.appendItems([JournalValueElement(.string("7"))])
+    }
+    try journal.store.transaction { tx in try tx.appendItems([JournalValueElement(.int(7))]) }
+    try journal.close()
+    let show = try CLIRunner.run(["show", "clash.journal"], in: directory)
+    #expect(show.status == 1)
+    #expect(show.stderr.hasPrefix("error: two items display as the same text in section 'Inbox'"), "\(show.stderr)")
+    let before = try CLIRunner.run(["show", "clash.journal", "--at", "1"], in: directory)
+    #expect(before == .init(stdout: "version 1\nInbox\n  • 7\n", stderr: "", status: 0))
+    // `log` shows no state, so the clash does not stop it.
+    #expect(try CLIRunner.run(["log", "clash.journal"], in: directory).status == 0)
+  }
 }

@@ -12,8 +12,28 @@ extension TextSnapshot {
   ///
   /// - Throws: when two different identifiers display as the same text (the string `"7"` and
   ///   the number `7` in one namespace), naming it.
-  /// - Complexity: O(n log n) in the number of items.
+  /// - Complexity: O(n) tree work plus a hash-map insertion per item (one bulk build).
   init(displaying generic: ListSnapshot<JournalValueElement, JournalValueElement>) throws(ListLanguageError) {
+    // One bulk build of the whole list (a section at a time took half as long again on a 230K-item
+    // head). It finds clashing identifiers too, but names them without their section and
+    // original values: then the build is redone a section at a time to say which.
+    var sections: [(TextSection, ListOutline<TextItem>)] = []
+    sections.reserveCapacity(generic.numberOfSections)
+    for section in generic.sections {
+      let roots = generic.outline(ofSection: section.id)?.roots ?? []
+      sections.append(
+        (TextSection(id: section.id.displayText, content: section.displayContent), ListOutline(roots.map(Self.node))))
+    }
+    do {
+      try self.init(sections)
+    } catch {
+      try self.init(namingClashesIn: generic)
+    }
+  }
+
+  /// The section-at-a-time build, which throws naming the first identifier that displays like
+  /// another one.
+  private init(namingClashesIn generic: ListSnapshot<JournalValueElement, JournalValueElement>) throws(ListLanguageError) {
     self.init()
     for section in generic.sections {
       let converted = TextSection(id: section.id.displayText, content: section.displayContent)

@@ -21,9 +21,12 @@ import Synchronization
 /// per event, O(n) to convert to and from), a shorter one applied to the persistent snapshot
 /// (see `_foldsFlat(events:items:)`); both give the same state.
 ///
-/// The last checkpoint decoded is kept (its state and the codec's tables right after it), so
-/// further travels into the same stretch of the journal — scrubbing through versions — decode
-/// only the records after it, not the full state again.
+/// Decoded checkpoints are kept (each one's state and the codec's tables right after it),
+/// the most recently used first, within a memory budget (`checkpointCache`, estimated as for a
+/// store's checkpoints, see ``CheckpointBudget``; the last one used is always kept). Further
+/// travels into a stretch of the journal whose checkpoint is kept — scrubbing through versions,
+/// or jumping between a few places — decode only the records after it, not the full state
+/// again: on a large list the full state was most of a travel's cost.
 ///
 /// ```swift
 /// let travel = try JournalTimeTravel<TestSection, TestItem>.open(at: path)
@@ -37,19 +40,27 @@ public final class JournalTimeTravel<Section: ListElement, Item: ListElement>: S
   /// The file's index.
   public let reader: JournalReader
   let codec: HistoryCodec<Section, Item>
-  /// The last checkpoint decoded: its frame, the codec right after it, and the checkpoint.
-  let lastCheckpoint = Mutex<(frame: Int, codec: HistoryCodec<Section, Item>, checkpoint: HistoryCheckpoint<Section, Item>)?>(nil)
+  /// The checkpoints decoded so far that the budget keeps.
+  package let checkpoints: Mutex<_DecodedCheckpoints<Section, Item>>
 
-  init(reader: JournalReader, codec: HistoryCodec<Section, Item>) {
+  init(reader: JournalReader, codec: HistoryCodec<Section, Item>, checkpointCache: CheckpointBudget = .default) {
     self.reader = reader
     self.codec = codec
+    self.checkpoints = Mutex(_DecodedCheckpoints(budget: checkpointCache))
   }
 
   /// Opens the journal's index (verifying chunk checksums, decompressing nothing).
+  ///
+  /// - Parameter checkpointCache: the estimated memory the decoded checkpoints kept for later
+  ///   travels may hold (the last one used is kept whatever its size).
   public static func open(
-    at path: String, codec: HistoryCodec<Section, Item>, limits: JournalLimits = JournalLimits()
+    at path: String, codec: HistoryCodec<Section, Item>, limits: JournalLimits = JournalLimits(),
+    checkpointCache: CheckpointBudget = .default
   ) throws(JournalStoreError) -> JournalTimeTravel {
-    do { return JournalTimeTravel(reader: try JournalReader.open(at: path, limits: limits), codec: codec) } catch {
+    do {
+      return JournalTimeTravel(
+        reader: try JournalReader.open(at: path, limits: limits), codec: codec, checkpointCache: checkpointCache)
+    } catch {
       throw .journal(error)
     }
   }
@@ -159,7 +170,7 @@ public final class JournalTimeTravel<Section: ListElement, Item: ListElement>: S
     var record = JournalRecord(kind: .metadata, version: 0, payload: [])
     var found = false
     do {
-      if let startFrame, let cached = lastCheckpoint.withLock({ $0 }), cached.frame == startFrame {
+      if let startFrame, let cached = checkpoints.withLock({ $0.take(frame: startFrame) }) {
         // Decoded before: continue right after it with the codec's tables as it left them.
         _ = try iterator.next(into: &record)
         codec = cached.codec
@@ -182,7 +193,7 @@ public final class JournalTimeTravel<Section: ListElement, Item: ListElement>: S
         case .checkpoint(let value) where first && startFrame != nil:
           checkpoint = value
           let decoded = codec
-          lastCheckpoint.withLock { $0 = (startFrame!, decoded, value) }
+          checkpoints.withLock { $0.keep(frame: startFrame!, codec: decoded, checkpoint: value) }
         case .commit(let commit):
           found = commit.version == target
           commits.insert(commit)
@@ -234,5 +245,50 @@ extension JournalTimeTravel where Section: Codable, Section.ID: Codable, Item: C
   /// Opens a journal with an app's own `Codable` element types.
   public static func open(at path: String, limits: JournalLimits = JournalLimits()) throws(JournalStoreError) -> JournalTimeTravel {
     try open(at: path, codec: HistoryCodec(), limits: limits)
+  }
+}
+
+/// The checkpoints a ``JournalTimeTravel`` decoded, kept within a memory budget: each with its
+/// frame and the codec's tables right after it, the most recently used last.
+package struct _DecodedCheckpoints<Section: ListElement, Item: ListElement>: Sendable {
+  typealias Entry = (frame: Int, codec: HistoryCodec<Section, Item>, checkpoint: HistoryCheckpoint<Section, Item>, cost: Int)
+  let budget: CheckpointBudget
+  private(set) var entries: [Entry] = []
+  /// The estimated bytes the kept checkpoints hold.
+  package private(set) var cost = 0
+
+  package init(budget: CheckpointBudget) { self.budget = budget }
+
+  /// The frames of the kept checkpoints, the least recently used first.
+  package var frames: [Int] { entries.map(\.frame) }
+
+  /// The checkpoint of `frame` with the codec right after it, if kept; it becomes the most
+  /// recently used.
+  ///
+  /// - Complexity: O(kept checkpoints).
+  package mutating func take(frame: Int) -> (frame: Int, codec: HistoryCodec<Section, Item>, checkpoint: HistoryCheckpoint<Section, Item>)? {
+    guard let index = entries.firstIndex(where: { $0.frame == frame }) else { return nil }
+    let entry = entries.remove(at: index)
+    entries.append(entry)
+    return (entry.frame, entry.codec, entry.checkpoint)
+  }
+
+  /// Keeps a decoded checkpoint as the most recently used, then drops the least recently used
+  /// ones while the estimate exceeds the budget (never the one just kept).
+  ///
+  /// - Complexity: O(kept checkpoints).
+  package mutating func keep(frame: Int, codec: HistoryCodec<Section, Item>, checkpoint: HistoryCheckpoint<Section, Item>) {
+    if let index = entries.firstIndex(where: { $0.frame == frame }) { cost -= entries.remove(at: index).cost }
+    let entryCost = Self.estimatedCost(of: checkpoint)
+    entries.append((frame, codec, checkpoint, entryCost))
+    cost += entryCost
+    while entries.count > 1, let maximum = budget.maximumBytes, cost > maximum { cost -= entries.removeFirst().cost }
+  }
+
+  /// A checkpoint's state as a store's checkpoint is estimated, plus the codec's tables (an
+  /// identifier, its value and a content per item): about half as much again.
+  package static func estimatedCost(of checkpoint: HistoryCheckpoint<Section, Item>) -> Int {
+    let state = CheckpointBudget.estimatedCost(of: checkpoint.snapshot)
+    return state + state / 2
   }
 }

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 
 @testable import ListJournalCLI
 
@@ -30,5 +31,42 @@ struct JSONWriterTests {
     var output = ""
     JSONWriter.appendEscaped("q\"b\\n\nt\tc\u{01}é😀", to: &output)
     #expect(output == #""q\"b\\n\nt\tc\u0001é😀""#)
+  }
+
+  /// The writer escapes byte by byte; a scalar-by-scalar reference (RFC 8259's rules, as the
+  /// writer did before it wrote bytes) agrees on random strings of quotes, backslashes, control
+  /// characters and multi-byte characters.
+  @Test func byteEscapingMatchesTheScalarReference() {
+    func reference(_ value: String) -> String {
+      var out = "\""
+      for scalar in value.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        case "\u{08}": out += "\\b"
+        case "\u{0C}": out += "\\f"
+        default:
+          if scalar.value < 0x20 {
+            let hex = String(scalar.value, radix: 16)
+            out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+          } else {
+            out.unicodeScalars.append(scalar)
+          }
+        }
+      }
+      return out + "\""
+    }
+    let alphabet: [Unicode.Scalar] = ["a", "Z", " ", "\"", "\\", "/", "\u{00}", "\u{01}", "\u{08}", "\u{0C}", "\n", "\r", "\t", "\u{1F}", "\u{7F}", "é", "€", "😀", "\u{2028}"]
+    var random = SeededRandom(seed: 20_261_125)
+    for _ in 0..<2_000 {
+      var value = ""
+      for _ in 0..<Int.random(in: 0...12, using: &random) { value.unicodeScalars.append(alphabet.randomElement(using: &random)!) }
+      var output = ""
+      JSONWriter.appendEscaped(value, to: &output)
+      #expect(output == reference(value), "\(Array(value.unicodeScalars))")
+    }
   }
 }

@@ -15,12 +15,20 @@
 ///
 /// - Complexity: O(output size).
 struct JSONWriter {
-  private(set) var output = ""
+  /// The UTF-8 written so far. Bytes, not a `String`: a `String` append costs a few hundred
+  /// instructions whatever its length, and the JSON of a 230K-item state (`replay`'s digest,
+  /// `show --json`) took ~3.8 G instructions through them, most of a replay's run.
+  private(set) var bytes: [UInt8] = []
   /// Per open container: whether it has an element yet (to place commas).
   private var hasElement: [Bool] = []
 
   /// True right after `key(_:)`: the next value belongs to that key and needs no comma.
   private var afterKey = false
+
+  /// The JSON text written so far.
+  var output: String { String(decoding: bytes, as: UTF8.self) }
+
+  private mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
 
   private mutating func separate() {
     if afterKey {
@@ -28,91 +36,96 @@ struct JSONWriter {
       return
     }
     guard let last = hasElement.last else { return }
-    if last { output += ", " }
+    if last { bytes.append(contentsOf: [0x2C, 0x20]) }  // ", "
     hasElement[hasElement.count - 1] = true
   }
 
   mutating func object(_ body: (inout JSONWriter) -> Void) {
     separate()
-    output += "{"
+    bytes.append(0x7B)  // {
     hasElement.append(false)
     body(&self)
     hasElement.removeLast()
-    output += "}"
+    bytes.append(0x7D)  // }
   }
 
   mutating func array(_ body: (inout JSONWriter) -> Void) {
     separate()
-    output += "["
+    bytes.append(0x5B)  // [
     hasElement.append(false)
     body(&self)
     hasElement.removeLast()
-    output += "]"
+    bytes.append(0x5D)  // ]
   }
 
   /// Writes `"name": `; the next value call writes the value.
   mutating func key(_ name: String) {
     separate()
-    JSONWriter.appendEscaped(name, to: &output)
-    output += ": "
+    JSONWriter.appendEscaped(name, to: &bytes)
+    bytes.append(contentsOf: [0x3A, 0x20])  // ": "
     afterKey = true
   }
 
   mutating func string(_ value: String) {
     separate()
-    JSONWriter.appendEscaped(value, to: &output)
+    JSONWriter.appendEscaped(value, to: &bytes)
   }
 
   mutating func number(_ value: Int) {
     separate()
-    output += String(value)
+    append(String(value))
   }
 
   mutating func number(_ value: Double) {
     separate()
-    output += value.isFinite ? String(value) : "null"
+    append(value.isFinite ? String(value) : "null")
   }
 
   mutating func bool(_ value: Bool) {
     separate()
-    output += value ? "true" : "false"
+    append(value ? "true" : "false")
   }
 
   mutating func null() {
     separate()
-    output += "null"
+    append("null")
   }
 
   /// `"…"` with `"`, `\`, and control characters escaped; everything else as UTF-8.
   static func appendEscaped(_ value: String, to output: inout String) {
-    output += "\""
+    var bytes: [UInt8] = []
+    appendEscaped(value, to: &bytes)
+    output += String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// ``appendEscaped(_:to:)-(_,String)`` into UTF-8 bytes. Byte by byte: every character that
+  /// is escaped is ASCII, and the bytes of a multi-byte UTF-8 sequence are all 0x80 or above.
+  static func appendEscaped(_ value: String, to output: inout [UInt8]) {
+    output.append(0x22)
     var needsEscaping = false
     for byte in value.utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C {
       needsEscaping = true
       break
     }
     if !needsEscaping {
-      output += value
+      output.append(contentsOf: value.utf8)
     } else {
-      for scalar in value.unicodeScalars {
-        switch scalar {
-        case "\"": output += "\\\""
-        case "\\": output += "\\\\"
-        case "\n": output += "\\n"
-        case "\r": output += "\\r"
-        case "\t": output += "\\t"
-        case "\u{08}": output += "\\b"
-        case "\u{0C}": output += "\\f"
-        default:
-          if scalar.value < 0x20 {
-            let hex = String(scalar.value, radix: 16)
-            output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-          } else {
-            output.unicodeScalars.append(scalar)
-          }
+      for byte in value.utf8 {
+        switch byte {
+        case 0x22: output.append(contentsOf: [0x5C, 0x22])  // \"
+        case 0x5C: output.append(contentsOf: [0x5C, 0x5C])  // \\
+        case 0x0A: output.append(contentsOf: [0x5C, 0x6E])  // \n
+        case 0x0D: output.append(contentsOf: [0x5C, 0x72])  // \r
+        case 0x09: output.append(contentsOf: [0x5C, 0x74])  // \t
+        case 0x08: output.append(contentsOf: [0x5C, 0x62])  // \b
+        case 0x0C: output.append(contentsOf: [0x5C, 0x66])  // \f
+        case ..<0x20:
+          let hex = String(byte, radix: 16)
+          output.append(contentsOf: "\\u\(String(repeating: "0", count: 4 - hex.count))\(hex)".utf8)
+        default: output.append(byte)
         }
       }
     }
-    output += "\""
+    output.append(0x22)
   }
 }

@@ -47,6 +47,11 @@ enum SnapshotRenderer {
   }
 
   static func json(_ snapshot: TextSnapshot, version: Int) -> String {
+    jsonWriter(snapshot, version: version).output
+  }
+
+  /// The writer holding ``json(_:version:)``'s text (as UTF-8 bytes: the digest hashes them).
+  static func jsonWriter(_ snapshot: TextSnapshot, version: Int) -> JSONWriter {
     var json = JSONWriter()
     json.object { json in
       json.key("version")
@@ -67,7 +72,7 @@ enum SnapshotRenderer {
         }
       }
     }
-    return json.output
+    return json
   }
 
   private static func writeItems(_ nodes: [ListOutline<TextItem>.Node], into json: inout JSONWriter) {

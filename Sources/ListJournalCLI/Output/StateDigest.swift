@@ -9,7 +9,7 @@
 enum StateDigest {
   static func of(_ snapshot: TextSnapshot) -> String {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in SnapshotRenderer.json(snapshot, version: 0).utf8 {
+    for byte in SnapshotRenderer.jsonWriter(snapshot, version: 0).bytes {
       hash ^= UInt64(byte)
       hash &*= 0x0000_0100_0000_01B3
     }

@@ -9,8 +9,10 @@
 /// limits.maxRecordPayload = 1 << 20
 /// ```
 public struct JournalLimits: Sendable, Hashable {
-  /// Largest payload a writer accepts and a reader believes (default 16 MiB).
-  public var maxRecordPayload: Int = 16 << 20
+  /// Largest payload a writer accepts and a reader believes (default 48 MiB: a full-state
+  /// checkpoint of a list of about four million small items; it must stay below
+  /// `maxChunkBytes`, as a record travels in one chunk).
+  public var maxRecordPayload: Int = 48 << 20
   /// Largest compressed or uncompressed size of one chunk (default 64 MiB).
   public var maxChunkBytes: Int = 64 << 20
   /// Largest uncompressed size of one zstd frame (default 256 MiB).

@@ -34,7 +34,8 @@ public final class JournalWriter: Sendable {
   public let formatMinor: UInt16
   /// What opening found at the end of the file (all zero for a new journal).
   public let recovery: JournalRecoveryReport
-  let options: JournalOptions
+  /// The options it was opened with (limits, durability, compression).
+  package let options: JournalOptions
   let state: Mutex<_WriterState>
   /// Serializes the syncs that run outside `state`'s lock (grouped durability's shared
   /// `fdatasync`, `sync()`) with each other and with `close()`, so the file is never closed under

@@ -109,6 +109,10 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   /// store was created with, doubled each time the ``CheckpointBudget`` thinned the checkpoints.
   /// Time travel folds fewer than twice this many events plus one transaction.
   public var checkpointInterval: Int { state.withLock { $0.graph.checkpointInterval } }
+
+  /// How many checkpoint records the sink refused (for tests: a refused checkpoint is not
+  /// retried at every change).
+  package var _refusedCheckpoints: Int { state.withLock { $0.refusedCheckpoints } }
   /// Whether ``undo()`` would succeed.
   public var canUndo: Bool { state.withLock { $0.graph.parent(of: $0.head) != nil } }
   /// What ``redo()`` would move to, if anything.

@@ -279,12 +279,28 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
       case .record(let content, let sequence):
         finished = sequence
         let record: HistoryRecord
+        // A checkpoint resets the tables; kept to undo that if the sink refuses it.
+        let beforeCheckpoint: HistoryCodec<Section, Item>?
+        if case .checkpoint = content { beforeCheckpoint = e.codec } else { beforeCheckpoint = nil }
         do {
           record = try e.codec.encode(content, sequence: sequence)
         } catch {
           return (sequence, e.dueSince, HistoryError.invalidRecord(sequence: sequence, reason: error.description))
         }
-        do { try e.sink.write(record) } catch { return (sequence, e.dueSince, error) }
+        do { try e.sink.write(record) } catch {
+          guard let beforeCheckpoint else { return (sequence, e.dueSince, error) }
+          // A refused checkpoint (larger than the journal's record limit) is skipped, as the
+          // synchronous store skips it, instead of failing every later change (a sink that
+          // fails for good fails the next record anyway): the tables go back to before it,
+          // and the next one is due after 4× its size in other records. The file then numbers
+          // the following records one lower than the store did (sequences are implicit in
+          // the file); a replay takes the file's numbers.
+          e.codec = beforeCheckpoint
+          e.lastCheckpointBytes = max(e.lastCheckpointBytes, record.payload.count)
+          e.bytesSinceCheckpoint = 0
+          e.dueSince = nil
+          continue
+        }
         if record.kind == .checkpoint {
           e.lastCheckpointBytes = record.payload.count
           e.bytesSinceCheckpoint = 0

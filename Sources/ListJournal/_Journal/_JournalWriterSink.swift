@@ -51,6 +51,13 @@ final class _JournalWriterSink: HistoryRecordSink {
       if record.kind == .commit { tracker.register(sequence: receipt.sequence, version: Int(record.version)) }
       return
     }
+    // Refused here, not by the background writer: there the failure would be sticky and fail
+    // every later change, while the store only has to skip this record (a checkpoint of a list
+    // too large for the limit; see `_StoreState.checkpointIfDue()`).
+    let limit = writer.options.limits.maxRecordPayload
+    guard record.payload.count <= limit else {
+      throw JournalError.tooLarge(what: "record payload", size: Int64(record.payload.count), limit: Int64(limit), offset: nil)
+    }
     try deferred.withLock { (held) throws(JournalError) in
       if let failure = background.failure {
         // What is held can never be written after the failed batch (it would leave a gap).

@@ -10,8 +10,8 @@
 /// ```
 public struct JournalLimits: Sendable, Hashable {
   /// Largest payload a writer accepts and a reader believes (default 48 MiB: a full-state
-  /// checkpoint of a list of about four million small items; it must stay below
-  /// `maxChunkBytes`, as a record travels in one chunk).
+  /// checkpoint of a list of about four million small items). A record travels in one chunk,
+  /// so a writer also refuses one that would not fit in `maxChunkBytes`.
   public var maxRecordPayload: Int = 48 << 20
   /// Largest compressed or uncompressed size of one chunk (default 64 MiB).
   public var maxChunkBytes: Int = 64 << 20

@@ -36,6 +36,17 @@ public final class JournalWriter: Sendable {
   public let recovery: JournalRecoveryReport
   /// The options it was opened with (limits, durability, compression).
   package let options: JournalOptions
+
+  /// The largest payload `append` accepts: the record limit, and room for the record in one
+  /// chunk (a record larger than `maxChunkBytes` less its framing would pass the first check and
+  /// fail when its chunk is written — which shuts the writer down).
+  package var maximumRecordPayload: Int {
+    min(options.limits.maxRecordPayload, options.limits.maxChunkBytes - Self.recordFramingAllowance)
+  }
+
+  /// Bytes of framing a record may take in a chunk besides its payload (kind, version and
+  /// length varints, with room to spare).
+  static var recordFramingAllowance: Int { 64 }
   let state: Mutex<_WriterState>
   /// Serializes the syncs that run outside `state`'s lock (grouped durability's shared
   /// `fdatasync`, `sync()`) with each other and with `close()`, so the file is never closed under

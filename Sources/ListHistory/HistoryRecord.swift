@@ -45,7 +45,9 @@ public struct HistoryRecord: Hashable, Sendable {
 /// follow a commit when the encoded bytes since the last checkpoint reach the store's budget;
 /// the codec resets its intern tables at each checkpoint, so a reader can start decoding there
 /// (a journal starts a new frame with it). A failed checkpoint write does not fail the commit
-/// that preceded it; the store retries after the next commit.
+/// that preceded it; the store tries again once another 4× the failed checkpoint's size of
+/// records is written (a checkpoint over ``maximumPayloadBytes`` is not even handed to `write`).
+/// A checkpoint needs nothing but the records before it, so skipping one loses no data.
 ///
 /// ```swift
 /// final class Collect: HistoryRecordSink, @unchecked Sendable {
@@ -55,4 +57,12 @@ public struct HistoryRecord: Hashable, Sendable {
 /// ```
 public protocol HistoryRecordSink: AnyObject, Sendable {
   func write(_ record: HistoryRecord) throws
+  /// The largest payload `write` accepts, if it has a limit (a journal's record limit): the
+  /// store skips a checkpoint record larger than that instead of handing it over. Nil (the
+  /// default): no limit.
+  var maximumPayloadBytes: Int? { get }
+}
+
+extension HistoryRecordSink {
+  public var maximumPayloadBytes: Int? { nil }
 }

@@ -66,7 +66,9 @@ extension ListStore {
     codec.continueEncodingAfterDecoding()
     codec.tracksCurrentContents = true
     if encodingInBackground, let sink {
-      // It continues exactly where a store that never closed would stand (same checkpoints).
+      // It continues exactly where a store that never closed would stand (same checkpoints),
+      // unless that store skipped a checkpoint over the sink's limit: the file keeps no trace
+      // of it, so this one tries it once more.
       state.backgroundEncoder = _BackgroundRecordEncoder(
         codec: codec, sink: sink, journalCheckpointBytes: journalCheckpointBytes,
         bytesSinceCheckpoint: state.bytesSinceCheckpoint, lastCheckpointBytes: state.lastCheckpointBytes,

@@ -110,9 +110,12 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   /// Time travel folds fewer than twice this many events plus one transaction.
   public var checkpointInterval: Int { state.withLock { $0.graph.checkpointInterval } }
 
-  /// How many checkpoint records the sink refused (for tests: a refused checkpoint is not
-  /// retried at every change).
-  package var _refusedCheckpoints: Int { state.withLock { $0.refusedCheckpoints } }
+  /// How many checkpoint records were skipped for exceeding the sink's payload limit, by the
+  /// store or its background encoder (for tests: a skipped checkpoint is not retried at every
+  /// change).
+  package var _refusedCheckpoints: Int {
+    state.withLock { $0.refusedCheckpoints + ($0.backgroundEncoder?.refusedCheckpoints ?? 0) }
+  }
   /// Whether ``undo()`` would succeed.
   public var canUndo: Bool { state.withLock { $0.graph.parent(of: $0.head) != nil } }
   /// What ``redo()`` would move to, if anything.

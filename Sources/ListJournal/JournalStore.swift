@@ -88,7 +88,8 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   ///     before telling anyone. A failed deferred write is kept (an I/O error also closes the
   ///     writer): the next change fails with it, as does every later change, ``flush()``,
   ///     ``sync()`` and ``close()``; the held-back changes from the failed batch on never reach
-  ///     the file. With `.relaxed` durability the records are also *encoded* on a background
+  ///     the file. A record over the writer's limit is refused at once instead (its change
+  ///     fails, nothing else; a checkpoint that large is skipped). With `.relaxed` durability the records are also *encoded* on a background
   ///     queue: a change only queues its events (an idle encoder is woken every 64 changes, or
   ///     by ``flush()``), and a record that cannot be encoded fails the encoder: once it has
   ///     reached that record, every later change (with a `HistoryError` naming the record),

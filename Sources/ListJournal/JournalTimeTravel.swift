@@ -22,7 +22,7 @@ import Synchronization
 /// (see `_foldsFlat(events:items:)`); both give the same state.
 ///
 /// Decoded checkpoints are kept (each one's state and the codec's tables right after it),
-/// the most recently used first, within a memory budget (`checkpointCache`, estimated as for a
+/// the least recently used dropped first, within a memory budget (`checkpointCache`, estimated as for a
 /// store's checkpoints, see ``CheckpointBudget``; the last one used is always kept). Further
 /// travels into a stretch of the journal whose checkpoint is kept — scrubbing through versions,
 /// or jumping between a few places — decode only the records after it, not the full state

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import JournalFormat
 
 @Suite struct RoundTripTests {
@@ -66,6 +67,23 @@ import Testing
     #expect(throws: JournalError.self) { try writer.append(JournalRecord(kind: .commit, version: 1, payload: .init(repeating: 0, count: 101))) }
     try writer.append(JournalRecord(kind: .commit, version: 1, payload: [1]))
     try writer.close()
+  }
+
+  /// A record within the payload limit but too large for one chunk is refused at append, and
+  /// the writer stays open (it failed when its chunk was written, which shut the writer down).
+  @Test func aRecordLargerThanAChunkIsRefusedAtAppend() throws {
+    let fs = FaultInjectingFileSystem()
+    var options = memoryOptions(fs)
+    options.limits.maxRecordPayload = 8_000
+    options.limits.maxChunkBytes = 4_000
+    let writer = try JournalWriter.create(at: "/j", options: options)
+    // Random bytes: zstd cannot shrink them under the chunk limit either.
+    var random = SeededRandom(seed: 9)
+    let payload = (0..<6_000).map { _ in UInt8.random(in: 0...255, using: &random) }
+    #expect(throws: JournalError.self) { try writer.append(JournalRecord(kind: .commit, version: 1, payload: payload)) }
+    try writer.append(JournalRecord(kind: .commit, version: 1, payload: [1]))
+    try writer.close()
+    #expect(try JournalReader.open(at: "/j", fileSystem: fs).readAll().map(\.payload) == [[1]])
   }
 
   @Test func groupedModeBecomesDurableBySyncOrTimer() async throws {

@@ -11,7 +11,8 @@ import Synchronization
 /// `defersWrites` and `.relaxed` durability), so nothing is promised at commit time that this
 /// breaks: a change is in the sink once ``drain()`` returned (and in the file once the sink
 /// has flushed it), as before. What changes is when a failure shows: a record that cannot be
-/// encoded or written fails the encoder for good, and once the encoder has reached it the
+/// encoded or written fails the encoder for good (a checkpoint over the sink's payload limit is
+/// skipped instead, as the synchronous store skips it), and once the encoder has reached it the
 /// failure is thrown by every later change (``submit(_:)``), ``drain()`` and call after — the
 /// changes queued meanwhile (up to about a lag plus 64) were accepted and never reach the sink.
 ///
@@ -72,6 +73,8 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
     let sink: any HistoryRecordSink
     var bytesSinceCheckpoint: Int
     var lastCheckpointBytes: Int
+    /// Checkpoints skipped for exceeding the sink's payload limit.
+    var refusedCheckpoints = 0
     /// The first record after the last checkpoint at which a checkpoint became due (the value
     /// the committing side reads in `Shared`, published after each batch).
     var dueSince: UInt64?
@@ -179,8 +182,11 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
     }
   }
 
-  /// Returns once every record submitted so far is in the sink; throws the encoder's failure
-  /// (now or from before).
+  /// Checkpoint records skipped because they exceeded the sink's payload limit (so far).
+  var refusedCheckpoints: Int { encoderSide.withLock { $0.refusedCheckpoints } }
+
+  /// Returns once every record submitted so far is in the sink (or, for a checkpoint over the
+  /// sink's payload limit, skipped); throws the encoder's failure (now or from before).
   func drain() throws {
     let target = shared.withLock { $0.submitted }
     wait(through: target)
@@ -287,20 +293,20 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
         } catch {
           return (sequence, e.dueSince, HistoryError.invalidRecord(sequence: sequence, reason: error.description))
         }
-        do { try e.sink.write(record) } catch {
-          guard let beforeCheckpoint else { return (sequence, e.dueSince, error) }
-          // A refused checkpoint (larger than the journal's record limit) is skipped, as the
-          // synchronous store skips it, instead of failing every later change (a sink that
-          // fails for good fails the next record anyway): the tables go back to before it,
-          // and the next one is due after 4× its size in other records. The file then numbers
-          // the following records one lower than the store did (sequences are implicit in
-          // the file); a replay takes the file's numbers.
+        if let beforeCheckpoint, let limit = e.sink.maximumPayloadBytes, record.payload.count > limit {
+          // A checkpoint over the sink's limit (a list of millions of items) is skipped, as the
+          // synchronous store skips it, instead of failing every later change: the tables go
+          // back to before it, and the next one is due after 4× its size in other records.
+          // The file then numbers the following records one lower than the store did
+          // (sequences are implicit in the file; a replay takes the file's numbers).
           e.codec = beforeCheckpoint
           e.lastCheckpointBytes = max(e.lastCheckpointBytes, record.payload.count)
           e.bytesSinceCheckpoint = 0
           e.dueSince = nil
+          e.refusedCheckpoints += 1
           continue
         }
+        do { try e.sink.write(record) } catch { return (sequence, e.dueSince, error) }
         if record.kind == .checkpoint {
           e.lastCheckpointBytes = record.payload.count
           e.bytesSinceCheckpoint = 0

@@ -12,16 +12,16 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
   var recordSequence: UInt64 = 0
   var journalCheckpointBytes = 256 * 1024
   var bytesSinceCheckpoint = 0
-  /// Payload size of the last checkpoint record: checkpoints are due only after at least
+  /// Payload size of the last checkpoint record (or of a larger one that could not be written):
+  /// checkpoints are due only after at least
   /// `checkpointSizeFactor` times that many bytes of other records, so a large list's full-state
   /// checkpoints do not dominate the journal: about 1/(factor + 1) of its payload on a list of
   /// steady size, more on a growing one (each checkpoint is larger than the last; ~47% on an
   /// append-only list). Scaling the budget by the list's growth was tried: on an append-only
   /// list no checkpoint would ever be due again, so open and time travel would replay everything.
   var lastCheckpointBytes = 0
-  /// The payload size of the record encoded last (a refused checkpoint's size).
-  var lastEncodedPayloadBytes = 0
-  /// Checkpoint records the sink refused (see `checkpointIfDue()`).
+  /// Checkpoint records skipped because they exceeded the sink's payload limit (see
+  /// `checkpointIfDue()`).
   var refusedCheckpoints = 0
   static var checkpointSizeFactor: Int { 4 }
 
@@ -69,7 +69,6 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
     guard sink != nil, codec != nil else { return }
     let mark = codec!.markEncoder()
     let record = try codec!.encode(content, sequence: recordSequence + 1, from: mark)
-    lastEncodedPayloadBytes = record.payload.count
     do {
       try sink?.write(record)
     } catch {
@@ -97,6 +96,9 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
   /// Writes a checkpoint record after a change when the byte budget is used up. A failure
   /// leaves the codec as it was and never fails the change itself; the next attempt comes
   /// after the budget's distance for a checkpoint of the size that failed (see below).
+  ///
+  /// The last checkpoint's size then counts the skipped one's. A store reopened from the file
+  /// does not know of it (the file holds no trace), so it tries once more at its first change.
   mutating func checkpointIfDue() {
     if let backgroundEncoder {
       // The lagged rule (see `_BackgroundRecordEncoder`): the same records give the same file.
@@ -117,20 +119,27 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
     else { return }
     let checkpoint = HistoryCheckpoint(
       head: Version(head), latestVersion: Version(graph.count - 1), snapshot: headSnapshot)
-    do {
-      let before = bytesSinceCheckpoint
-      try persist(.checkpoint(checkpoint))
-      lastCheckpointBytes = bytesSinceCheckpoint - before
-      bytesSinceCheckpoint = 0
-    } catch {
+    // Not retried at the next change when it fails: a checkpoint that does not fit — larger
+    // than the journal's record limit, a list of millions of items — was encoded again, for
+    // seconds, at every commit (a 10M-event benchmark slowed to a commit a second at 1.4M
+    // items). The next attempt comes after 4× the failed size in other records, which keeps
+    // the encoding's cost amortized over those records.
+    func backOff(_ failedBytes: Int) {
       codec = saved
-      // Not retried at the next change: a checkpoint the sink refuses — larger than the
-      // journal's record limit, a list of millions of items — would be encoded again, for
-      // seconds, at every commit (a 10M-event benchmark slowed to a commit a second at 1.4M
-      // items). The next attempt comes after 4× the refused size in other records.
-      lastCheckpointBytes = max(lastCheckpointBytes, lastEncodedPayloadBytes)
+      lastCheckpointBytes = max(lastCheckpointBytes, failedBytes)
       bytesSinceCheckpoint = 0
-      refusedCheckpoints += 1
     }
+    let record: HistoryRecord
+    do { record = try codec!.encode(.checkpoint(checkpoint), sequence: recordSequence + 1, from: codec!.markEncoder()) } catch {
+      return backOff(lastCheckpointBytes)
+    }
+    if let limit = sink?.maximumPayloadBytes, record.payload.count > limit {
+      refusedCheckpoints += 1
+      return backOff(record.payload.count)
+    }
+    do { try sink?.write(record) } catch { return backOff(record.payload.count) }
+    recordSequence += 1
+    lastCheckpointBytes = record.payload.count
+    bytesSinceCheckpoint = 0
   }
 }

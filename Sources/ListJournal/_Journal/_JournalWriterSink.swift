@@ -20,7 +20,7 @@ final class _JournalWriterSink: HistoryRecordSink {
   static var deferredByteLimit: Int { 64 * 1024 }
   /// Batches of `deferredByteLimit` that may wait for the background writer before `write`
   /// blocks: enough to ride out a slow write or a descheduled writer thread, and a bounded
-  /// amount of memory (about 256 KiB of payload).
+  /// amount of memory (about 256 KiB of payload, more when a record is larger than a batch).
   static var deferredBatchesInFlight: Int { 4 }
 
   private struct Deferred {
@@ -34,6 +34,9 @@ final class _JournalWriterSink: HistoryRecordSink {
   /// The deferred writes' background writer (nil without `defersWrites`). It keeps the first
   /// failed write: from then on every `write`, `flush` and `close` throws it.
   private let background: _BackgroundAppender?
+
+  /// The writer's record limit: the store skips a checkpoint larger than this.
+  var maximumPayloadBytes: Int? { writer.maximumRecordPayload }
 
   init(writer: JournalWriter, tracker: _DurabilityTracker, defersWrites: Bool = false) {
     self.writer = writer
@@ -54,7 +57,7 @@ final class _JournalWriterSink: HistoryRecordSink {
     // Refused here, not by the background writer: there the failure would be sticky and fail
     // every later change, while the store only has to skip this record (a checkpoint of a list
     // too large for the limit; see `_StoreState.checkpointIfDue()`).
-    let limit = writer.options.limits.maxRecordPayload
+    let limit = writer.maximumRecordPayload
     guard record.payload.count <= limit else {
       throw JournalError.tooLarge(what: "record payload", size: Int64(record.payload.count), limit: Int64(limit), offset: nil)
     }

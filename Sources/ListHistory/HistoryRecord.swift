@@ -45,7 +45,7 @@ public struct HistoryRecord: Hashable, Sendable {
 /// follow a commit when the encoded bytes since the last checkpoint reach the store's budget;
 /// the codec resets its intern tables at each checkpoint, so a reader can start decoding there
 /// (a journal starts a new frame with it). A failed checkpoint write does not fail the commit
-/// that preceded it; the store tries again once another 4× the failed checkpoint's size of
+/// that preceded it; the store tries again once another 8× the failed checkpoint's size of
 /// records is written (a checkpoint over ``maximumPayloadBytes`` is not even handed to `write`).
 /// A checkpoint needs nothing but the records before it, so skipping one loses no data.
 ///

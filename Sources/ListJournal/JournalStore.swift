@@ -77,8 +77,8 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   ///     interval doubles and every other checkpoint is dropped (see ``CheckpointBudget``).
   ///   - journalCheckpointBytes: encoded bytes between checkpoint records in the file (each
   ///     starts a zstd frame, and time travel in the file decodes from the nearest one); never
-  ///     less than 4× the last checkpoint's own size, so a large list's full states stay a
-  ///     small part of the file (about a fifth on a list of steady size).
+  ///     less than 8× the last checkpoint's own size, so a large list's full states stay a
+  ///     small part of the file (about a ninth on a list of steady size).
   ///   - defersWrites: hold the records of changes in memory and write them together — one
   ///     chunk, one zstd flush, one `write` — at ``flush()``, ``sync()``, ``close()`` or once
   ///     64 KiB are held, instead of one append per change. That per-append work is most of a

@@ -28,7 +28,7 @@ import Testing
 
   /// The rule a background store follows (see `_BackgroundRecordEncoder`), recomputed here from
   /// the records alone: a checkpoint follows the record `lag` records after the first one at
-  /// which the bytes since the last checkpoint reach max(budget, 4 × the last checkpoint's
+  /// which the bytes since the last checkpoint reach max(budget, 8 × the last checkpoint's
   /// size). The lag starts at `baseLag`; after each checkpoint it is half its item count (at
   /// least `baseLag`).
   static func expectLaggedCheckpoints(
@@ -55,7 +55,8 @@ import Testing
       }
       if let dueAt { #expect(record.sequence <= dueAt + lag, "no checkpoint after record #\(record.sequence)") }
       bytesSince += record.payload.count
-      if dueAt == nil && bytesSince >= max(budget, 4 * lastCheckpointBytes) { dueAt = record.sequence }
+      // 8: the store's `checkpointSizeFactor`.
+      if dueAt == nil && bytesSince >= max(budget, 8 * lastCheckpointBytes) { dueAt = record.sequence }
     }
     #expect(checkpoints >= 3)
     if lagGrows { #expect(grownLags >= 1) }  // the lag followed the list's size at least once

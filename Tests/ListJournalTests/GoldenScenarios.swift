@@ -67,7 +67,7 @@ struct GoldenScenario: Sendable {
     GoldenScenario(name: "multi-frame-checkpoints", durability: .relaxed, journalCheckpointBytes: 300, frameTargetBytes: 512) { journal in
       let store = journal.store
       try store.appendSections([TestSection("A"), TestSection("B")])
-      for index in 0..<60 {
+      for index in 0..<71 {
         try store.appendItems([TestItem("item\(index)", content: "content \(index)")], toSection: index % 2 == 0 ? "A" : "B")
         if index % 7 == 3 { try store.moveItem("item\(index)", beforeItem: "item\(index - 2)") }
         if index % 11 == 5 { try store.undo() }

@@ -239,7 +239,7 @@ import Testing
     #expect(records.filter { $0.kind == .commit }.map(\.version) == Array(1...UInt64(latest)))
     #expect(zip(records, records.dropFirst()).allSatisfy { $0.version <= $1.version })
     let checkpoints = records.filter { $0.kind == .checkpoint }.count
-    #expect(checkpoints > 20)
+    #expect(checkpoints > 12)
     #expect(records.filter { $0.kind == .headMove }.count > 100)
     let reader = try JournalReader.open(at: path)
     #expect(reader.frames.filter(\.startsWithCheckpoint).count == checkpoints)

@@ -28,7 +28,7 @@ import Testing
     for step in 0..<commits {
       try journal.store.updateItem(TestItem("item-\(step % 400)", content: "edited \(step)"))
     }
-    // Each refusal puts the next attempt 4× the refused size (> 8,000 bytes) of records away:
+    // Each refusal puts the next attempt 8× the refused size (> 16,000 bytes) of records away:
     // a few attempts over these ~600 small commits, not one per commit.
     try journal.flush()  // the background encoder has then reached every record
     let refused = journal.store._refusedCheckpoints

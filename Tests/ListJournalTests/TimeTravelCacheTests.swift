@@ -26,7 +26,7 @@ import Testing
     let directory = TemporaryDirectory()
     let (path, live) = try Self.journal(seed: seed, in: directory)
     let history = try JournalHistory<TestSection, TestItem>.open(at: path, codec: HistoryCodec())
-    #expect(history.info.checkpointCount > 2)
+    #expect(history.info.checkpointCount > 1)
     let keepingAll = try JournalTimeTravel<TestSection, TestItem>.open(at: path, codec: HistoryCodec(), checkpointCache: .unbounded)
     let keepingOne = try JournalTimeTravel<TestSection, TestItem>.open(at: path, codec: HistoryCodec(), checkpointCache: .bytes(0))
     var random = SeededRandom(seed: seed)

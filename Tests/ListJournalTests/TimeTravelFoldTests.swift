@@ -22,7 +22,7 @@ import Testing
     let journal = try TextJournal.open(
       at: path, durability: .relaxed, checkpointInterval: 7, journalCheckpointBytes: 1_500,
       clock: TickingClock().closure)
-    for _ in 0..<propertySteps(200) { try driver.step(journal.store) }
+    for _ in 0..<propertySteps(500) { try driver.step(journal.store) }
     try journal.close()
     let history = try JournalHistory<TestSection, TestItem>.open(at: path, codec: HistoryCodec())
     #expect(history.versions.contains { entry in entry.parent.map { $0.rawValue != entry.version.rawValue - 1 } ?? false }, "branches")

@@ -55,7 +55,7 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
   /// list), and the committing thread, a microsecond or more a record, must not catch up with
   /// the busy encoder before its next decision is due — with a fixed lag of 1,024 records it
   /// waited 0.3 s of a 2.7 s million-command `exec`. One record per two items covers it; with
-  /// the budget's rule (4× the last checkpoint's bytes between checkpoints) that puts the next
+  /// the budget's rule (8× the last checkpoint's bytes between checkpoints) that puts the next
   /// checkpoint a few percent further.
   static func lag(afterCheckpointOf items: Int, checkpointBytes: Int) -> UInt64 {
     max(baseLag(forCheckpointBytes: checkpointBytes), UInt64(min(items / 2, 1 << 20)))
@@ -296,7 +296,7 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
         if let beforeCheckpoint, let limit = e.sink.maximumPayloadBytes, record.payload.count > limit {
           // A checkpoint over the sink's limit (a list of millions of items) is skipped, as the
           // synchronous store skips it, instead of failing every later change: the tables go
-          // back to before it, and the next one is due after 4× its size in other records.
+          // back to before it, and the next one is due after 8× its size in other records.
           // The file then numbers the following records one lower than the store did
           // (sequences are implicit in the file; a replay takes the file's numbers).
           e.codec = beforeCheckpoint

@@ -153,9 +153,7 @@ extension JournalWriter {
   }
 
   private func _validate(_ record: JournalRecord, after lastVersion: UInt64?) throws(JournalError) {
-    guard record.payload.count <= maximumRecordPayload else {
-      throw .tooLarge(what: "record payload", size: Int64(record.payload.count), limit: Int64(maximumRecordPayload), offset: nil)
-    }
+    try checkPayloadFits(record.payload.count)
     guard record.kind.rawValue != 0 else { throw .invalidArgument("record kind 0 is reserved") }
     if let last = lastVersion, record.version < last { throw .versionOutOfOrder(version: record.version, previous: last) }
   }

@@ -47,6 +47,13 @@ public final class JournalWriter: Sendable {
   /// Bytes of framing a record may take in a chunk besides its payload (kind, version and
   /// length varints, with room to spare).
   static var recordFramingAllowance: Int { 64 }
+
+  /// Refuses a payload of `count` bytes over ``maximumRecordPayload`` (what `append` checks
+  /// first; a sink that defers its appends checks it before deferring).
+  package func checkPayloadFits(_ count: Int) throws(JournalError) {
+    let limit = maximumRecordPayload
+    guard count <= limit else { throw .tooLarge(what: "record payload", size: Int64(count), limit: Int64(limit), offset: nil) }
+  }
   let state: Mutex<_WriterState>
   /// Serializes the syncs that run outside `state`'s lock (grouped durability's shared
   /// `fdatasync`, `sync()`) with each other and with `close()`, so the file is never closed under

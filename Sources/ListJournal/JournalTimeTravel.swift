@@ -236,22 +236,26 @@ public final class JournalTimeTravel<Section: ListElement, Item: ListElement>: S
 
 extension JournalTimeTravel where Section == JournalValueElement, Item == JournalValueElement {
   /// Opens any app's journal with generic element values.
-  public static func open(at path: String, limits: JournalLimits = JournalLimits()) throws(JournalStoreError) -> JournalTimeTravel {
-    try open(at: path, codec: .generic(), limits: limits)
+  public static func open(
+    at path: String, limits: JournalLimits = JournalLimits(), checkpointCache: CheckpointBudget = .default
+  ) throws(JournalStoreError) -> JournalTimeTravel {
+    try open(at: path, codec: .generic(), limits: limits, checkpointCache: checkpointCache)
   }
 }
 
 extension JournalTimeTravel where Section: Codable, Section.ID: Codable, Item: Codable, Item.ID: Codable {
   /// Opens a journal with an app's own `Codable` element types.
-  public static func open(at path: String, limits: JournalLimits = JournalLimits()) throws(JournalStoreError) -> JournalTimeTravel {
-    try open(at: path, codec: HistoryCodec(), limits: limits)
+  public static func open(
+    at path: String, limits: JournalLimits = JournalLimits(), checkpointCache: CheckpointBudget = .default
+  ) throws(JournalStoreError) -> JournalTimeTravel {
+    try open(at: path, codec: HistoryCodec(), limits: limits, checkpointCache: checkpointCache)
   }
 }
 
 /// The checkpoints a ``JournalTimeTravel`` decoded, kept within a memory budget: each with its
 /// frame and the codec's tables right after it, the most recently used last.
 package struct _DecodedCheckpoints<Section: ListElement, Item: ListElement>: Sendable {
-  typealias Entry = (frame: Int, codec: HistoryCodec<Section, Item>, checkpoint: HistoryCheckpoint<Section, Item>, cost: Int)
+  package typealias Entry = (frame: Int, codec: HistoryCodec<Section, Item>, checkpoint: HistoryCheckpoint<Section, Item>, cost: Int)
   let budget: CheckpointBudget
   private(set) var entries: [Entry] = []
   /// The estimated bytes the kept checkpoints hold.
@@ -266,11 +270,11 @@ package struct _DecodedCheckpoints<Section: ListElement, Item: ListElement>: Sen
   /// recently used.
   ///
   /// - Complexity: O(kept checkpoints).
-  package mutating func take(frame: Int) -> (frame: Int, codec: HistoryCodec<Section, Item>, checkpoint: HistoryCheckpoint<Section, Item>)? {
+  package mutating func take(frame: Int) -> Entry? {
     guard let index = entries.firstIndex(where: { $0.frame == frame }) else { return nil }
     let entry = entries.remove(at: index)
     entries.append(entry)
-    return (entry.frame, entry.codec, entry.checkpoint)
+    return entry
   }
 
   /// Keeps a decoded checkpoint as the most recently used, then drops the least recently used

@@ -5,6 +5,13 @@ import TestSupport
 
 @Suite("JSON writer")
 struct JSONWriterTests {
+  /// What the writer writes for a string value, as text.
+  static func escaped(_ value: String) -> String {
+    var bytes: [UInt8] = []
+    JSONWriter.appendEscaped(value, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
   @Test func keysKeepTheirOrderAndValuesTheirTypes() {
     var json = JSONWriter()
     json.object { json in
@@ -28,8 +35,7 @@ struct JSONWriterTests {
   }
 
   @Test func stringsAreEscaped() {
-    var output = ""
-    JSONWriter.appendEscaped("q\"b\\n\nt\tc\u{01}é😀", to: &output)
+    let output = Self.escaped("q\"b\\n\nt\tc\u{01}é😀")
     #expect(output == #""q\"b\\n\nt\tc\u0001é😀""#)
   }
 
@@ -55,8 +61,7 @@ struct JSONWriterTests {
     for _ in 0..<2_000 {
       var value = ""
       for _ in 0..<Int.random(in: 0...12, using: &random) { value.unicodeScalars.append(alphabet.randomElement(using: &random)!) }
-      var output = ""
-      JSONWriter.appendEscaped(value, to: &output)
+      let output = Self.escaped(value)
       #expect(output == reference(value), "\(Array(value.unicodeScalars))")
     }
   }

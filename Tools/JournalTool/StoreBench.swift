@@ -441,7 +441,7 @@ func runStoreProfile(_ phase: String, directory: String, count: Int) {
       // TRAVEL_CACHE_MB: the decoded checkpoints' budget (the library's default without it).
       let cacheMB = ProcessInfo.processInfo.environment["TRAVEL_CACHE_MB"].flatMap { Int($0) }
       let travel = try JournalTimeTravel<BenchSection, BenchItem>.open(
-        at: path, codec: HistoryCodec(), checkpointCache: cacheMB.map { .bytes($0 << 20) } ?? .default)
+        at: path, checkpointCache: cacheMB.map { .bytes($0 << 20) } ?? .default)
       var random = BenchRandom(state: 7)
       let start = now()
       for _ in 0..<count { _ = try travel.state(at: Version(random.below(travel.latestVersion.rawValue + 1))) }

@@ -135,7 +135,7 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
       bytesSinceCheckpoint = 0
     }
     let record: HistoryRecord
-    do { record = try codec!.encode(.checkpoint(checkpoint), sequence: recordSequence + 1, from: codec!.markEncoder()) } catch {
+    do { record = try codec!.encode(.checkpoint(checkpoint), sequence: recordSequence + 1) } catch {
       return backOff(lastCheckpointBytes)
     }
     if let limit = sink?.maximumPayloadBytes, record.payload.count > limit {

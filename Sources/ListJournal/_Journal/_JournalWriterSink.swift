@@ -57,10 +57,7 @@ final class _JournalWriterSink: HistoryRecordSink {
     // Refused here, not by the background writer: there the failure would be sticky and fail
     // every later change, while the store only has to skip this record (a checkpoint of a list
     // too large for the limit; see `_StoreState.checkpointIfDue()`).
-    let limit = writer.maximumRecordPayload
-    guard record.payload.count <= limit else {
-      throw JournalError.tooLarge(what: "record payload", size: Int64(record.payload.count), limit: Int64(limit), offset: nil)
-    }
+    try writer.checkPayloadFits(record.payload.count)
     try deferred.withLock { (held) throws(JournalError) in
       if let failure = background.failure {
         // What is held can never be written after the failed batch (it would leave a gap).

@@ -30,13 +30,19 @@ struct JSONWriter {
 
   private mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
 
+  /// Two bytes, without an array literal (which may allocate on every call).
+  private static func append(_ first: UInt8, _ second: UInt8, to output: inout [UInt8]) {
+    output.append(first)
+    output.append(second)
+  }
+
   private mutating func separate() {
     if afterKey {
       afterKey = false
       return
     }
     guard let last = hasElement.last else { return }
-    if last { bytes.append(contentsOf: [0x2C, 0x20]) }  // ", "
+    if last { Self.append(0x2C, 0x20, to: &bytes) }  // ", "
     hasElement[hasElement.count - 1] = true
   }
 
@@ -62,7 +68,7 @@ struct JSONWriter {
   mutating func key(_ name: String) {
     separate()
     JSONWriter.appendEscaped(name, to: &bytes)
-    bytes.append(contentsOf: [0x3A, 0x20])  // ": "
+    Self.append(0x3A, 0x20, to: &bytes)  // ": "
     afterKey = true
   }
 
@@ -91,15 +97,9 @@ struct JSONWriter {
     append("null")
   }
 
-  /// `"…"` with `"`, `\`, and control characters escaped; everything else as UTF-8.
-  static func appendEscaped(_ value: String, to output: inout String) {
-    var bytes: [UInt8] = []
-    appendEscaped(value, to: &bytes)
-    output += String(decoding: bytes, as: UTF8.self)
-  }
-
-  /// ``appendEscaped(_:to:)-(_,String)`` into UTF-8 bytes. Byte by byte: every character that
-  /// is escaped is ASCII, and the bytes of a multi-byte UTF-8 sequence are all 0x80 or above.
+  /// `"…"` with `"`, `\`, and control characters escaped; everything else as UTF-8. Byte by
+  /// byte: every character that is escaped is ASCII, and the bytes of a multi-byte UTF-8
+  /// sequence are all 0x80 or above.
   static func appendEscaped(_ value: String, to output: inout [UInt8]) {
     output.append(0x22)
     var needsEscaping = false
@@ -112,13 +112,13 @@ struct JSONWriter {
     } else {
       for byte in value.utf8 {
         switch byte {
-        case 0x22: output.append(contentsOf: [0x5C, 0x22])  // \"
-        case 0x5C: output.append(contentsOf: [0x5C, 0x5C])  // \\
-        case 0x0A: output.append(contentsOf: [0x5C, 0x6E])  // \n
-        case 0x0D: output.append(contentsOf: [0x5C, 0x72])  // \r
-        case 0x09: output.append(contentsOf: [0x5C, 0x74])  // \t
-        case 0x08: output.append(contentsOf: [0x5C, 0x62])  // \b
-        case 0x0C: output.append(contentsOf: [0x5C, 0x66])  // \f
+        case 0x22: append(0x5C, 0x22, to: &output)  // \"
+        case 0x5C: append(0x5C, 0x5C, to: &output)  // \\
+        case 0x0A: append(0x5C, 0x6E, to: &output)  // \n
+        case 0x0D: append(0x5C, 0x72, to: &output)  // \r
+        case 0x09: append(0x5C, 0x74, to: &output)  // \t
+        case 0x08: append(0x5C, 0x62, to: &output)  // \b
+        case 0x0C: append(0x5C, 0x66, to: &output)  // \f
         case ..<0x20:
           let hex = String(byte, radix: 16)
           output.append(contentsOf: "\\u\(String(repeating: "0", count: 4 - hex.count))\(hex)".utf8)

@@ -26,11 +26,20 @@ extension ListStore {
     try self.init(
       replaying: records, codec: codec, sink: sink, checkpointInterval: checkpointInterval,
       checkpointBudget: checkpointBudget, journalCheckpointBytes: journalCheckpointBytes,
-      foldingFlat: checkpointInterval >= Self.flatReplayCheckpointInterval, clock: clock)
+      foldingFlat: Self.replayFoldsFlat(checkpointInterval: checkpointInterval), clock: clock)
   }
 
-  /// The replay above, folding into a ``ListFold`` or not as `foldingFlat` says, and handing
-  /// records decoded after the first `pipeliningAfter` to a second thread (tests use both to
+  /// How a replay at `checkpointInterval` folds: flat from the start (true) when the interval
+  /// given is sparse, otherwise into snapshots until the budget has spread the checkpoints
+  /// enough for flat folding to pay (nil; see ``_Replay/flatFromInterval``).
+  package static func replayFoldsFlat(checkpointInterval: Int) -> Bool? {
+    checkpointInterval >= flatReplayCheckpointInterval ? true : nil
+  }
+
+  /// The replay above, folding into a ``ListFold`` or not as `foldingFlat` says (nil: into
+  /// snapshots, then flat once checkpoints are far enough apart, at least `flatFromInterval`),
+  /// and handing
+  /// records decoded after the first `pipeliningAfter` to a second thread (tests use these to
   /// exercise every way at any checkpoint interval and stream length).
   ///
   /// With `encodingInBackground` (and a sink), later changes are encoded and handed to the sink
@@ -40,7 +49,8 @@ extension ListStore {
   package convenience init(
     replaying records: some Sequence<HistoryRecord>, codec: HistoryCodec<Section, Item>,
     sink: (any HistoryRecordSink)?, checkpointInterval: Int, checkpointBudget: CheckpointBudget = .default,
-    journalCheckpointBytes: Int, foldingFlat: Bool,
+    journalCheckpointBytes: Int, foldingFlat: Bool?,
+    flatFromInterval: Int = _Replay<Section, Item>.defaultFlatFromInterval,
     pipeliningAfter pipelineThreshold: Int = ListStore._replayPipelineThreshold,
     encodingInBackground: Bool = false,
     clock: @escaping @Sendable () -> Double
@@ -51,7 +61,9 @@ extension ListStore {
     // With sparse checkpoints almost no intermediate state is kept, so the events are folded
     // into a flat `ListFold` (a fraction of a persistent snapshot's cost per event) and the
     // head's snapshot is built once at the end (and at each checkpoint).
-    let replay = _Replay(state: state, fold: foldingFlat ? ListFold() : nil)
+    let replay = _Replay(
+      state: state, fold: foldingFlat == true ? ListFold() : nil,
+      flatFromInterval: foldingFlat == nil ? flatFromInterval : nil)
     var codec = codec
     var iterator = records.makeIterator()
     var replayed = 0
@@ -61,8 +73,8 @@ extension ListStore {
     }
     // A long stream: decoding (here) and folding (on a second thread) overlap.
     if replayed == pipelineThreshold { try Self._replayPipelined(&iterator, codec: &codec, into: replay) }
+    if replay.fold != nil { replay.state.headSnapshot = try replay.foldedHeadSnapshot() }
     state = replay.state
-    if let fold = replay.fold { state.headSnapshot = fold.snapshot() }
     codec.continueEncodingAfterDecoding()
     codec.tracksCurrentContents = true
     if encodingInBackground, let sink {
@@ -211,10 +223,62 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
   @exclusivity(unchecked) var fold: ListFold<Section, Item>?
   /// The worker's failure, read by the replaying thread after the worker finished.
   @exclusivity(unchecked) var failure: HistoryError?
+  /// When the replay moves from snapshots to `fold`: once the checkpoint budget has spread the
+  /// checkpoints to at least this interval and ``foldPays(interval:items:minimumInterval:)``
+  /// (nil: never). A store opened with the library's default interval of 4,096 keeps every
+  /// state at first, but its budget soon doubles the interval (to 2^17 at 1M events on a
+  /// 200K-item list, 2^22 at 10M); folding every event into a persistent snapshot then costs
+  /// more than building a snapshot from a flat fold at each checkpoint.
+  let flatFromInterval: Int?
+  /// Where the head's reload and reconfigure markers come from while folding flat (a fold
+  /// keeps none): the record that last changed the head. ``foldedHeadSnapshot()`` redoes it.
+  @exclusivity(unchecked) var markerSource: _MarkerSource = .none
 
-  init(state: _StoreState<Section, Item>, fold: ListFold<Section, Item>?) {
+  enum _MarkerSource {
+    /// Markers cleared (a head move rebuilt from a checkpoint), or none set.
+    case none
+    /// The commit that created this version.
+    case commit(Int)
+    /// A head move along a short path of transactions.
+    case move(from: Int, to: Int)
+  }
+
+  init(state: _StoreState<Section, Item>, fold: ListFold<Section, Item>?, flatFromInterval: Int? = nil) {
     self.state = state
     self.fold = fold
+    self.flatFromInterval = flatFromInterval
+  }
+
+  /// The smallest interval at which a replay of the library's defaults folds flat: below it the
+  /// lists are small or the checkpoints close, and snapshots cost no more.
+  static var defaultFlatFromInterval: Int { 1 << 14 }
+
+  /// Whether folding flat pays at checkpoint interval `interval` on a list of `items` items: a
+  /// checkpoint then costs a snapshot built from the fold, O(items), instead of nothing, but
+  /// every event folds in a fraction of its cost on a persistent snapshot (which also copies
+  /// paths that the checkpoints share). Measured on the mixed workload (release, `store-profile
+  /// replay` with the default interval and budget): switching once the interval reaches an
+  /// eighth of the list replayed 1M events in 2.37 s (2.77 s never switching, 2.52 s at a
+  /// quarter, 2.57–2.91 s at a half) and 10M in 14.4 s (23.8 s never; 15.9 s at a half).
+  static func foldPays(interval: Int, items: Int, minimumInterval: Int) -> Bool {
+    interval >= minimumInterval && interval >= items / 8
+  }
+
+  /// The head's snapshot built from `fold`, with the markers the same replay into snapshots
+  /// leaves (those of the record that last changed the head): that record's events are undone
+  /// and redone on the built snapshot, O(its events).
+  func foldedHeadSnapshot() throws(HistoryError) -> ListSnapshot<Section, Item> {
+    var snapshot = fold!.snapshot()
+    let events: [ListEvent<Section, Item>]
+    switch markerSource {
+    case .none: return snapshot
+    case .commit(let version): events = Array(state.graph.events(of: version))
+    case .move(let from, let to): events = state.graph.pathEvents(state.graph.path(from: from, to: to))
+    }
+    for event in events.reversed() { try event.inverse.apply(to: &snapshot, verifying: false) }
+    snapshot.clearMarkers()
+    for event in events { try event.apply(to: &snapshot, verifying: false) }
+    return snapshot
   }
 
   /// Applies one decoded record (verifying every event) and keeps the journal bookkeeping.
@@ -227,7 +291,28 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
     // second reference until the end of this function, and the history would copy the arrays.
     let content = record.takeContent()
     do {
-      if fold != nil { try state.replay(consume content, into: &fold!) } else { try state.replay(consume content) }
+      if fold != nil {
+        let from = state.head
+        let usedBase = try state.replay(consume content, into: &fold!)
+        switch kind {
+        case .commit: markerSource = .commit(state.head)
+        case .headMove: markerSource = usedBase ? .none : .move(from: from, to: state.head)
+        case .checkpoint: break
+        }
+      } else {
+        try state.replay(consume content)
+        if let flatFromInterval, kind == .commit,
+          Self.foldPays(
+            interval: state.graph.checkpointInterval, items: state.headSnapshot.numberOfItems,
+            minimumInterval: flatFromInterval)
+        {
+          // From here on, flat (see `flatFromInterval`); the head's snapshot stays a placeholder
+          // until the replay ends.
+          fold = ListFold(state.headSnapshot)
+          state.headSnapshot = ListSnapshot()
+          markerSource = .commit(state.head)
+        }
+      }
     } catch let error as HistoryError {
       throw .invalidRecord(sequence: sequence, reason: error.description)
     } catch {
@@ -255,10 +340,14 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
 }
 
 extension ListStore {
-  /// From this in-memory checkpoint interval on, a replay folds into a ``ListFold`` (see
+  /// From this in-memory checkpoint interval on, a replay folds into a ``ListFold`` from its
+  /// first record (see
   /// ``init(replaying:codec:sink:checkpointInterval:checkpointBudget:journalCheckpointBytes:clock:)``):
   /// building a snapshot from it costs O(n), once per checkpoint, which pays off only when
-  /// checkpoints are far apart. (The interval given decides, not the one a budget grows to.) The replayed head's snapshot then carries no reload or reconfigure markers.
+  /// checkpoints are far apart. A replay given a smaller interval folds into snapshots until its
+  /// budget has spread the checkpoints to 2^14 events and an eighth of the list, then flat.
+  /// Either way the result is the same store: the same checkpoints, and the head's snapshot with
+  /// the reload and reconfigure markers of the record that last changed it.
   public static var flatReplayCheckpointInterval: Int { 1 << 18 }
 }
 
@@ -303,7 +392,10 @@ extension _StoreState {
 
   /// ``replay(_:)`` into a flat fold state instead of the head's snapshot (which stays an empty
   /// placeholder until the replay ends); checkpoints due are built from the fold.
-  mutating func replay(_ content: consuming HistoryRecordContent<Section, Item>, into fold: inout ListFold<Section, Item>) throws {
+  ///
+  /// - Returns: whether a head move started from a checkpoint's state (not from the head).
+  @discardableResult
+  mutating func replay(_ content: consuming HistoryRecordContent<Section, Item>, into fold: inout ListFold<Section, Item>) throws -> Bool {
     switch consume content {
     case .commit(var commit):
       try checkReplayed(commit)
@@ -317,6 +409,7 @@ extension _StoreState {
         timestampMillis: HistoryCodec<Section, Item>.millis(commit.timestamp), stateAfter: fold.snapshot())
       graph.visit(version)
       head = version
+      return false
     case .headMove(let move):
       try checkReplayed(move)
       let target = move.to.rawValue
@@ -325,8 +418,10 @@ extension _StoreState {
       for event in events { try fold.apply(event, verifying: false) }
       head = target
       graph.visit(target)
+      return base != nil
     case .checkpoint(let checkpoint):
       try checkReplayed(checkpoint)
+      return false
     }
   }
 

@@ -57,18 +57,19 @@ import Testing
       #expect(Canonical(store.snapshot) == live[version], "checkout(v\(version))")
     }
 
-    // Rebuilt from the records (into snapshots or a flat fold): the replay places and thins the
+    // Rebuilt from the records (into snapshots, a flat fold, or snapshots then a flat fold once
+    // the interval is 8 or more and an eighth of the list): the replay places and thins the
     // checkpoints as the live store did, and time travel gives the live states.
     let checkpointed = { (store: Store) in store.state.withLock { $0.graph.checkpoints.keys.sorted() } }
-    for flat in [false, true] {
+    for flat in [false, true, nil] as [Bool?] {
       let replayed = try Store(
         replaying: sink.records, codec: HistoryCodec(), sink: nil, checkpointInterval: interval,
-        checkpointBudget: budget, journalCheckpointBytes: .max, foldingFlat: flat, clock: { 0 })
+        checkpointBudget: budget, journalCheckpointBytes: .max, foldingFlat: flat, flatFromInterval: 8, clock: { 0 })
       #expect(Canonical(replayed.snapshot) == Canonical(store.snapshot))
-      #expect(replayed.checkpointInterval == store.checkpointInterval, "flat \(flat)")
-      #expect(checkpointed(replayed) == checkpointed(store), "flat \(flat)")
+      #expect(replayed.checkpointInterval == store.checkpointInterval, "flat \(String(describing: flat))")
+      #expect(checkpointed(replayed) == checkpointed(store), "flat \(String(describing: flat))")
       for (version, expected) in live {
-        #expect(Canonical(try replayed.state(at: Version(version))) == expected, "replayed state(at: v\(version)), flat \(flat)")
+        #expect(Canonical(try replayed.state(at: Version(version))) == expected, "replayed state(at: v\(version)), flat \(String(describing: flat))")
       }
     }
   }

@@ -1,4 +1,4 @@
-import ListHistory
+@testable import ListHistory
 import ListState
 import TestSupport
 import Testing
@@ -92,5 +92,77 @@ import Testing
       }
     }
     #expect(failures > 20)  // most damage is detected (a garbled content byte may still decode)
+  }
+
+  /// The head's reload and reconfigure markers, which `==` does not compare.
+  struct Markers: Equatable {
+    var items: Set<Int>
+    var reconfigured: Set<Int>
+    var sections: Set<String>
+    init(_ snapshot: ListSnapshot<String, TestRow>) {
+      items = snapshot.reloadedItemIdentifiers
+      reconfigured = snapshot.reconfiguredItemIdentifiers
+      sections = snapshot.reloadedSectionIdentifiers
+    }
+  }
+
+  /// A replay with a small interval folds into snapshots, then flat once the budget has spread
+  /// the checkpoints (the library's default way). Cut at many records — after commits, undos,
+  /// redos and checkouts — it gives the replay into snapshots' store: the same head state and
+  /// markers, the same checkpoints, the same states; the flat replay from the start too.
+  @Test func aReplayThatSwitchesToFlatFoldingGivesTheSameStoreAndMarkers() throws {
+    let (store, records) = try longHistory(seed: 23, steps: 1_500)
+    let budget = CheckpointBudget.bytes(16 << 10)  // a few checkpoints: the interval doubles
+    func replay(_ records: ArraySlice<HistoryRecord>, foldingFlat: Bool?) throws(HistoryError) -> Store {
+      try Store(
+        replaying: records, codec: HistoryCodec(), sink: nil, checkpointInterval: 16, checkpointBudget: budget,
+        journalCheckpointBytes: 4_096, foldingFlat: foldingFlat, flatFromInterval: 64, pipeliningAfter: 500,
+        clock: { 0 })
+    }
+    let checkpointed = { (store: Store) in store.state.withLock { $0.graph.checkpoints.keys.sorted() } }
+    var random = SeededRandom(seed: 5)
+    // Cuts after random records, after commits that mark items or sections, and after head
+    // moves (whose markers come from their path).
+    var codec = HistoryCodec<String, TestRow>()
+    var afterMarkingCommits: [Int] = []
+    for (index, record) in records.enumerated() {
+      guard case .commit(let commit) = try codec.decode(record, checkpointState: false) else { continue }
+      let marks = commit.events.contains { event in
+        switch event {
+        case .updateItem, .replaceItem, .reloadItems, .reconfigureItems, .updateSection, .replaceSection, .reloadSections: true
+        default: false
+        }
+      }
+      if marks { afterMarkingCommits.append(index + 1) }
+    }
+    let afterMoves = records.indices.filter { records[$0].kind == .headMove }.map { $0 + 1 }
+    var cuts = (0..<8).map { _ in Int.random(in: 1...records.count, using: &random) }
+    cuts += (0..<8).map { _ in afterMarkingCommits.randomElement(using: &random)! }
+    cuts += (0..<8).map { _ in afterMoves.randomElement(using: &random)! }
+    cuts.append(records.count)
+    var markedHeads: [HistoryRecord.Kind: Int] = [:]
+    for cut in cuts {
+      let reference = try replay(records[..<cut], foldingFlat: false)
+      for foldingFlat in [nil, true] as [Bool?] {
+        let replayed = try replay(records[..<cut], foldingFlat: foldingFlat)
+        let way = "cut \(cut), foldingFlat \(String(describing: foldingFlat))"
+        #expect(replayed.head == reference.head, "\(way)")
+        #expect(replayed.snapshot == reference.snapshot, "\(way)")
+        #expect(Markers(replayed.snapshot) == Markers(reference.snapshot), "\(way)")
+        #expect(replayed.checkpointInterval == reference.checkpointInterval, "\(way)")
+        #expect(checkpointed(replayed) == checkpointed(reference), "\(way)")
+        for _ in 0..<5 {
+          let version = Version(Int.random(in: 0...reference.latestVersion.rawValue, using: &random))
+          #expect(try replayed.state(at: version) == reference.state(at: version), "\(way), v\(version)")
+        }
+      }
+      if Markers(reference.snapshot) != Markers(ListSnapshot()) { markedHeads[records[cut - 1].kind, default: 0] += 1 }
+    }
+    #expect(markedHeads[.commit, default: 0] >= 4 && markedHeads[.headMove, default: 0] >= 1)  // there were markers to lose
+    // The whole stream: the live store's head, markers included.
+    let replayed = try replay(records[...], foldingFlat: nil)
+    #expect(replayed.snapshot == store.snapshot && Markers(replayed.snapshot) == Markers(store.snapshot))
+    // The replay switched (at the first commit past both thresholds), well before the end.
+    #expect(replayed.checkpointInterval >= 4 * 64 && replayed.checkpointInterval >= store.snapshot.numberOfItems / 8)
   }
 }

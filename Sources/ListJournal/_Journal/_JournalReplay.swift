@@ -102,7 +102,7 @@ enum _JournalReplay {
         codec: codec, sink: sink,
         checkpointInterval: checkpointInterval, checkpointBudget: checkpointBudget,
         journalCheckpointBytes: journalCheckpointBytes,
-        foldingFlat: checkpointInterval >= ListStore<Section, Item>.flatReplayCheckpointInterval,
+        foldingFlat: ListStore<Section, Item>.replayFoldsFlat(checkpointInterval: checkpointInterval),
         encodingInBackground: encodingInBackground, clock: clock)
     } catch {
       throw failure(error, reader: reader, progress: progress)

@@ -25,7 +25,7 @@ extension ListSnapshot {
     if !ItemMap.duplicateKeys(newRecords.keys, sortedHashes: sortedHashes).isEmpty {
       throw .duplicateItems(Self._duplicates(in: sections.lazy.flatMap(\.1.itemIdentifiers)))
     }
-    _insertNewRecords(newRecords, sortedHashes: sortedHashes)
+    _insertNewRecords(consume newRecords, sortedHashes: sortedHashes)
     _checkInvariants()
   }
 

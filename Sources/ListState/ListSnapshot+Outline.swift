@@ -85,7 +85,7 @@ extension ListSnapshot {
     var newRecords = NewRecords()
     let children = Self._buildChildren(outline.roots, parent: parent, into: &newRecords)
     _itemRecords.modify(parent) { $0.children = children }
-    _insertNewRecords(newRecords)
+    _insertNewRecords(consume newRecords)
     _adjustEntry(
       of: parent, w1: children.w1 - old.children.w1,
       w2: old.isExpanded ? children.w2 - old.children.w2 : 0)

@@ -503,7 +503,7 @@ extension ListSnapshot {
     }
     var newRecords = NewRecords()
     _insertNewOutline(nodes, in: container, at: index, deferringRecordsInto: &newRecords)
-    _insertNewRecords(newRecords)
+    _insertNewRecords(consume newRecords)
   }
 
   /// Like ``_insertNewOutline(_:in:at:)`` but leaves the new records in `newRecords` for the

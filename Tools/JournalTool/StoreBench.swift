@@ -380,6 +380,9 @@ func runStoreBenchmarks(directory: String, events: Int, items: Int) {
 ///   JournalTool store-profile history-travel DIR N   replay DIR/store.journal, then N random state(at:)
 ///   JournalTool store-profile workload-memory DIR N  the mixed workload on a store without a journal
 ///   JournalTool store-profile analyze DIR         where the bytes of DIR/store.journal go
+///   JournalTool store-profile checkpoint-floor DIR  per checkpoint record: its items, payload, and
+///                                                 the time to read it (decompression) and to decode
+///                                                 its state: the least a cold time travel from it costs
 ///   JournalTool store-profile dump DIR SEQ        40 records from sequence SEQ, decoded
 ///   JournalTool store-profile stream DIR          its non-checkpoint records, framed, to DIR/records.bin
 ///   JournalTool store-profile recode DIR MINOR    the same re-encoded as format 1.MINOR to
@@ -448,6 +451,8 @@ func runStoreProfile(_ phase: String, directory: String, count: Int) {
       say("travel: mean \(fmt((now() - start) / Double(count) * 1000, 2)) ms")
     case "analyze":
       analyzeJournal(path)
+    case "checkpoint-floor":
+      checkpointFloor(path)
     case "stream":
       dumpRecordStream(path, to: directory + "/records.bin")
     case "recode":
@@ -456,6 +461,35 @@ func runStoreProfile(_ phase: String, directory: String, count: Int) {
       dumpRecords(path, from: UInt64(count), count: 40)
     default:
       fail("unknown phase \(phase)")
+    }
+  } catch {
+    fail("\(error)")
+  }
+}
+
+/// The floor of a cold time travel in the file: for each checkpoint frame, the time to read its
+/// checkpoint record (decompressing the frame's first chunk) and to decode the state it holds
+/// with a fresh codec, as ``JournalTimeTravel`` does before it folds any commit.
+func checkpointFloor(_ path: String) {
+  do {
+    let reader = try JournalReader.open(at: path)
+    for frame in reader.frames.indices where reader.frames[frame].startsWithCheckpoint {
+      let readStart = now()
+      var iterator = reader.makeIterator(fromFrame: frame)
+      var record = JournalRecord(kind: .metadata, version: 0, payload: [])
+      guard try iterator.next(into: &record), let kind = HistoryRecord.Kind(rawValue: record.kind.rawValue), kind == .checkpoint else {
+        continue
+      }
+      let readSeconds = now() - readStart
+      var codec = HistoryCodec<BenchSection, BenchItem>()
+      codec.reset()
+      let decodeStart = now()
+      let content = try codec.decode(
+        HistoryRecord(kind: kind, sequence: record.sequence, version: record.version, payload: record.payload))
+      let decodeSeconds = now() - decodeStart
+      guard case .checkpoint(let checkpoint) = content else { continue }
+      say("frame \(frame): \(checkpoint.snapshot.numberOfItems) items, payload \(record.payload.count) B; "
+        + "read \(fmt(readSeconds * 1000, 1)) ms, decode \(fmt(decodeSeconds * 1000, 1)) ms")
     }
   } catch {
     fail("\(error)")

@@ -59,7 +59,12 @@ public struct CheckpointBudget: Sendable, Hashable, CustomStringConvertible {
   ///
   /// - Complexity: O(1).
   public static func estimatedCost<Section, Item>(of snapshot: ListSnapshot<Section, Item>) -> Int {
-    (snapshot.numberOfItems + snapshot.numberOfSections) * estimatedBytesPerItem + 1_024
+    estimatedCost(items: snapshot.numberOfItems, sections: snapshot.numberOfSections)
+  }
+
+  /// The estimate for a state of `items` items in `sections` sections.
+  static func estimatedCost(items: Int, sections: Int) -> Int {
+    (items + sections) * estimatedBytesPerItem + 1_024
   }
 
   public var description: String {

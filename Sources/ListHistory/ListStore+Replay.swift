@@ -73,7 +73,10 @@ extension ListStore {
     }
     // A long stream: decoding (here) and folding (on a second thread) overlap.
     if replayed == pipelineThreshold { try Self._replayPipelined(&iterator, codec: &codec, into: replay) }
-    if replay.fold != nil { replay.state.headSnapshot = try replay.foldedHeadSnapshot() }
+    if replay.fold != nil {
+      replay.state.graph.buildPendingCheckpoints()
+      replay.state.headSnapshot = try replay.foldedHeadSnapshot()
+    }
     state = replay.state
     codec.continueEncodingAfterDecoding()
     codec.tracksCurrentContents = true
@@ -371,7 +374,7 @@ extension _StoreState {
     case .headMove(let move):
       try checkReplayed(move)
       let target = move.to.rawValue
-      let (base, events) = headMovePlan(to: target)
+      let (base, _, events) = headMovePlan(to: target)
       var final: ListSnapshot<Section, Item>
       if let base {
         final = base
@@ -404,17 +407,19 @@ extension _StoreState {
       // shared one would be copied whole by the move).
       var events: [ListEvent<Section, Item>] = []
       swap(&events, &commit.events)
+      // A checkpoint due keeps a copy of the fold, built into a snapshot at the end of the
+      // replay if thinning has not dropped it (see `_HistoryGraph.pendingCheckpoints`).
       let version = graph.add(
         parent: head, moving: &events, label: commit.label,
-        timestampMillis: HistoryCodec<Section, Item>.millis(commit.timestamp), stateAfter: fold.snapshot())
+        timestampMillis: HistoryCodec<Section, Item>.millis(commit.timestamp), pendingState: fold)
       graph.visit(version)
       head = version
       return false
     case .headMove(let move):
       try checkReplayed(move)
       let target = move.to.rawValue
-      let (base, events) = headMovePlan(to: target)
-      if let base { fold = ListFold(base) }
+      let (base, baseVersion, events) = headMovePlan(to: target)
+      if let base, let baseVersion { fold = graph.pendingFold(at: baseVersion) ?? ListFold(base) }
       for event in events { try fold.apply(event, verifying: false) }
       head = target
       graph.visit(target)
@@ -428,13 +433,18 @@ extension _StoreState {
   /// How a replayed head move reaches `target`: the events of a short path from the head (undo
   /// and redo: one transaction), with no base; otherwise a checkpoint's state and the events
   /// from it.
-  func headMovePlan(to target: Int) -> (base: ListSnapshot<Section, Item>?, events: [ListEvent<Section, Item>]) {
+  ///
+  /// With a base, also its version: a flat replay's checkpoint may be pending there (its
+  /// snapshot a placeholder, see ``_HistoryGraph/pendingFold(at:)``).
+  func headMovePlan(to target: Int)
+    -> (base: ListSnapshot<Section, Item>?, baseVersion: Int?, events: [ListEvent<Section, Item>])
+  {
     // Twice the current interval: what a fold from a checkpoint may cost (see `_HistoryGraph`).
     if let path = graph.path(from: head, to: target, limit: 2 * graph.checkpointInterval) {
-      return (nil, graph.pathEvents(path))
+      return (nil, nil, graph.pathEvents(path))
     }
-    let plan = graph.foldPlan(at: target)
-    return (plan.base, plan.events)
+    let plan = graph.foldPlanFromVersion(at: target)
+    return (plan.base, plan.baseVersion, plan.events)
   }
 
   /// Refuses a replayed commit that does not extend the history at the head.

@@ -151,6 +151,7 @@ import Testing
         #expect(Markers(replayed.snapshot) == Markers(reference.snapshot), "\(way)")
         #expect(replayed.checkpointInterval == reference.checkpointInterval, "\(way)")
         #expect(checkpointed(replayed) == checkpointed(reference), "\(way)")
+        #expect(replayed.state.withLock { $0.graph.pendingCheckpoints.isEmpty }, "\(way)")
         for _ in 0..<5 {
           let version = Version(Int.random(in: 0...reference.latestVersion.rawValue, using: &random))
           #expect(try replayed.state(at: version) == reference.state(at: version), "\(way), v\(version)")

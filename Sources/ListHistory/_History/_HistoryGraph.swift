@@ -1,3 +1,4 @@
+import Dispatch
 import ListState
 
 /// One node of the undo tree, kept compact (the tree may hold millions of versions).
@@ -56,6 +57,12 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   /// The checkpoints thinning dropped, for the caller to free (``takeDroppedCheckpoints()``):
   /// a live store frees them off its lock and off the committing thread.
   private(set) var droppedCheckpoints: [Snapshot] = []
+  /// Checkpoints a flat replay kept as copies of its fold, not yet built into snapshots (their
+  /// entries in `checkpoints` are empty placeholders until
+  /// ``buildPendingCheckpoints()``): a copy costs a copy of the fold's arrays, a build a pass
+  /// through hash-ordered records, and thinning drops about half of the checkpoints a replay
+  /// makes — those are then never built. Only a replay in progress has any.
+  private(set) var pendingCheckpoints: [Int32: ListFold<Section, Item>] = [:]
 
   /// The largest interval: doubling stops here (so `2 * checkpointInterval` cannot overflow).
   static var maximumCheckpointInterval: Int { 1 << 60 }
@@ -123,6 +130,15 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
     parent: Int, moving newEvents: inout [Event], label: String?, timestampMillis: Int64,
     stateAfter: @autoclosure () -> Snapshot
   ) -> Int {
+    add(parent: parent, moving: &newEvents, label: label, timestampMillis: timestampMillis) { .snapshot(stateAfter()) }
+  }
+
+  /// Adds a version (see ``add(parent:moving:label:timestampMillis:stateAfter:)``); `checkpoint`
+  /// is called only when a checkpoint is due.
+  mutating func add(
+    parent: Int, moving newEvents: inout [Event], label: String?, timestampMillis: Int64,
+    checkpoint: () -> _NewCheckpoint
+  ) -> Int {
     let version = nodes.count
     let parentNode = nodes[parent]
     let since = parentNode.eventsSinceCheckpoint + Self.replayWeight(of: newEvents)
@@ -140,14 +156,57 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
       newEvents.removeAll()
     }
     if isCheckpoint {
-      var state = stateAfter()
-      state.clearMarkers()
-      checkpointBytes += CheckpointBudget.estimatedCost(of: state)
-      checkpoints[Int32(version)] = state
+      switch checkpoint() {
+      case .snapshot(var state):
+        state.clearMarkers()
+        checkpointBytes += CheckpointBudget.estimatedCost(of: state)
+        checkpoints[Int32(version)] = state
+      case .pending(let fold):
+        checkpointBytes += CheckpointBudget.estimatedCost(items: fold.numberOfItems, sections: fold.numberOfSections)
+        checkpoints[Int32(version)] = Snapshot()  // a placeholder: the key marks the checkpoint
+        pendingCheckpoints[Int32(version)] = fold
+      }
       if let limit = checkpointBudget.maximumBytes, checkpointBytes > limit { thin(toFit: limit) }
     }
     return version
   }
+
+  /// ``add(parent:moving:label:timestampMillis:stateAfter:)`` for a flat replay: a checkpoint
+  /// due here keeps a copy of `fold` (pending, see `pendingCheckpoints`), built into a snapshot
+  /// by ``buildPendingCheckpoints()`` if thinning has not dropped it by then.
+  mutating func add(
+    parent: Int, moving newEvents: inout [Event], label: String?, timestampMillis: Int64,
+    pendingState fold: @autoclosure () -> ListFold<Section, Item>
+  ) -> Int {
+    add(parent: parent, moving: &newEvents, label: label, timestampMillis: timestampMillis) { .pending(fold()) }
+  }
+
+  /// A new checkpoint's state: a snapshot, or a fold to build one from later.
+  enum _NewCheckpoint {
+    case snapshot(Snapshot)
+    case pending(ListFold<Section, Item>)
+  }
+
+  /// Builds every pending checkpoint's snapshot (two at a time: the builds are independent).
+  ///
+  /// - Complexity: O(items) per pending checkpoint.
+  mutating func buildPendingCheckpoints() {
+    guard !pendingCheckpoints.isEmpty else { return }
+    let pending = Array(pendingCheckpoints)
+    pendingCheckpoints = [:]
+    var built = [Snapshot](repeating: Snapshot(), count: pending.count)
+    built.withUnsafeMutableBufferPointer { results in
+      // Each iteration writes its own element, and concurrentPerform returns after all of them.
+      nonisolated(unsafe) let results = results.baseAddress!
+      DispatchQueue.concurrentPerform(iterations: pending.count) { index in
+        results[index] = pending[index].value.snapshot()
+      }
+    }
+    for (index, entry) in pending.enumerated() { checkpoints[entry.key] = built[index] }
+  }
+
+  /// Whether the checkpoint at `version` is pending (held as a fold, see `pendingCheckpoints`).
+  func pendingFold(at version: Int) -> ListFold<Section, Item>? { pendingCheckpoints[Int32(version)] }
 
   /// The events' total ``ListEvent/replayWeight``.
   ///
@@ -197,9 +256,13 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
         if since >= checkpointInterval {
           since = 0
         } else {
-          checkpointBytes -= CheckpointBudget.estimatedCost(of: checkpoint)
           checkpoints[Int32(version)] = nil
-          droppedCheckpoints.append(checkpoint)
+          if let fold = pendingCheckpoints.removeValue(forKey: Int32(version)) {
+            checkpointBytes -= CheckpointBudget.estimatedCost(items: fold.numberOfItems, sections: fold.numberOfSections)
+          } else {
+            checkpointBytes -= CheckpointBudget.estimatedCost(of: checkpoint)
+            droppedCheckpoints.append(checkpoint)
+          }
         }
       }
       nodes[version].eventsSinceCheckpoint = since
@@ -322,11 +385,21 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   /// - Complexity: O(2 × checkpointInterval + events of one transaction) (the current interval;
   ///   twice it where thinning left a longer gap).
   func foldPlan(at version: Int) -> (base: Snapshot, events: [Event]) {
+    let plan = foldPlanFromVersion(at: version)
+    assert(pendingCheckpoints[Int32(plan.baseVersion)] == nil, "a pending checkpoint used as a snapshot")
+    return (plan.base, plan.events)
+  }
+
+  /// ``foldPlan(at:)`` naming the checkpoint it starts from (whose snapshot is an empty
+  /// placeholder when it is pending: see ``pendingFold(at:)``).
+  func foldPlanFromVersion(at version: Int) -> (base: Snapshot, baseVersion: Int, events: [Event]) {
     let (ancestor, forwardEvents) = checkpointedAncestor(of: version)
     if forwardEvents > 0, let descendant = checkpointedDescendant(of: version, limit: forwardEvents - 1) {
-      return revertPlan(from: descendant.version, to: version)
+      let plan = revertPlan(from: descendant.version, to: version)
+      return (plan.base, descendant.version, plan.events)
     }
-    return applyPlan(from: ancestor, to: version)
+    let plan = applyPlan(from: ancestor, to: version)
+    return (plan.base, ancestor, plan.events)
   }
 
   /// The nearest checkpointed ancestor-or-self of `version` and the number of events after it.

@@ -67,6 +67,7 @@ extension ListFold {
 
     case .reloadSections(let ids):
       for id in ids { try Self.check(_position(ofSection: id) != nil, "reloadSections", "unknown section \(id)") }
+      try Self.checkDistinct(ids, "reloadSections", "section")
 
     case .insertItems(let outline, let location):
       guard let owner = _owner(of: location.container) else { throw Self.failure("insertItems", "unknown container \(location.container)") }
@@ -166,8 +167,10 @@ extension ListFold {
 
     case .reloadItems(let ids):
       for id in ids { try Self.check(_slot(of: id) != nil, "reloadItems", "unknown item \(id)") }
+      try Self.checkDistinct(ids, "reloadItems", "item")
     case .reconfigureItems(let ids):
       for id in ids { try Self.check(_slot(of: id) != nil, "reconfigureItems", "unknown item \(id)") }
+      try Self.checkDistinct(ids, "reconfigureItems", "item")
     }
     _checkInvariants()
   }
@@ -206,6 +209,16 @@ extension ListFold {
       try Self.check(seen.insert(id).inserted, kind, "item \(id) appears twice")
     }
     return nil
+  }
+
+  /// Refuses a list of identifiers that names one twice, as a snapshot does (`duplicateItems`,
+  /// `duplicateSections`): a fold must refuse every event the snapshot refuses, or a replay
+  /// would accept a stream depending on how it folds.
+  @inlinable
+  static func checkDistinct<ID: Hashable>(_ ids: [ID], _ kind: String, _ noun: String) throws(HistoryError) {
+    guard ids.count > 1 else { return }
+    var seen = Set<ID>(minimumCapacity: ids.count)
+    for id in ids { try check(seen.insert(id).inserted, kind, "\(noun) \(id) appears twice") }
   }
 
   @inlinable

@@ -75,7 +75,9 @@ extension ListStore {
     if replayed == pipelineThreshold { try Self._replayPipelined(&iterator, codec: &codec, into: replay) }
     if replay.fold != nil {
       replay.state.graph.buildPendingCheckpoints()
-      replay.state.headSnapshot = try replay.foldedHeadSnapshot()
+      do { replay.state.headSnapshot = try replay.foldedHeadSnapshot() } catch {
+        throw .invalidRecord(sequence: replay.markerSequence, reason: error.description)
+      }
     }
     state = replay.state
     codec.continueEncodingAfterDecoding()
@@ -236,6 +238,8 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
   /// Where the head's reload and reconfigure markers come from while folding flat (a fold
   /// keeps none): the record that last changed the head. ``foldedHeadSnapshot()`` redoes it.
   @exclusivity(unchecked) var markerSource: _MarkerSource = .none
+  /// The sequence number of the record `markerSource` names (for an error redoing it).
+  @exclusivity(unchecked) var markerSequence: UInt64 = 0
 
   enum _MarkerSource {
     /// Markers cleared (a head move rebuilt from a checkpoint), or none set.
@@ -298,8 +302,8 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
         let from = state.head
         let usedBase = try state.replay(consume content, into: &fold!)
         switch kind {
-        case .commit: markerSource = .commit(state.head)
-        case .headMove: markerSource = usedBase ? .none : .move(from: from, to: state.head)
+        case .commit: (markerSource, markerSequence) = (.commit(state.head), sequence)
+        case .headMove: (markerSource, markerSequence) = (usedBase ? .none : .move(from: from, to: state.head), sequence)
         case .checkpoint: break
         }
       } else {
@@ -313,7 +317,7 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
           // until the replay ends.
           fold = ListFold(state.headSnapshot)
           state.headSnapshot = ListSnapshot()
-          markerSource = .commit(state.head)
+          (markerSource, markerSequence) = (.commit(state.head), sequence)
         }
       }
     } catch let error as HistoryError {

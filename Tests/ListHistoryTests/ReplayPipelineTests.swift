@@ -166,4 +166,41 @@ import Testing
     // The replay switched (at the first commit past both thresholds), well before the end.
     #expect(replayed.checkpointInterval >= 4 * 64 && replayed.checkpointInterval >= store.snapshot.numberOfItems / 8)
   }
+
+  /// Records of commits with hand-written events (a foreign or crafted stream: a live store
+  /// never writes an identifier twice in one reload).
+  func craftedRecords(_ commits: [[ListEvent<String, String>]]) throws -> [HistoryRecord] {
+    var codec = HistoryCodec<String, String>()
+    return try commits.enumerated().map { index, events in
+      try codec.encode(
+        .commit(HistoryCommit(version: Version(index + 1), parent: Version(index), timestamp: 0, label: nil, events: events)),
+        sequence: UInt64(index + 1))
+    }
+  }
+
+  /// A replay refuses the same records whichever way it folds (a fold that accepted what a
+  /// snapshot refuses would keep versions that cannot be undone); the error names the record,
+  /// also when it is the last one (whose events the switching replay redoes for the markers).
+  @Test(arguments: [true, false])
+  func everyWayOfFoldingRefusesARecordThatNamesAnIdentifierTwice(lastRecord: Bool) throws {
+    var commits: [[ListEvent<String, String>]] = [
+      [.insertSection("S", items: ListOutline(items: ["a", "b"]), at: 0)], [.reloadItems(["a", "a"])],
+    ]
+    if !lastRecord { commits.append([.reloadSections(["S"])]) }
+    for events in [[ListEvent<String, String>.reconfigureItems(["b", "b"])], [.reloadSections(["S", "S"])]] {
+      for (index, records) in [try craftedRecords(commits), try craftedRecords([commits[0], events])].enumerated() {
+        for foldingFlat in [false, true, nil] as [Bool?] {
+          let outcome = Result { () throws(HistoryError) in
+            try ListStore<String, String>(
+              replaying: records, codec: HistoryCodec(), sink: nil, checkpointInterval: 1, checkpointBudget: .bytes(1),
+              journalCheckpointBytes: .max, foldingFlat: foldingFlat, flatFromInterval: 1, clock: { 0 })
+          }
+          guard case .failure(.invalidRecord(sequence: 2, _)) = outcome else {
+            Issue.record("stream \(index), foldingFlat \(String(describing: foldingFlat)): \(outcome)")
+            continue
+          }
+        }
+      }
+    }
+  }
 }

@@ -62,6 +62,12 @@ public struct CheckpointBudget: Sendable, Hashable, CustomStringConvertible {
     estimatedCost(items: snapshot.numberOfItems, sections: snapshot.numberOfSections)
   }
 
+  /// The estimate for the state a fold holds (a flat replay's pending checkpoint), the same as
+  /// for the snapshot it builds.
+  static func estimatedCost<Section, Item>(of fold: ListFold<Section, Item>) -> Int {
+    estimatedCost(items: fold.numberOfItems, sections: fold.numberOfSections)
+  }
+
   /// The estimate for a state of `items` items in `sections` sections.
   static func estimatedCost(items: Int, sections: Int) -> Int {
     (items + sections) * estimatedBytesPerItem + 1_024

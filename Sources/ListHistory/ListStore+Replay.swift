@@ -38,9 +38,8 @@ extension ListStore {
 
   /// The replay above, folding into a ``ListFold`` or not as `foldingFlat` says (nil: into
   /// snapshots, then flat once checkpoints are far enough apart, at least `flatFromInterval`),
-  /// and handing
-  /// records decoded after the first `pipeliningAfter` to a second thread (tests use these to
-  /// exercise every way at any checkpoint interval and stream length).
+  /// and handing records decoded after the first `pipeliningAfter` to a second thread (tests
+  /// use these to exercise every way at any checkpoint interval and stream length).
   ///
   /// With `encodingInBackground` (and a sink), later changes are encoded and handed to the sink
   /// on a background queue (`_BackgroundRecordEncoder`): for a sink that writes later than the
@@ -276,11 +275,11 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
   /// and redone on the built snapshot, O(its events).
   func foldedHeadSnapshot() throws(HistoryError) -> ListSnapshot<Section, Item> {
     var snapshot = fold!.snapshot()
-    let events: [ListEvent<Section, Item>]
+    let events: ArraySlice<ListEvent<Section, Item>>
     switch markerSource {
     case .none: return snapshot
-    case .commit(let version): events = Array(state.graph.events(of: version))
-    case .move(let from, let to): events = state.graph.pathEvents(state.graph.path(from: from, to: to))
+    case .commit(let version): events = state.graph.events(of: version)
+    case .move(let from, let to): events = state.graph.pathEvents(state.graph.path(from: from, to: to))[...]
     }
     for event in events.reversed() { try event.inverse.apply(to: &snapshot, verifying: false) }
     snapshot.clearMarkers()
@@ -327,21 +326,25 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
     }
     _ = state.graph.takeDroppedCheckpoints()  // freed here: nobody waits on a replay's commits
     state.recordSequence = sequence
-    state.bytesSinceCheckpoint = kind == .checkpoint ? 0 : state.bytesSinceCheckpoint + payloadBytes
     if kind == .checkpoint {
-      state.lastCheckpointBytes = payloadBytes
+      _StoreState<Section, Item>.restartSpacing(
+        afterCheckpointOf: payloadBytes, written: true, lastCheckpointBytes: &state.lastCheckpointBytes,
+        bytesSinceCheckpoint: &state.bytesSinceCheckpoint)
       // Where a background encoder continuing this stream stands (its lagged rule): the last
       // checkpoint, the list's size then (the state a checkpoint records is the head's), and
       // no checkpoint due yet.
       state.lastCheckpointSequence = sequence
       state.lastCheckpointItems = fold?.numberOfItems ?? state.headSnapshot.numberOfItems
       state.checkpointDueSince = nil
-    } else if state.checkpointDueSince == nil
-      && state.bytesSinceCheckpoint
-        >= _StoreState<Section, Item>.checkpointThreshold(
-          budget: state.journalCheckpointBytes, lastCheckpointBytes: state.lastCheckpointBytes)
-    {
-      state.checkpointDueSince = sequence
+    } else {
+      state.bytesSinceCheckpoint += payloadBytes
+      if state.checkpointDueSince == nil
+        && state.bytesSinceCheckpoint
+          >= _StoreState<Section, Item>.checkpointThreshold(
+            budget: state.journalCheckpointBytes, lastCheckpointBytes: state.lastCheckpointBytes)
+      {
+        state.checkpointDueSince = sequence
+      }
     }
   }
 }
@@ -378,17 +381,17 @@ extension _StoreState {
     case .headMove(let move):
       try checkReplayed(move)
       let target = move.to.rawValue
-      let (base, _, events) = headMovePlan(to: target)
+      let (baseVersion, events) = headMovePlan(to: target)
       var final: ListSnapshot<Section, Item>
-      if let base {
-        final = base
+      if let baseVersion {
+        final = graph.checkpoints[Int32(baseVersion)]!
       } else {
         final = headSnapshot
         headSnapshot = ListSnapshot()  // in place, as for a commit
         final.clearMarkers()
       }
       for event in events { try event.apply(to: &final, verifying: false) }
-      if base != nil { final.clearMarkers() }
+      if baseVersion != nil { final.clearMarkers() }
       head = target
       headSnapshot = final
       graph.visit(target)
@@ -422,12 +425,12 @@ extension _StoreState {
     case .headMove(let move):
       try checkReplayed(move)
       let target = move.to.rawValue
-      let (base, baseVersion, events) = headMovePlan(to: target)
-      if let base, let baseVersion { fold = graph.pendingFold(at: baseVersion) ?? ListFold(base) }
+      let (baseVersion, events) = headMovePlan(to: target)
+      if let baseVersion { fold = graph.pendingFold(at: baseVersion) ?? ListFold(graph.checkpoints[Int32(baseVersion)]!) }
       for event in events { try fold.apply(event, verifying: false) }
       head = target
       graph.visit(target)
-      return base != nil
+      return baseVersion != nil
     case .checkpoint(let checkpoint):
       try checkReplayed(checkpoint)
       return false
@@ -435,20 +438,16 @@ extension _StoreState {
   }
 
   /// How a replayed head move reaches `target`: the events of a short path from the head (undo
-  /// and redo: one transaction), with no base; otherwise a checkpoint's state and the events
-  /// from it.
-  ///
-  /// With a base, also its version: a flat replay's checkpoint may be pending there (its
-  /// snapshot a placeholder, see ``_HistoryGraph/pendingFold(at:)``).
-  func headMovePlan(to target: Int)
-    -> (base: ListSnapshot<Section, Item>?, baseVersion: Int?, events: [ListEvent<Section, Item>])
-  {
+  /// and redo: one transaction), with no base; otherwise the version of a checkpoint and the
+  /// events from its state (in a flat replay the checkpoint may be pending: see
+  /// ``_HistoryGraph/pendingFold(at:)``).
+  func headMovePlan(to target: Int) -> (baseVersion: Int?, events: [ListEvent<Section, Item>]) {
     // Twice the current interval: what a fold from a checkpoint may cost (see `_HistoryGraph`).
     if let path = graph.path(from: head, to: target, limit: 2 * graph.checkpointInterval) {
-      return (nil, nil, graph.pathEvents(path))
+      return (nil, graph.pathEvents(path))
     }
     let plan = graph.foldPlanFromVersion(at: target)
-    return (plan.base, plan.baseVersion, plan.events)
+    return (plan.baseVersion, plan.events)
   }
 
   /// Refuses a replayed commit that does not extend the history at the head.

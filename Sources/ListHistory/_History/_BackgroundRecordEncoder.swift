@@ -300,16 +300,18 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
           // The file then numbers the following records one lower than the store did
           // (sequences are implicit in the file; a replay takes the file's numbers).
           e.codec = beforeCheckpoint
-          e.lastCheckpointBytes = max(e.lastCheckpointBytes, record.payload.count)
-          e.bytesSinceCheckpoint = 0
+          _StoreState<Section, Item>.restartSpacing(
+            afterCheckpointOf: record.payload.count, written: false, lastCheckpointBytes: &e.lastCheckpointBytes,
+            bytesSinceCheckpoint: &e.bytesSinceCheckpoint)
           e.dueSince = nil
           e.refusedCheckpoints += 1
           continue
         }
         do { try e.sink.write(record) } catch { return (sequence, e.dueSince, error) }
         if record.kind == .checkpoint {
-          e.lastCheckpointBytes = record.payload.count
-          e.bytesSinceCheckpoint = 0
+          _StoreState<Section, Item>.restartSpacing(
+            afterCheckpointOf: record.payload.count, written: true, lastCheckpointBytes: &e.lastCheckpointBytes,
+            bytesSinceCheckpoint: &e.bytesSinceCheckpoint)
           e.dueSince = nil
         } else {
           e.bytesSinceCheckpoint += record.payload.count

@@ -162,7 +162,7 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
         checkpointBytes += CheckpointBudget.estimatedCost(of: state)
         checkpoints[Int32(version)] = state
       case .pending(let fold):
-        checkpointBytes += CheckpointBudget.estimatedCost(items: fold.numberOfItems, sections: fold.numberOfSections)
+        checkpointBytes += CheckpointBudget.estimatedCost(of: fold)
         checkpoints[Int32(version)] = Snapshot()  // a placeholder: the key marks the checkpoint
         pendingCheckpoints[Int32(version)] = fold
       }
@@ -205,7 +205,8 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
     for (index, entry) in pending.enumerated() { checkpoints[entry.key] = built[index] }
   }
 
-  /// Whether the checkpoint at `version` is pending (held as a fold, see `pendingCheckpoints`).
+  /// The fold a pending checkpoint at `version` holds (see `pendingCheckpoints`); nil when the
+  /// checkpoint there is built, or there is none.
   func pendingFold(at version: Int) -> ListFold<Section, Item>? { pendingCheckpoints[Int32(version)] }
 
   /// The events' total ``ListEvent/replayWeight``.
@@ -258,7 +259,7 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
         } else {
           checkpoints[Int32(version)] = nil
           if let fold = pendingCheckpoints.removeValue(forKey: Int32(version)) {
-            checkpointBytes -= CheckpointBudget.estimatedCost(items: fold.numberOfItems, sections: fold.numberOfSections)
+            checkpointBytes -= CheckpointBudget.estimatedCost(of: fold)
           } else {
             checkpointBytes -= CheckpointBudget.estimatedCost(of: checkpoint)
             droppedCheckpoints.append(checkpoint)
@@ -369,8 +370,8 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
       base.clearMarkers()
       return (base, pathEvents(path))
     }
-    if let descendant { return revertPlan(from: descendant.version, to: version) }
-    return applyPlan(from: ancestor, to: version)
+    if let descendant { return (checkpoints[Int32(descendant.version)]!, revertPlan(from: descendant.version, to: version)) }
+    return (checkpoints[Int32(ancestor)]!, applyPlan(from: ancestor, to: version))
   }
 
   /// The nearest checkpoint to `version` and the events from it: the checkpointed
@@ -387,19 +388,17 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   func foldPlan(at version: Int) -> (base: Snapshot, events: [Event]) {
     let plan = foldPlanFromVersion(at: version)
     assert(pendingCheckpoints[Int32(plan.baseVersion)] == nil, "a pending checkpoint used as a snapshot")
-    return (plan.base, plan.events)
+    return (checkpoints[Int32(plan.baseVersion)]!, plan.events)
   }
 
-  /// ``foldPlan(at:)`` naming the checkpoint it starts from (whose snapshot is an empty
-  /// placeholder when it is pending: see ``pendingFold(at:)``).
-  func foldPlanFromVersion(at version: Int) -> (base: Snapshot, baseVersion: Int, events: [Event]) {
+  /// ``foldPlan(at:)`` naming the checkpoint it starts from instead of returning its state (a
+  /// flat replay's may be pending: see ``pendingFold(at:)``).
+  func foldPlanFromVersion(at version: Int) -> (baseVersion: Int, events: [Event]) {
     let (ancestor, forwardEvents) = checkpointedAncestor(of: version)
     if forwardEvents > 0, let descendant = checkpointedDescendant(of: version, limit: forwardEvents - 1) {
-      let plan = revertPlan(from: descendant.version, to: version)
-      return (plan.base, descendant.version, plan.events)
+      return (descendant.version, revertPlan(from: descendant.version, to: version))
     }
-    let plan = applyPlan(from: ancestor, to: version)
-    return (plan.base, ancestor, plan.events)
+    return (ancestor, applyPlan(from: ancestor, to: version))
   }
 
   /// The nearest checkpointed ancestor-or-self of `version` and the number of events after it.
@@ -433,8 +432,8 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
     }
   }
 
-  /// The checkpoint at `ancestor` and the events of the versions after it down to `version`.
-  func applyPlan(from ancestor: Int, to version: Int) -> (base: Snapshot, events: [Event]) {
+  /// The events of the versions after the checkpoint at `ancestor` down to `version`.
+  func applyPlan(from ancestor: Int, to version: Int) -> [Event] {
     var chain: [Int] = []
     var current = version
     while current != ancestor {
@@ -443,19 +442,19 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
     }
     var plan: [Event] = []
     for step in chain.reversed() { plan.append(contentsOf: events(of: step)) }
-    return (checkpoints[Int32(ancestor)]!, plan)
+    return plan
   }
 
-  /// The checkpoint at `descendant` and the inverses of the events of the versions from it up
-  /// to (not including) its ancestor `version`, newest first.
-  func revertPlan(from descendant: Int, to version: Int) -> (base: Snapshot, events: [Event]) {
+  /// The inverses of the events of the versions from the checkpoint at `descendant` up to (not
+  /// including) its ancestor `version`, newest first.
+  func revertPlan(from descendant: Int, to version: Int) -> [Event] {
     var plan: [Event] = []
     var current = descendant
     while current != version {
       appendInverses(of: current, to: &plan)
       current = Int(nodes[current].parent)
     }
-    return (checkpoints[Int32(descendant)]!, plan)
+    return plan
   }
 
   /// Appends the inverses of `version`'s events, newest first (what reverting it applies).

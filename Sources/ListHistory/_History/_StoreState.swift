@@ -36,6 +36,17 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
   static func checkpointThreshold(budget: Int, lastCheckpointBytes: Int) -> Int {
     max(budget, checkpointSizeFactor * lastCheckpointBytes)
   }
+
+  /// Starts the spacing over after a checkpoint record of `bytes`: one written (or replayed)
+  /// becomes the last checkpoint; one skipped (not written, e.g. over the sink's payload limit)
+  /// only raises the last size, so the next attempt comes after the budget's distance for a
+  /// checkpoint that large. Shared by the synchronous store, the background encoder and a replay.
+  static func restartSpacing(
+    afterCheckpointOf bytes: Int, written: Bool, lastCheckpointBytes: inout Int, bytesSinceCheckpoint: inout Int
+  ) {
+    lastCheckpointBytes = written ? bytes : max(lastCheckpointBytes, bytes)
+    bytesSinceCheckpoint = 0
+  }
   /// Set instead of `codec` and `sink` when records are encoded on another thread (a journal
   /// with deferred, relaxed writes): `persist` then only queues what to encode.
   var backgroundEncoder: _BackgroundRecordEncoder<Section, Item>?
@@ -131,8 +142,9 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
     // the encoding's cost amortized over those records.
     func backOff(_ failedBytes: Int) {
       codec = saved
-      lastCheckpointBytes = max(lastCheckpointBytes, failedBytes)
-      bytesSinceCheckpoint = 0
+      Self.restartSpacing(
+        afterCheckpointOf: failedBytes, written: false, lastCheckpointBytes: &lastCheckpointBytes,
+        bytesSinceCheckpoint: &bytesSinceCheckpoint)
     }
     let record: HistoryRecord
     do { record = try codec!.encode(.checkpoint(checkpoint), sequence: recordSequence + 1) } catch {
@@ -144,7 +156,8 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
     }
     do { try sink?.write(record) } catch { return backOff(record.payload.count) }
     recordSequence += 1
-    lastCheckpointBytes = record.payload.count
-    bytesSinceCheckpoint = 0
+    Self.restartSpacing(
+      afterCheckpointOf: record.payload.count, written: true, lastCheckpointBytes: &lastCheckpointBytes,
+      bytesSinceCheckpoint: &bytesSinceCheckpoint)
   }
 }

@@ -117,6 +117,21 @@ extension HistoryCodec {
     return content
   }
 
+  /// ``decode(_:checkpointState:)`` for a replay that keeps the events of many commits in one
+  /// buffer: a commit's events are appended to `events`, and its ``HistoryCommit/events`` are
+  /// left empty. A commit's events otherwise each need an array of their own, allocated by the
+  /// decoding thread and freed by the folding one once the history took the events over.
+  mutating func decode(
+    _ record: HistoryRecord, checkpointState: Bool, appendingEventsTo events: inout [ListEvent<Section, Item>]
+  ) throws(HistoryCodecError) -> HistoryRecordContent<Section, Item> {
+    guard record.kind == .commit else { return try decode(record, checkpointState: checkpointState) }
+    var reader = _ByteReader(record.payload)
+    guard record.version <= UInt64(Int32.max) else { throw reader.fail("record version \(record.version) out of range") }
+    let commit = try readCommit(version: Version(Int(record.version)), &reader, appendingEventsTo: &events, reserving: false)
+    guard reader.isAtEnd else { throw reader.fail("\(reader.remaining) unexpected trailing bytes") }
+    return .commit(commit)
+  }
+
   /// Encodes events alone (no record framing), continuing the intern tables.
   public mutating func encode(events: some Sequence<ListEvent<Section, Item>>) throws(HistoryCodecError) -> [UInt8] {
     var writer = _ByteWriter()
@@ -162,6 +177,18 @@ extension HistoryCodec {
   }
 
   mutating func readCommit(version: Version, _ reader: inout _ByteReader) throws(HistoryCodecError) -> HistoryCommit<Section, Item> {
+    var events: [ListEvent<Section, Item>] = []
+    var commit = try readCommit(version: version, &reader, appendingEventsTo: &events, reserving: true)
+    commit.events = events
+    return commit
+  }
+
+  /// ``readCommit(version:_:)`` with the events appended to `events` (the returned commit's own
+  /// are left empty); `reserving` sizes `events` for them first (for a buffer of one commit only:
+  /// reserving in a shared buffer would grow it one commit at a time).
+  mutating func readCommit(
+    version: Version, _ reader: inout _ByteReader, appendingEventsTo events: inout [ListEvent<Section, Item>], reserving: Bool
+  ) throws(HistoryCodecError) -> HistoryCommit<Section, Item> {
     guard version.rawValue >= 1 else { throw reader.fail("commit record with version \(version)") }
     let flags = try reader.byte()
     guard flags & ~_CommitFlag.known == 0 else { throw reader.fail("unknown commit flags 0x\(String(flags, radix: 16))", at: 0) }
@@ -176,11 +203,10 @@ extension HistoryCodec {
       label = text
     }
     let count = flags & _CommitFlag.singleEvent != 0 ? 1 : try reader.count("event")
-    var events: [ListEvent<Section, Item>] = []
-    events.reserveCapacity(count)
+    if reserving { events.reserveCapacity(events.count + count) }
     for _ in 0..<count { events.append(try readEvent(&reader)) }
     return HistoryCommit(
-      version: version, parent: Version(parent), timestamp: Double(millis) / 1000, label: label, events: events)
+      version: version, parent: Version(parent), timestamp: Double(millis) / 1000, label: label, events: [])
   }
 
   mutating func writeHeadMove(_ move: HistoryHeadMove, into writer: inout _ByteWriter) {

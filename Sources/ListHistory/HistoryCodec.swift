@@ -78,10 +78,10 @@ public struct HistoryCodec<Section: ListElement, Item: ListElement>: Sendable {
 
   /// Clears the intern tables and the timestamp base of both directions.
   ///
-  /// - Complexity: O(1) amortized (the tables are dropped).
+  /// - Complexity: O(entries in the tables).
   public mutating func reset() {
     encoderTables = _EncoderTables()
-    decoderTables = _DecoderTables()
+    decoderTables.removeAll()
   }
 
   /// Where the encoder's tables stand before a record (for rolling back a record that was not
@@ -218,6 +218,22 @@ struct _DecoderTables<Section: ListElement, Item: ListElement>: Sendable {
   var shapes: [[String]] = []
   var lastTimestamp: Int64 = 0
   var newItemBase: Int64 = 0
+
+  /// Empties the tables, keeping their storage: a reader resets them at every checkpoint, and
+  /// the next stretch of records interns about as many entries again (a checkpoint alone
+  /// defines one per item). Growing them afresh each time reallocated and copied arrays of up to
+  /// a million entries a few times over.
+  mutating func removeAll() {
+    sections.removeAll(keepingCapacity: true)
+    sectionValues.removeAll(keepingCapacity: true)
+    items.removeAll(keepingCapacity: true)
+    itemValues.removeAll(keepingCapacity: true)
+    itemContents.removeAll(keepingCapacity: true)
+    strings.removeAll(keepingCapacity: true)
+    shapes.removeAll(keepingCapacity: true)
+    lastTimestamp = 0
+    newItemBase = 0
+  }
 }
 
 extension HistoryCodec {

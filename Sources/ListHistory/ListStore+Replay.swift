@@ -45,17 +45,23 @@ extension ListStore {
   /// on a background queue (`_BackgroundRecordEncoder`): for a sink that writes later than the
   /// commit anyway. Its failures then show at the next change or at ``_drainRecords()``, and its
   /// checkpoint records follow the lagged rule.
+  ///
+  /// `expectedRecordCount`, when known (a journal's index counts its records), reserves room
+  /// for that many versions and events (see `_HistoryGraph.reserveCapacity`); a hint only.
   package convenience init(
     replaying records: some Sequence<HistoryRecord>, codec: HistoryCodec<Section, Item>,
     sink: (any HistoryRecordSink)?, checkpointInterval: Int, checkpointBudget: CheckpointBudget = .default,
     journalCheckpointBytes: Int, foldingFlat: Bool?,
     flatFromInterval: Int = _Replay<Section, Item>.defaultFlatFromInterval,
     pipeliningAfter pipelineThreshold: Int = ListStore._replayPipelineThreshold,
-    encodingInBackground: Bool = false,
+    encodingInBackground: Bool = false, expectedRecordCount: Int = 0,
     clock: @escaping @Sendable () -> Double
   ) throws(HistoryError) {
-    var state = _StoreState<Section, Item>(
-      graph: _HistoryGraph(checkpointInterval: checkpointInterval, budget: checkpointBudget), clock: clock)
+    var graph = _HistoryGraph<Section, Item>(checkpointInterval: checkpointInterval, budget: checkpointBudget)
+    // Most records are commits of about one event: room for that many versions and events up
+    // front (more events grow the array as usual).
+    graph.reserveCapacity(versions: expectedRecordCount, events: expectedRecordCount)
+    var state = _StoreState<Section, Item>(graph: graph, clock: clock)
     state.journalCheckpointBytes = journalCheckpointBytes
     // With sparse checkpoints almost no intermediate state is kept, so the events are folded
     // into a flat `ListFold` (a fraction of a persistent snapshot's cost per event) and the
@@ -139,6 +145,25 @@ extension ListStore {
     }
   }
 
+  /// Decodes one record into `batch`: a commit's events go to the batch's shared buffer (see
+  /// ``_ReplayBatch``).
+  static func _decode(
+    _ record: HistoryRecord, with codec: inout HistoryCodec<Section, Item>, into batch: inout _ReplayBatch<Section, Item>
+  ) throws(HistoryError) {
+    let firstEvent = batch.events.count
+    do {
+      let content = try codec.decode(record, checkpointState: false, appendingEventsTo: &batch.events)
+      batch.records.append(
+        _ReplayedRecord(
+          sequence: record.sequence, kind: record.kind, payloadBytes: record.payload.count, content: content,
+          bufferedEvents: record.kind == .commit ? batch.events.count - firstEvent : nil))
+    } catch {
+      // The events of a commit that failed halfway belong to no record.
+      batch.events.removeSubrange(firstEvent...)
+      throw .invalidRecord(sequence: record.sequence, reason: error.description)
+    }
+  }
+
   /// Replays the rest of `iterator` on two threads: this one reads and decodes records (the
   /// codec's tables make decoding sequential), a worker folds them in order, in batches.
   ///
@@ -148,7 +173,7 @@ extension ListStore {
   static func _replayPipelined<Records: IteratorProtocol<HistoryRecord>>(
     _ iterator: inout Records, codec: inout HistoryCodec<Section, Item>, into replay: _Replay<Section, Item>
   ) throws(HistoryError) {
-    let handOff = _BatchHandOff<_ReplayedRecord<Section, Item>>(capacity: _replayPendingBatches)
+    let handOff = _BatchHandOff<_ReplayBatch<Section, Item>>(capacity: _replayPendingBatches)
     let folded = DispatchGroup()
     folded.enter()
     DispatchQueue.global().async {
@@ -157,37 +182,42 @@ extension ListStore {
         // Each record is moved out of the batch (swapped with a placeholder), so each commit's
         // events keep a single owner for the history to take over. (Reversing the batch to pop
         // records off its end copied every record through the swaps.)
-        for index in batch.indices {
+        var firstEvent = 0
+        for index in batch.records.indices {
           var record = _ReplayedRecord<Section, Item>.placeholder
-          swap(&record, &batch[index])
-          do throws(HistoryError) { try replay.apply(consume record) } catch {
+          swap(&record, &batch.records[index])
+          let eventCount = record.bufferedEvents ?? 0
+          do throws(HistoryError) { try replay.apply(consume record, bufferedEvents: &batch.events, from: firstEvent) } catch {
             replay.failure = error
             handOff.stop()
             return
           }
+          firstEvent += eventCount
         }
+        batch.removeAll()
+        handOff.recycle(consume batch)
       }
     }
     var decodeFailure: HistoryError?
-    var batch: [_ReplayedRecord<Section, Item>] = []
-    batch.reserveCapacity(_replayBatchSize)
+    var batch = _ReplayBatch<Section, Item>()
+    batch.records.reserveCapacity(_replayBatchSize)
     var isStopped = false
     while let record = iterator.next() {
-      do { batch.append(try _decode(record, with: &codec)) } catch {
+      do { try _decode(record, with: &codec, into: &batch) } catch {
         decodeFailure = error
         break
       }
-      if batch.count == _replayBatchSize {
+      if batch.records.count == _replayBatchSize {
         let full = batch
-        batch = []
-        batch.reserveCapacity(_replayBatchSize)
+        batch = handOff.spareBatch() ?? _ReplayBatch()
+        batch.records.reserveCapacity(_replayBatchSize)
         guard handOff.put(consume full) else {
           isStopped = true
           break
         }
       }
     }
-    if !isStopped, !batch.isEmpty { _ = handOff.put(consume batch) }
+    if !isStopped, !batch.records.isEmpty { _ = handOff.put(consume batch) }
     handOff.finish()
     folded.wait()
     if let failure = replay.failure { throw failure }
@@ -201,6 +231,9 @@ struct _ReplayedRecord<Section: ListElement, Item: ListElement>: Sendable {
   var kind: HistoryRecord.Kind
   var payloadBytes: Int
   var content: HistoryRecordContent<Section, Item>
+  /// For a commit decoded into a ``_ReplayBatch``: how many of the batch's buffered events are
+  /// its own (its `events` are then empty). Nil when the commit holds its events itself.
+  var bufferedEvents: Int? = nil
 
   /// The content, moved out (the record is consumed).
   consuming func takeContent() -> HistoryRecordContent<Section, Item> { content }
@@ -210,6 +243,25 @@ struct _ReplayedRecord<Section: ListElement, Item: ListElement>: Sendable {
     Self(
       sequence: 0, kind: .headMove, payloadBytes: 0,
       content: .headMove(HistoryHeadMove(kind: .checkout, from: .initial, to: .initial, latestVersion: .initial, timestamp: 0)))
+  }
+}
+
+/// The records a pipelined replay hands from the decoding to the folding thread at once, with
+/// the events of their commits in one buffer, in record order (see
+/// ``_ReplayedRecord/bufferedEvents``).
+///
+/// Why one buffer: a commit of its own holds its events in an array of its own, which the
+/// decoding thread allocated and the folding thread freed once the history had moved the events
+/// out — an allocator round trip between two threads for every commit. A batch's buffer is
+/// emptied and recycled instead (``_BatchHandOff/recycle(_:)``).
+struct _ReplayBatch<Section: ListElement, Item: ListElement>: Sendable {
+  var records: [_ReplayedRecord<Section, Item>] = []
+  var events: [ListEvent<Section, Item>] = []
+
+  /// Empties the batch, keeping its storage.
+  mutating func removeAll() {
+    records.removeAll(keepingCapacity: true)
+    events.removeAll(keepingCapacity: true)
   }
 }
 
@@ -287,11 +339,37 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
     return snapshot
   }
 
+  /// `content` with a commit's events moved out of `buffer`'s `range` into its own array (for
+  /// folding into snapshots, which takes a commit as a transaction).
+  static func movingEvents(
+    in range: Range<Int>, outOf buffer: inout [ListEvent<Section, Item>], into content: consuming HistoryRecordContent<Section, Item>
+  ) -> HistoryRecordContent<Section, Item> {
+    switch consume content {
+    case .commit(var commit):
+      commit.events.reserveCapacity(range.count)
+      for index in range { commit.events.append(_HistoryGraph<Section, Item>.take(&buffer[index])) }
+      return .commit(commit)
+    case let other:
+      return other
+    }
+  }
+
   /// Applies one decoded record (verifying every event) and keeps the journal bookkeeping.
   func apply(_ record: consuming _ReplayedRecord<Section, Item>) throws(HistoryError) {
+    var noBuffer: [ListEvent<Section, Item>] = []
+    try apply(record, bufferedEvents: &noBuffer, from: 0)
+  }
+
+  /// ``apply(_:)`` for a record of a ``_ReplayBatch``: a commit's events are those of `buffer`
+  /// from `firstEvent` on (``_ReplayedRecord/bufferedEvents`` of them), moved out of it.
+  func apply(
+    _ record: consuming _ReplayedRecord<Section, Item>, bufferedEvents buffer: inout [ListEvent<Section, Item>],
+    from firstEvent: Int
+  ) throws(HistoryError) {
     let sequence = record.sequence
     let kind = record.kind
     let payloadBytes = record.payloadBytes
+    let buffered = record.bufferedEvents.map { firstEvent..<(firstEvent + $0) }
     // Taken out of the record (which ends here): the content's event arrays then have one owner
     // when the history moves them in. Reading `record.content` would leave the record holding a
     // second reference until the end of this function, and the history would copy the arrays.
@@ -299,13 +377,15 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
     do {
       if fold != nil {
         let from = state.head
-        let usedBase = try state.replay(consume content, into: &fold!)
+        let usedBase = try state.replay(consume content, bufferedEvents: &buffer, in: buffered, into: &fold!)
         switch kind {
         case .commit: (markerSource, markerSequence) = (.commit(state.head), sequence)
         case .headMove: (markerSource, markerSequence) = (usedBase ? .none : .move(from: from, to: state.head), sequence)
         case .checkpoint: break
         }
       } else {
+        var content = consume content
+        if let buffered { content = Self.movingEvents(in: buffered, outOf: &buffer, into: content) }
         try state.replay(consume content)
         if let flatFromInterval, kind == .commit,
           Self.foldPays(
@@ -403,12 +483,27 @@ extension _StoreState {
   /// ``replay(_:)`` into a flat fold state instead of the head's snapshot (which stays an empty
   /// placeholder until the replay ends); checkpoints due are built from the fold.
   ///
+  /// A commit's events are in `buffer`'s `range` when one is given (see ``_ReplayBatch``), and
+  /// are moved out of it.
+  ///
   /// - Returns: whether a head move started from a checkpoint's state (not from the head).
   @discardableResult
-  mutating func replay(_ content: consuming HistoryRecordContent<Section, Item>, into fold: inout ListFold<Section, Item>) throws -> Bool {
+  mutating func replay(
+    _ content: consuming HistoryRecordContent<Section, Item>, bufferedEvents buffer: inout [ListEvent<Section, Item>],
+    in range: Range<Int>?, into fold: inout ListFold<Section, Item>
+  ) throws -> Bool {
     switch consume content {
     case .commit(var commit):
       try checkReplayed(commit)
+      if let range {
+        for index in range { try fold.apply(buffer[index], verifying: true) }
+        let version = graph.add(
+          parent: head, movingEventsIn: range, of: &buffer, label: commit.label,
+          timestampMillis: HistoryCodec<Section, Item>.millis(commit.timestamp), pendingState: fold)
+        graph.visit(version)
+        head = version
+        return false
+      }
       for index in commit.events.indices { try fold.apply(commit.events[index], verifying: true) }
       // Taken, not shared: the history moves the events out of a uniquely owned array (a
       // shared one would be copied whole by the move).

@@ -16,7 +16,7 @@ struct _JournalValueDecoder: Decoder {
   /// once per type), skipping the per-value protocol casts.
   static func decode<T: Decodable>(nonConvertible type: T.Type, from value: JournalValue) throws -> T {
     if let primitive = try primitive(type, from: value, path: []) { return primitive }
-    return try T(from: _JournalValueDecoder(value: value, codingPath: []))
+    return try T(from: _RootJournalValueDecoder(value: value))
   }
 
   static func mismatch(_ type: Any.Type, _ value: JournalValue, _ path: [any CodingKey]) -> DecodingError {
@@ -277,6 +277,28 @@ struct _JournalValueDecoder: Decoder {
       try decoder.decodeValue(type, codingPath: codingPath)
     }
   }
+}
+
+/// ``_JournalValueDecoder`` at the root of a value (an empty coding path), holding the value
+/// alone.
+///
+/// Why: a value and a path (32 bytes) do not fit an existential's inline buffer (24), so
+/// handing ``_JournalValueDecoder`` to `init(from:)` as `any Decoder` boxed it, one
+/// allocation per element on every replay of a `Codable` element type. The value alone fits.
+struct _RootJournalValueDecoder: Decoder {
+  let value: JournalValue
+  var codingPath: [any CodingKey] { [] }
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  private var decoder: _JournalValueDecoder { _JournalValueDecoder(value: value, codingPath: []) }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+    try decoder.container(keyedBy: type)
+  }
+
+  func unkeyedContainer() throws -> any UnkeyedDecodingContainer { try decoder.unkeyedContainer() }
+
+  func singleValueContainer() throws -> any SingleValueDecodingContainer { try decoder.singleValueContainer() }
 }
 
 extension JournalValue {

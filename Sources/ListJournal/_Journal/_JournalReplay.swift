@@ -103,7 +103,7 @@ enum _JournalReplay {
         checkpointInterval: checkpointInterval, checkpointBudget: checkpointBudget,
         journalCheckpointBytes: journalCheckpointBytes,
         foldingFlat: ListStore<Section, Item>.replayFoldsFlat(checkpointInterval: checkpointInterval),
-        encodingInBackground: encodingInBackground, clock: clock)
+        encodingInBackground: encodingInBackground, expectedRecordCount: expectedRecordCount(of: reader), clock: clock)
     } catch {
       throw failure(error, reader: reader, progress: progress)
     }
@@ -113,6 +113,13 @@ enum _JournalReplay {
       onProgress(total, total)
     }
     return store
+  }
+
+  /// The records the journal's index counts, as a hint for the history's room: bounded by the
+  /// file's size (32 records a byte is far beyond any real journal's compression), since the
+  /// counts of an untrusted file could claim billions and reserve that much address space.
+  static func expectedRecordCount(of reader: JournalReader) -> Int {
+    Int(min(reader.recordCount, UInt64(max(0, reader.recovery.validBytes)) &* 32, 1 << 28))
   }
 
   /// What a replay that threw `error` reports: the first failure in stream order — a record that

@@ -11,7 +11,7 @@ import Testing
 
   /// Records of a long random history: thousands of single-operation commits, undos, redos and
   /// checkouts (enough for many hand-overs, and for the decoding thread to wait for room).
-  func longHistory(seed: UInt64, steps: Int) throws -> (Store, [HistoryRecord]) {
+  func longHistory(seed: UInt64, steps: Int, operationsPerCommit: ClosedRange<Int> = 1...1) throws -> (Store, [HistoryRecord]) {
     let sink = RecordingSink()
     let store = Store(codec: HistoryCodec(), sink: sink, checkpointInterval: 64, journalCheckpointBytes: 4_096, clock: { 0 })
     var operations = RandomOperations(seed: seed)
@@ -21,7 +21,12 @@ import Testing
       case 6..<9: if store.redoTarget != nil { try store.redo() }
       case 9..<10: try store.checkout(Version(Int.random(in: 0...store.latestVersion.rawValue, using: &operations.random)))
       default:
-        do { try store.transaction { tx in try operations.apply(to: &tx) } } catch is ListError<String, Int> {}
+        let count = Int.random(in: operationsPerCommit, using: &operations.random)
+        do {
+          try store.transaction { tx in
+            for _ in 0..<count { try operations.apply(to: &tx) }
+          }
+        } catch is ListError<String, Int> {}
       }
     }
     return (store, sink.records)
@@ -92,6 +97,53 @@ import Testing
       }
     }
     #expect(failures > 20)  // most damage is detected (a garbled content byte may still decode)
+  }
+
+  /// Commits of several events each: a pipelined replay decodes their events into a buffer
+  /// shared by a whole batch (`_ReplayBatch`), and a commit that fails to decode halfway must
+  /// leave no events behind that a later record would take for its own. Garbled bytes anywhere
+  /// in such commits fail at the record the single-threaded replay names, or both succeed alike.
+  @Test func commitsOfManyEventsReplayAndFailAsTheSingleThreadedReplay() throws {
+    let (store, records) = try longHistory(seed: 23, steps: 2_000, operationsPerCommit: 1...5)
+    let events = try (1...store.latestVersion.rawValue).map { try store.events(of: Version($0)).count }
+    #expect(events.filter { $0 > 1 }.count > 500)
+    for flat in [true, false] {
+      let replayed = try replay(records, flat: flat, pipeliningAfter: 50)
+      #expect(replayed.head == store.head && replayed.eventCount == store.eventCount)
+      #expect(replayed.snapshot == store.snapshot)
+      for version in stride(from: 0, through: store.latestVersion.rawValue, by: 37) {
+        #expect(try replayed.state(at: Version(version)) == store.state(at: Version(version)))
+        #expect(try replayed.events(of: Version(version)) == store.events(of: Version(version)))
+      }
+    }
+    var random = SeededRandom(seed: 5)
+    var failures = 0
+    let multiEventCommits = records.indices.filter { index in
+      index >= 100 && records[index].kind == .commit && events[Int(records[index].version) - 1] > 2
+    }
+    for round in 0..<30 {
+      var damaged = records
+      let index = multiEventCommits.randomElement(using: &random)!
+      // In the back half of the payload: past the first event, most often.
+      let payload = damaged[index].payload.count
+      let byte = Int.random(in: payload / 2..<payload, using: &random)
+      damaged[index].payload[byte] ^= UInt8.random(in: 1...255, using: &random)
+      for flat in [true, false] {
+        let sequential = Result { () throws(HistoryError) in try replay(damaged, flat: flat, pipeliningAfter: .max) }
+        let pipelined = Result { () throws(HistoryError) in try replay(damaged, flat: flat, pipeliningAfter: 50) }
+        switch (sequential, pipelined) {
+        case (.failure(let expected), .failure(let actual)):
+          #expect(actual == expected)
+          failures += 1
+        case (.success(let expected), .success(let actual)):
+          #expect(actual.snapshot == expected.snapshot && actual.head == expected.head)
+          #expect(actual.eventCount == expected.eventCount)
+        default:
+          Issue.record("round \(round), flat \(flat): sequential \(sequential), pipelined \(pipelined)")
+        }
+      }
+    }
+    #expect(failures > 20)
   }
 
   /// The head's reload and reconfigure markers, which `==` does not compare.

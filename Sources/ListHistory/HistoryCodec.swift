@@ -207,17 +207,24 @@ struct _EncoderTables<SectionID: Hashable, ItemID: Hashable>: Sendable where Sec
 struct _DecoderTables<Section: ListElement, Item: ListElement>: Sendable {
   var sections: [Section.ID] = []
   var sectionValues: [JournalValue] = []
-  var items: [Item.ID] = []
-  var itemValues: [JournalValue] = []
-  /// The item and content value each item (by intern index) was last read with; nil before any.
-  /// The item is nil while only its content value is known: a checkpoint skipped without
-  /// building its state leaves the values, decoded when a later record refers to them (see
-  /// `HistoryCodec.rememberedItem(at:start:_:)`).
-  var itemContents: [(item: Item?, content: JournalValue)?] = []
+  /// Item identifiers by intern index, with what the tables remember of each item: one entry
+  /// (one place in memory) per item, as a reference reads the identifier and often the item.
+  var items: [_DecodedItem<Item>] = []
   var strings: [String] = []
   var shapes: [[String]] = []
   var lastTimestamp: Int64 = 0
   var newItemBase: Int64 = 0
+  /// Whether the content value of an item that was decoded is kept beside it. Only an encoder
+  /// that continues the stream needs those (``HistoryCodec/continueEncodingAfterDecoding()``);
+  /// a replay without a sink drops them, and each decoded content is freed at once instead of
+  /// staying alive until the item's next update (a million values on a large list).
+  var keepsContents = true
+
+  /// Remembers `item`, read with `content`, as the last content of the item at `index`.
+  mutating func remember(_ item: Item, content: JournalValue, forItem index: Int) {
+    items[index].item = item
+    items[index].content = keepsContents ? content : nil
+  }
 
   /// Empties the tables, keeping their storage: a reader resets them at every checkpoint, and
   /// the next stretch of records interns about as many entries again (a checkpoint alone
@@ -227,13 +234,23 @@ struct _DecoderTables<Section: ListElement, Item: ListElement>: Sendable {
     sections.removeAll(keepingCapacity: true)
     sectionValues.removeAll(keepingCapacity: true)
     items.removeAll(keepingCapacity: true)
-    itemValues.removeAll(keepingCapacity: true)
-    itemContents.removeAll(keepingCapacity: true)
     strings.removeAll(keepingCapacity: true)
     shapes.removeAll(keepingCapacity: true)
     lastTimestamp = 0
     newItemBase = 0
   }
+}
+
+/// What the decoder's tables know of one interned item.
+struct _DecodedItem<Item: ListElement>: Sendable {
+  var id: Item.ID
+  var idValue: JournalValue
+  /// The item as last read; nil before any, or while only its content value is known (a
+  /// checkpoint skipped without building its state leaves the values, decoded when a later
+  /// record refers to them: see `HistoryCodec.rememberedItem(at:start:_:)`).
+  var item: Item? = nil
+  /// The content value the item was last read with (see `_DecoderTables.keepsContents`).
+  var content: JournalValue? = nil
 }
 
 extension HistoryCodec {

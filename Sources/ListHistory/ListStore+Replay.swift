@@ -70,6 +70,8 @@ extension ListStore {
       state: state, fold: foldingFlat == true ? ListFold() : nil,
       flatFromInterval: foldingFlat == nil ? flatFromInterval : nil)
     var codec = codec
+    // Without a sink nothing is encoded after the replay: the decoded contents need not stay.
+    codec.decoderTables.keepsContents = sink != nil
     var iterator = records.makeIterator()
     var replayed = 0
     while replayed < pipelineThreshold, let record = iterator.next() {
@@ -589,12 +591,12 @@ extension HistoryCodec {
     tables.sectionList = decoderTables.sections
     for (index, id) in decoderTables.sections.enumerated() { tables.sections[id] = index }
     tables.items.reserveCapacity(decoderTables.items.count)
-    for id in decoderTables.items { tables.items.append(id, hash: id.hashValue) }
+    for entry in decoderTables.items { tables.items.append(entry.id, hash: entry.id.hashValue) }
     tables.strings.reserveCapacity(decoderTables.strings.count)
     for text in decoderTables.strings { tables.strings.append(text, hash: text.hashValue) }
     tables.shapeList = decoderTables.shapes
     for (index, keys) in decoderTables.shapes.enumerated() { tables.shapes[keys] = index }
-    tables.itemContents = decoderTables.itemContents.map { $0?.content }
+    tables.itemContents = decoderTables.items.map(\.content)
     // Whether a decoded content is the item's content at the head is not known (head moves).
     tables.currentContents = Array(repeating: false, count: tables.itemContents.count)
     tables.lastTimestamp = decoderTables.lastTimestamp

@@ -213,16 +213,14 @@ extension HistoryCodec {
       }
       let id: Item.ID
       do { id = try itemCoding.makeID(value) } catch { throw reader.fail("item identifier \(value): \(error)", at: start) }
-      decoderTables.items.append(id)
-      decoderTables.itemValues.append(value)
-      decoderTables.itemContents.append(nil)
+      decoderTables.items.append(_DecodedItem(id: id, idValue: value))
       return (id, value)
     }
     let index = header >> UInt64(1 + flagBits)
     guard index < UInt64(decoderTables.items.count) else {
       throw reader.fail("item reference \(index) is not defined", at: start)
     }
-    return (decoderTables.items[Int(index)], decoderTables.itemValues[Int(index)])
+    return (decoderTables.items[Int(index)].id, decoderTables.items[Int(index)].idValue)
   }
 
   /// The intern index of the item identifier `readItemID` returned last (new or referenced).
@@ -245,11 +243,12 @@ extension HistoryCodec {
   /// The item the tables remember at `index` (nil when none), decoding it now if a skipped
   /// checkpoint left only its content value; a content that does not decode fails at `start`.
   mutating func rememberedItem(at index: Int, start: Int, _ reader: inout _ByteReader) throws(HistoryCodecError) -> Item? {
-    guard let remembered = decoderTables.itemContents[index] else { return nil }
-    if let item = remembered.item { return item }
-    return try makeItem(
-      id: decoderTables.items[index], idValue: decoderTables.itemValues[index], index: index, content: remembered.content,
-      start: start, &reader)
+    // The item alone is read (not the whole entry): copying the entry retained and released
+    // the content value too, a cache miss on a cold object for every remembered item.
+    if let item = decoderTables.items[index].item { return item }
+    guard let content = decoderTables.items[index].content else { return nil }
+    let entry = decoderTables.items[index]
+    return try makeItem(id: entry.id, idValue: entry.idValue, index: index, content: content, start: start, &reader)
   }
 
   /// Reads an item of a checkpoint whose state is not built: the tables learn its identifier and
@@ -264,11 +263,12 @@ extension HistoryCodec {
     let (id, value) = try readItemID(header: header, flagBits: 1, start: start, &reader)
     let index = itemIndex(header: header, flagBits: 1)
     if header & 2 != 0, let identity = itemCoding.identityElement {
-      decoderTables.itemContents[index] = (identity(id), value)
+      decoderTables.remember(identity(id), content: value, forItem: index)
       return
     }
     let content = header & 2 != 0 ? value : try readValue(&reader, marker: value)
-    decoderTables.itemContents[index] = (nil, content)
+    decoderTables.items[index].item = nil
+    decoderTables.items[index].content = content  // kept either way: the item is decoded from it
   }
 
   mutating func readSectionID(header: UInt64, flagBits: Int, start: Int, _ reader: inout _ByteReader)
@@ -308,7 +308,7 @@ extension HistoryCodec {
     let index = itemIndex(header: header, flagBits: 1)
     if header & 2 != 0, let identity = itemCoding.identityElement {
       let item = identity(id)
-      decoderTables.itemContents[index] = (item, value)
+      decoderTables.remember(item, content: value, forItem: index)
       return item
     }
     return try makeItem(id: id, idValue: value, index: index, content: header & 2 != 0 ? value : nil, start: start, &reader)
@@ -331,7 +331,7 @@ extension HistoryCodec {
         guard item.id == id else { throw JournalValueError("content has identifier \(item.id), expected \(id)") }
       } catch { throw reader.fail("item \(idValue) content: \(error)", at: content == nil ? contentStart : start) }
     }
-    decoderTables.itemContents[index] = (item, value)
+    decoderTables.remember(item, content: value, forItem: index)
     return item
   }
 

@@ -81,13 +81,13 @@ extension ListStore {
     // A long stream: decoding (here) and folding (on a second thread) overlap.
     if replayed == pipelineThreshold { try Self._replayPipelined(&iterator, codec: &codec, into: replay) }
     if replay.fold != nil {
-      replay.state.graph.buildPendingCheckpoints()
-      do { replay.state.headSnapshot = try replay.foldedHeadSnapshot() } catch {
+      do { try replay.buildSnapshots() } catch {
         throw .invalidRecord(sequence: replay.markerSequence, reason: error.description)
       }
     }
     state = replay.state
-    codec.continueEncodingAfterDecoding()
+    // Only a store with a sink encodes (the codec's encoder tables cost O(items) to build).
+    if sink != nil { codec.continueEncodingAfterDecoding() }
     codec.tracksCurrentContents = true
     if encodingInBackground, let sink {
       // It continues exactly where a store that never closed would stand (same checkpoints),
@@ -324,20 +324,42 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
     interval >= minimumInterval && interval >= items / 8
   }
 
-  /// The head's snapshot built from `fold`, with the markers the same replay into snapshots
-  /// leaves (those of the record that last changed the head): that record's events are undone
-  /// and redone on the built snapshot, O(its events).
-  func foldedHeadSnapshot() throws(HistoryError) -> ListSnapshot<Section, Item> {
-    var snapshot = fold!.snapshot()
-    let events: ArraySlice<ListEvent<Section, Item>>
+  /// Ends a flat replay: builds the pending checkpoints' snapshots and the head's, all at once
+  /// (two at a time: each is an independent O(items) build from a fold, and the head's, the
+  /// largest, no longer waits for the others).
+  ///
+  /// - Throws: an error restoring the head's markers (see ``headSnapshot(from:restoringMarkersOf:)``).
+  func buildSnapshots() throws(HistoryError) {
+    let fold = self.fold!
+    let markerEvents = self.markerEvents()
+    nonisolated(unsafe) var head: Result<ListSnapshot<Section, Item>, HistoryError>?
+    state.graph.buildPendingCheckpoints(alongside: {
+      head = Result { () throws(HistoryError) in try Self.headSnapshot(from: fold, restoringMarkersOf: markerEvents) }
+    })
+    state.headSnapshot = try head!.get()
+  }
+
+  /// The events of the record that last changed the head (see `markerSource`), copied out of
+  /// the history (a few events: a commit's, or a short path's).
+  func markerEvents() -> [ListEvent<Section, Item>] {
     switch markerSource {
-    case .none: return snapshot
-    case .commit(let version): events = state.graph.events(of: version)
-    case .move(let from, let to): events = state.graph.pathEvents(state.graph.path(from: from, to: to))[...]
+    case .none: []
+    case .commit(let version): Array(state.graph.events(of: version))
+    case .move(let from, let to): state.graph.pathEvents(state.graph.path(from: from, to: to))
     }
-    for event in events.reversed() { try event.inverse.apply(to: &snapshot, verifying: false) }
+  }
+
+  /// The head's snapshot built from `fold`, with the markers the same replay into snapshots
+  /// leaves (those of the record that last changed the head): `markerEvents` are undone and
+  /// redone on the built snapshot, O(their count).
+  static func headSnapshot(
+    from fold: ListFold<Section, Item>, restoringMarkersOf markerEvents: [ListEvent<Section, Item>]
+  ) throws(HistoryError) -> ListSnapshot<Section, Item> {
+    var snapshot = fold.snapshot()
+    guard !markerEvents.isEmpty else { return snapshot }
+    for event in markerEvents.reversed() { try event.inverse.apply(to: &snapshot, verifying: false) }
     snapshot.clearMarkers()
-    for event in events { try event.apply(to: &snapshot, verifying: false) }
+    for event in markerEvents { try event.apply(to: &snapshot, verifying: false) }
     return snapshot
   }
 
@@ -498,7 +520,7 @@ extension _StoreState {
     case .commit(var commit):
       try checkReplayed(commit)
       if let range {
-        for index in range { try fold.apply(buffer[index], verifying: true) }
+        for index in range { try fold._apply(&buffer[index], verifying: true) }
         let version = graph.add(
           parent: head, movingEventsIn: range, of: &buffer, label: commit.label,
           timestampMillis: HistoryCodec<Section, Item>.millis(commit.timestamp), pendingState: fold)

@@ -230,19 +230,26 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
     case pending(ListFold<Section, Item>)
   }
 
-  /// Builds every pending checkpoint's snapshot (two at a time: the builds are independent).
+  /// Builds every pending checkpoint's snapshot (two at a time: the builds are independent),
+  /// and runs `work` as one more of those independent tasks, first (the caller's largest).
   ///
   /// - Complexity: O(items) per pending checkpoint.
-  mutating func buildPendingCheckpoints() {
-    guard !pendingCheckpoints.isEmpty else { return }
+  mutating func buildPendingCheckpoints(alongside work: (() -> Void)? = nil) {
+    guard !pendingCheckpoints.isEmpty else {
+      work?()
+      return
+    }
     let pending = Array(pendingCheckpoints)
     pendingCheckpoints = [:]
     var built = [Snapshot](repeating: Snapshot(), count: pending.count)
     built.withUnsafeMutableBufferPointer { results in
       // Each iteration writes its own element, and concurrentPerform returns after all of them.
       nonisolated(unsafe) let results = results.baseAddress!
-      DispatchQueue.concurrentPerform(iterations: pending.count) { index in
-        results[index] = pending[index].value.snapshot()
+      nonisolated(unsafe) let work = work
+      let first = work == nil ? 0 : 1
+      DispatchQueue.concurrentPerform(iterations: pending.count + first) { index in
+        if index < first { return work!() }
+        results[index - first] = pending[index - first].value.snapshot()
       }
     }
     for (index, entry) in pending.enumerated() { checkpoints[entry.key] = built[index] }

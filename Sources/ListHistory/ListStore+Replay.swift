@@ -80,14 +80,20 @@ extension ListStore {
     }
     // A long stream: decoding (here) and folding (on a second thread) overlap.
     if replayed == pipelineThreshold { try Self._replayPipelined(&iterator, codec: &codec, into: replay) }
+    // Only a store with a sink encodes (the codec's encoder tables cost O(items) to build).
     if replay.fold != nil {
-      do { try replay.buildSnapshots() } catch {
+      // Those tables are built beside the snapshots a flat replay ends with: independent work.
+      let encoding = _CodecInProgress(consume codec)  // moved: a copy would share (and then copy) its tables
+      do {
+        try replay.buildSnapshots(alongside: sink == nil ? [] : [{ encoding.codec.continueEncodingAfterDecoding() }])
+      } catch {
         throw .invalidRecord(sequence: replay.markerSequence, reason: error.description)
       }
+      codec = encoding.codec
+    } else if sink != nil {
+      codec.continueEncodingAfterDecoding()
     }
     state = replay.state
-    // Only a store with a sink encodes (the codec's encoder tables cost O(items) to build).
-    if sink != nil { codec.continueEncodingAfterDecoding() }
     codec.tracksCurrentContents = true
     if encodingInBackground, let sink {
       // It continues exactly where a store that never closed would stand (same checkpoints),
@@ -248,6 +254,14 @@ struct _ReplayedRecord<Section: ListElement, Item: ListElement>: Sendable {
   }
 }
 
+/// A codec handed to the task that turns its decoder's tables into an encoder's while a replay
+/// builds its snapshots (`_Replay.buildSnapshots(alongside:)`): only that task touches it until
+/// they all returned.
+final class _CodecInProgress<Section: ListElement, Item: ListElement>: @unchecked Sendable {
+  var codec: HistoryCodec<Section, Item>
+  init(_ codec: consuming HistoryCodec<Section, Item>) { self.codec = codec }
+}
+
 /// The records a pipelined replay hands from the decoding to the folding thread at once, with
 /// the events of their commits in one buffer, in record order (see
 /// ``_ReplayedRecord/bufferedEvents``).
@@ -326,16 +340,17 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
 
   /// Ends a flat replay: builds the pending checkpoints' snapshots and the head's, all at once
   /// (two at a time: each is an independent O(items) build from a fold, and the head's, the
-  /// largest, no longer waits for the others).
+  /// largest, no longer waits for the others), with `work` as further such tasks.
   ///
   /// - Throws: an error restoring the head's markers (see ``headSnapshot(from:restoringMarkersOf:)``).
-  func buildSnapshots() throws(HistoryError) {
+  func buildSnapshots(alongside work: [() -> Void] = []) throws(HistoryError) {
     let fold = self.fold!
     let markerEvents = self.markerEvents()
     nonisolated(unsafe) var head: Result<ListSnapshot<Section, Item>, HistoryError>?
-    state.graph.buildPendingCheckpoints(alongside: {
+    let buildHead = {
       head = Result { () throws(HistoryError) in try Self.headSnapshot(from: fold, restoringMarkersOf: markerEvents) }
-    })
+    }
+    state.graph.buildPendingCheckpoints(alongside: [buildHead] + work)
     state.headSnapshot = try head!.get()
   }
 
@@ -607,22 +622,33 @@ extension _StoreState {
 
 extension HistoryCodec {
   /// After decoding a stream, makes the encoder continue it: the encoder's intern tables become
-  /// the ones the decoded records defined.
+  /// the ones the decoded records defined. The decoder's tables are emptied (their contents
+  /// move to the encoder's): from here on the codec encodes.
+  ///
+  /// - Complexity: O(entries in the tables), on the replay's serial tail: each item's entry is
+  ///   read field by field and its content moved, not copied (iterating the entries copied
+  ///   each whole, retaining and releasing its values: a tenth of a 10M-event store's reopening).
   mutating func continueEncodingAfterDecoding() {
     var tables = _EncoderTables<Section.ID, Item.ID>()
     tables.sectionList = decoderTables.sections
     for (index, id) in decoderTables.sections.enumerated() { tables.sections[id] = index }
-    tables.items.reserveCapacity(decoderTables.items.count)
-    for entry in decoderTables.items { tables.items.append(entry.id, hash: entry.id.hashValue) }
+    let itemCount = decoderTables.items.count
+    tables.items.reserveCapacity(itemCount)
+    tables.itemContents.reserveCapacity(itemCount)
+    for index in 0..<itemCount {
+      let id = decoderTables.items[index].id
+      tables.items.append(id, hash: id.hashValue)
+      tables.itemContents.append(decoderTables.items[index].content.take())
+    }
     tables.strings.reserveCapacity(decoderTables.strings.count)
     for text in decoderTables.strings { tables.strings.append(text, hash: text.hashValue) }
     tables.shapeList = decoderTables.shapes
     for (index, keys) in decoderTables.shapes.enumerated() { tables.shapes[keys] = index }
-    tables.itemContents = decoderTables.items.map(\.content)
     // Whether a decoded content is the item's content at the head is not known (head moves).
-    tables.currentContents = Array(repeating: false, count: tables.itemContents.count)
+    tables.currentContents = Array(repeating: false, count: itemCount)
     tables.lastTimestamp = decoderTables.lastTimestamp
     tables.newItemBase = decoderTables.newItemBase
     encoderTables = tables
+    decoderTables = _DecoderTables()
   }
 }

@@ -114,9 +114,10 @@ import Testing
   /// Closing and reopening part-way does not move a checkpoint: a store reopened from its
   /// records continues with exactly the records one that never closed writes (the replay hands
   /// the encoder the lag of the last checkpoint and a checkpoint already due), as a
-  /// synchronous store does.
-  @Test(arguments: [false, true])
-  func reopeningPartWayGivesTheSameRecords(background: Bool) throws {
+  /// synchronous store does. Also when the replay folds flat: its encoder's tables are then
+  /// built beside the final snapshots, from contents moved out of the decoder's tables.
+  @Test(arguments: [false, true], [false, true])
+  func reopeningPartWayGivesTheSameRecords(background: Bool, flat: Bool) throws {
     func records(reopeningAfter split: Int?, steps: Int = 1_200) throws -> [HistoryRecord] {
       let clock = ClockBox()
       let first = RecordingSink()
@@ -130,7 +131,8 @@ import Testing
       let second = RecordingSink()
       let reopened = try Store(
         replaying: first.records, codec: HistoryCodec(), sink: second, checkpointInterval: 16,
-        journalCheckpointBytes: 2_048, foldingFlat: false, encodingInBackground: background, clock: { clock.tick() })
+        journalCheckpointBytes: 2_048, foldingFlat: flat, pipeliningAfter: 100, encodingInBackground: background,
+        clock: { clock.tick() })
       try history.drive(reopened, steps: steps - split)
       try reopened._drainRecords()
       return first.records + second.records

@@ -283,6 +283,22 @@ func runStoreBenchmarks(directory: String, events: Int, items: Int) {
     say("open + full replay, as above, items through JournalValueConvertible instead of Codable: "
       + "\(fmt(convertibleSeconds, 2)) s, \(fmt(Double(recorded) / convertibleSeconds / 1e6, 2))M events/s")
 
+    // The same journal opened for appending (a copy): the replay also keeps what the store's
+    // encoder needs to continue the file (each item's last content value, the intern tables).
+    let appendable = directory + "/store-appendable.journal"
+    unlink(appendable)
+    guard shell("cp '\(path)' '\(appendable)'") == 0 else { fail("cannot copy the journal") }
+    start = now()
+    let reopened = try JournalStore<BenchSection, BenchItem>.open(at: appendable, codec: HistoryCodec())
+    let reopenSeconds = now() - start
+    guard reopened.store.head == journal.store.head, reopened.store.eventCount == recorded else {
+      fail("the store reopened for appending differs from the live store")
+    }
+    try reopened.close()
+    unlink(appendable)
+    say("open for appending (JournalStore) + full replay, the library's defaults: \(fmt(reopenSeconds, 2)) s, "
+      + "\(fmt(Double(recorded) / reopenSeconds / 1e6, 2))M events/s")
+
     // 3. Open the index and time travel.
     start = now()
     let travel = try JournalTimeTravel<BenchSection, BenchItem>.open(at: path)
@@ -376,6 +392,8 @@ func runStoreBenchmarks(directory: String, events: Int, items: Int) {
 ///   JournalTool store-profile workload DIR N      the mixed workload up to N events (writes DIR/store.journal)
 ///   JournalTool store-profile replay DIR          open + full replay of DIR/store.journal
 ///   JournalTool store-profile replay-convertible DIR   the same, items decoded as ConvertibleBenchItem
+///   JournalTool store-profile replay-store DIR    open a copy of DIR/store.journal for appending (a
+///                                                 JournalStore: the replay keeps what its encoder needs)
 ///   JournalTool store-profile travel DIR N        N random time travels in DIR/store.journal
 ///   JournalTool store-profile history-travel DIR N   replay DIR/store.journal, then N random state(at:)
 ///   JournalTool store-profile workload-memory DIR N  the mixed workload on a store without a journal
@@ -434,6 +452,17 @@ func runStoreProfile(_ phase: String, directory: String, count: Int) {
       let history = try JournalHistory<BenchSection, ConvertibleBenchItem>.open(
         at: path, codec: HistoryCodec(), checkpointInterval: interval ?? 4_096)
       say("replay (convertible items): \(history.store.eventCount) events, \(fmt(now() - start, 2)) s")
+    case "replay-store":
+      // On a copy: opening for appending takes the journal's lock and may write to it.
+      let copy = directory + "/store-copy.journal"
+      unlink(copy)
+      guard shell("cp '\(path)' '\(copy)'") == 0 else { fail("cannot copy \(path)") }
+      defer { unlink(copy) }
+      let start = now()
+      let store = try JournalStore<BenchSection, BenchItem>.open(
+        at: copy, codec: HistoryCodec(), checkpointInterval: interval ?? 4_096)
+      say("replay (store for appending): \(store.store.eventCount) events, \(fmt(now() - start, 2)) s")
+      try store.close()
     case "history-travel":
       let history = try openHistory()
       var random = BenchRandom(state: 7)

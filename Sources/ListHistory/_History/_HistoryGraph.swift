@@ -231,25 +231,20 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   }
 
   /// Builds every pending checkpoint's snapshot (two at a time: the builds are independent),
-  /// and runs `work` as one more of those independent tasks, first (the caller's largest).
+  /// and runs each of `work` as one more such independent task, first (the caller's largest).
   ///
   /// - Complexity: O(items) per pending checkpoint.
-  mutating func buildPendingCheckpoints(alongside work: (() -> Void)? = nil) {
-    guard !pendingCheckpoints.isEmpty else {
-      work?()
-      return
-    }
+  mutating func buildPendingCheckpoints(alongside work: [() -> Void] = []) {
     let pending = Array(pendingCheckpoints)
     pendingCheckpoints = [:]
     var built = [Snapshot](repeating: Snapshot(), count: pending.count)
     built.withUnsafeMutableBufferPointer { results in
       // Each iteration writes its own element, and concurrentPerform returns after all of them.
-      nonisolated(unsafe) let results = results.baseAddress!
+      nonisolated(unsafe) let results = results.baseAddress
       nonisolated(unsafe) let work = work
-      let first = work == nil ? 0 : 1
-      DispatchQueue.concurrentPerform(iterations: pending.count + first) { index in
-        if index < first { return work!() }
-        results[index - first] = pending[index - first].value.snapshot()
+      DispatchQueue.concurrentPerform(iterations: work.count + pending.count) { index in
+        if index < work.count { return work[index]() }
+        results![index - work.count] = pending[index - work.count].value.snapshot()
       }
     }
     for (index, entry) in pending.enumerated() { checkpoints[entry.key] = built[index] }

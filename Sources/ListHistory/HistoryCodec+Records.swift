@@ -110,7 +110,10 @@ extension HistoryCodec {
     case .commit: content = .commit(try readCommit(version: version, &reader))
     case .headMove: content = .headMove(try readHeadMove(latest: version, &reader))
     case .checkpoint:
-      reset()
+      // A replay (which skips checkpoints' states) reads the whole stream with a codec of its
+      // own: its tables keep their storage for the next stretch. A codec that builds states may
+      // be a copy that shares its tables (a time travel's cache): those are dropped, not copied.
+      if checkpointState { reset() } else { encoderTables = _EncoderTables(); decoderTables.removeAll() }
       content = .checkpoint(try readCheckpoint(latest: version, buildingState: checkpointState, &reader))
     }
     guard reader.isAtEnd else { throw reader.fail("\(reader.remaining) unexpected trailing bytes") }

@@ -57,18 +57,18 @@ extension ListStore {
     encodingInBackground: Bool = false, expectedRecordCount: Int = 0,
     clock: @escaping @Sendable () -> Double
   ) throws(HistoryError) {
-    var graph = _HistoryGraph<Section, Item>(checkpointInterval: checkpointInterval, budget: checkpointBudget)
-    // Most records are commits of about one event: room for that many versions and events up
-    // front (more events grow the array as usual).
-    graph.reserveCapacity(versions: expectedRecordCount, events: expectedRecordCount)
-    var state = _StoreState<Section, Item>(graph: graph, clock: clock)
-    state.journalCheckpointBytes = journalCheckpointBytes
     // With sparse checkpoints almost no intermediate state is kept, so the events are folded
     // into a flat `ListFold` (a fraction of a persistent snapshot's cost per event) and the
     // head's snapshot is built once at the end (and at each checkpoint).
-    let replay = _Replay(
-      state: state, fold: foldingFlat == true ? ListFold() : nil,
-      flatFromInterval: foldingFlat == nil ? flatFromInterval : nil)
+    let replay = _Replay<Section, Item>(
+      state: _StoreState(graph: _HistoryGraph(checkpointInterval: checkpointInterval, budget: checkpointBudget), clock: clock),
+      fold: foldingFlat == true ? ListFold() : nil, flatFromInterval: foldingFlat == nil ? flatFromInterval : nil)
+    replay.state.journalCheckpointBytes = journalCheckpointBytes
+    // Most records are commits of about one event: room for that many versions and events up
+    // front (more events grow the arrays as usual). Reserved once the replay owns the state
+    // alone: with a copy left behind, the first append would copy the arrays into storage
+    // sized by their count, and the room would be lost.
+    replay.state.graph.reserveCapacity(versions: expectedRecordCount, events: expectedRecordCount)
     var codec = codec
     // Without a sink nothing is encoded after the replay: the decoded contents need not stay.
     codec.decoderTables.keepsContents = sink != nil
@@ -93,7 +93,7 @@ extension ListStore {
     } else if sink != nil {
       codec.continueEncodingAfterDecoding()
     }
-    state = replay.state
+    var state = replay.state
     codec.tracksCurrentContents = true
     if encodingInBackground, let sink {
       // It continues exactly where a store that never closed would stand (same checkpoints),
@@ -338,19 +338,18 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
     interval >= minimumInterval && interval >= items / 8
   }
 
-  /// Ends a flat replay: builds the pending checkpoints' snapshots and the head's, all at once
-  /// (two at a time: each is an independent O(items) build from a fold, and the head's, the
-  /// largest, no longer waits for the others), with `work` as further such tasks.
+  /// Ends a flat replay: builds the pending checkpoints' snapshots and the head's, with `work`
+  /// as further tasks, two at a time (each is an independent O(items) build from a fold; the
+  /// head's, the largest, on the calling thread, which may recurse as deep as the outline).
   ///
   /// - Throws: an error restoring the head's markers (see ``headSnapshot(from:restoringMarkersOf:)``).
   func buildSnapshots(alongside work: [() -> Void] = []) throws(HistoryError) {
     let fold = self.fold!
     let markerEvents = self.markerEvents()
-    nonisolated(unsafe) var head: Result<ListSnapshot<Section, Item>, HistoryError>?
-    let buildHead = {
+    var head: Result<ListSnapshot<Section, Item>, HistoryError>?
+    state.graph.buildPendingCheckpoints(alongside: work) {
       head = Result { () throws(HistoryError) in try Self.headSnapshot(from: fold, restoringMarkersOf: markerEvents) }
     }
-    state.graph.buildPendingCheckpoints(alongside: [buildHead] + work)
     state.headSnapshot = try head!.get()
   }
 

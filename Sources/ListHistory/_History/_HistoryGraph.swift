@@ -1,5 +1,6 @@
 import Dispatch
 import ListState
+import Synchronization
 
 /// One node of the undo tree, kept compact (the tree may hold millions of versions).
 struct _VersionNode: Sendable {
@@ -230,22 +231,35 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
     case pending(ListFold<Section, Item>)
   }
 
-  /// Builds every pending checkpoint's snapshot (two at a time: the builds are independent),
-  /// and runs each of `work` as one more such independent task, first (the caller's largest).
+  /// Builds every pending checkpoint's snapshot and runs each of `work`, all independent tasks,
+  /// two at a time: a worker thread starts on them at once while the calling thread runs `own`
+  /// (the caller's largest task, kept on its own thread and stack), then both take what is left.
   ///
   /// - Complexity: O(items) per pending checkpoint.
-  mutating func buildPendingCheckpoints(alongside work: [() -> Void] = []) {
+  mutating func buildPendingCheckpoints(alongside work: [() -> Void] = [], whileRunning own: () -> Void = {}) {
     let pending = Array(pendingCheckpoints)
     pendingCheckpoints = [:]
     var built = [Snapshot](repeating: Snapshot(), count: pending.count)
     built.withUnsafeMutableBufferPointer { results in
-      // Each iteration writes its own element, and concurrentPerform returns after all of them.
+      // Each task writes its own element, and the group's wait orders them before the reads.
       nonisolated(unsafe) let results = results.baseAddress
       nonisolated(unsafe) let work = work
-      DispatchQueue.concurrentPerform(iterations: work.count + pending.count) { index in
-        if index < work.count { return work[index]() }
-        results![index - work.count] = pending[index - work.count].value.snapshot()
+      let taskCount = work.count + pending.count
+      let counter = _TaskCounter()
+      let runTasks: @Sendable () -> Void = {
+        while case let index = counter.claim(), index < taskCount {
+          if index < work.count {
+            work[index]()
+          } else {
+            results![index - work.count] = pending[index - work.count].value.snapshot()
+          }
+        }
       }
+      let group = DispatchGroup()
+      if taskCount > 0 { DispatchQueue.global().async(group: group, execute: runTasks) }
+      own()
+      runTasks()
+      group.wait()
     }
     for (index, entry) in pending.enumerated() { checkpoints[entry.key] = built[index] }
   }
@@ -511,4 +525,12 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
       plan.append(events[index].inverse)
     }
   }
+}
+
+/// Hands out task indices to the threads that share a list of tasks.
+final class _TaskCounter: Sendable {
+  private let next = Atomic<Int>(0)
+
+  /// The next unclaimed index (past the end once every task is taken).
+  func claim() -> Int { next.add(1, ordering: .relaxed).oldValue }
 }

@@ -83,20 +83,28 @@ import Testing
       default: damaged.swapAt(index, min(index + 5, records.count - 1))
       }
       for flat in [true, false] {
-        let sequential = Result { () throws(HistoryError) in try replay(damaged, flat: flat, pipeliningAfter: .max) }
-        let pipelined = Result { () throws(HistoryError) in try replay(damaged, flat: flat, pipeliningAfter: 100) }
-        switch (sequential, pipelined) {
-        case (.failure(let expected), .failure(let actual)):
-          #expect(actual == expected)
-          failures += 1
-        case (.success(let expected), .success(let actual)):
-          #expect(actual.snapshot == expected.snapshot && actual.head == expected.head)
-        default:
-          Issue.record("round \(round), flat \(flat): sequential \(sequential), pipelined \(pipelined)")
-        }
+        if expectSameOutcome(damaged, flat: flat, pipeliningAfter: 100, "round \(round)") { failures += 1 }
       }
     }
     #expect(failures > 20)  // most damage is detected (a garbled content byte may still decode)
+  }
+
+  /// Replays `records` sequentially and pipelined (after `threshold` records) and expects the
+  /// same outcome: the same first failure, or the same store. Returns whether both failed.
+  func expectSameOutcome(_ records: [HistoryRecord], flat: Bool, pipeliningAfter threshold: Int, _ context: String) -> Bool {
+    let sequential = Result { () throws(HistoryError) in try replay(records, flat: flat, pipeliningAfter: .max) }
+    let pipelined = Result { () throws(HistoryError) in try replay(records, flat: flat, pipeliningAfter: threshold) }
+    switch (sequential, pipelined) {
+    case (.failure(let expected), .failure(let actual)):
+      #expect(actual == expected)
+      return true
+    case (.success(let expected), .success(let actual)):
+      #expect(actual.snapshot == expected.snapshot && actual.head == expected.head)
+      #expect(actual.eventCount == expected.eventCount)
+    default:
+      Issue.record("\(context), flat \(flat): sequential \(sequential), pipelined \(pipelined)")
+    }
+    return false
   }
 
   /// Commits of several events each: a pipelined replay decodes their events into a buffer
@@ -129,18 +137,7 @@ import Testing
       let byte = Int.random(in: payload / 2..<payload, using: &random)
       damaged[index].payload[byte] ^= UInt8.random(in: 1...255, using: &random)
       for flat in [true, false] {
-        let sequential = Result { () throws(HistoryError) in try replay(damaged, flat: flat, pipeliningAfter: .max) }
-        let pipelined = Result { () throws(HistoryError) in try replay(damaged, flat: flat, pipeliningAfter: 50) }
-        switch (sequential, pipelined) {
-        case (.failure(let expected), .failure(let actual)):
-          #expect(actual == expected)
-          failures += 1
-        case (.success(let expected), .success(let actual)):
-          #expect(actual.snapshot == expected.snapshot && actual.head == expected.head)
-          #expect(actual.eventCount == expected.eventCount)
-        default:
-          Issue.record("round \(round), flat \(flat): sequential \(sequential), pipelined \(pipelined)")
-        }
+        if expectSameOutcome(damaged, flat: flat, pipeliningAfter: 50, "round \(round)") { failures += 1 }
       }
     }
     #expect(failures > 20)

@@ -124,7 +124,12 @@ enum _JournalReplay {
   /// compresses better only grows the arrays as before), so a crafted count reserves at most
   /// 32 bytes of address space per byte of file, and never more than 2^25 records (4 GiB).
   static func expectedRecordCount(of reader: JournalReader) -> Int {
-    Int(min(reader.recordCount, UInt64(max(0, reader.recovery.validBytes)) / 4, 1 << 25))
+    expectedRecordCount(claimed: reader.recordCount, fileBytes: reader.recovery.validBytes)
+  }
+
+  /// ``expectedRecordCount(of:)`` from the records the headers claim and the file's valid bytes.
+  static func expectedRecordCount(claimed: UInt64, fileBytes: Int64) -> Int {
+    Int(min(claimed, UInt64(max(0, fileBytes)) / 4, 1 << 25))
   }
 
   /// What a replay that threw `error` reports: the first failure in stream order — a record that

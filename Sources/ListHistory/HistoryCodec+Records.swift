@@ -102,37 +102,38 @@ extension HistoryCodec {
   public mutating func decode(_ record: HistoryRecord, checkpointState: Bool) throws(HistoryCodecError)
     -> HistoryRecordContent<Section, Item>
   {
-    var reader = _ByteReader(record.payload)
-    guard record.version <= UInt64(Int32.max) else { throw reader.fail("record version \(record.version) out of range") }
-    let version = Version(Int(record.version))
-    let content: HistoryRecordContent<Section, Item>
-    switch record.kind {
-    case .commit: content = .commit(try readCommit(version: version, &reader))
-    case .headMove: content = .headMove(try readHeadMove(latest: version, &reader))
-    case .checkpoint:
-      // A replay (which skips checkpoints' states) reads the whole stream with a codec of its
-      // own: its tables keep their storage for the next stretch. A codec that builds states may
-      // be a copy that shares its tables (a time travel's cache): those are dropped, not copied.
-      if checkpointState { reset() } else { encoderTables = _EncoderTables(); decoderTables.removeAll() }
-      content = .checkpoint(try readCheckpoint(latest: version, buildingState: checkpointState, &reader))
-    }
-    guard reader.isAtEnd else { throw reader.fail("\(reader.remaining) unexpected trailing bytes") }
-    return content
+    var events: [ListEvent<Section, Item>] = []
+    let content = try decode(record, checkpointState: checkpointState, appendingEventsTo: &events, reserving: true)
+    guard case .commit(var commit) = content else { return content }
+    commit.events = events
+    return .commit(commit)
   }
 
   /// ``decode(_:checkpointState:)`` for a replay that keeps the events of many commits in one
   /// buffer: a commit's events are appended to `events`, and its ``HistoryCommit/events`` are
   /// left empty. A commit's events otherwise each need an array of their own, allocated by the
   /// decoding thread and freed by the folding one once the history took the events over.
+  /// `reserving`: see ``readCommit(version:_:appendingEventsTo:reserving:)``.
   mutating func decode(
-    _ record: HistoryRecord, checkpointState: Bool, appendingEventsTo events: inout [ListEvent<Section, Item>]
+    _ record: HistoryRecord, checkpointState: Bool, appendingEventsTo events: inout [ListEvent<Section, Item>],
+    reserving: Bool = false
   ) throws(HistoryCodecError) -> HistoryRecordContent<Section, Item> {
-    guard record.kind == .commit else { return try decode(record, checkpointState: checkpointState) }
     var reader = _ByteReader(record.payload)
     guard record.version <= UInt64(Int32.max) else { throw reader.fail("record version \(record.version) out of range") }
-    let commit = try readCommit(version: Version(Int(record.version)), &reader, appendingEventsTo: &events, reserving: false)
+    let version = Version(Int(record.version))
+    let content: HistoryRecordContent<Section, Item>
+    switch record.kind {
+    case .commit: content = .commit(try readCommit(version: version, &reader, appendingEventsTo: &events, reserving: reserving))
+    case .headMove: content = .headMove(try readHeadMove(latest: version, &reader))
+    case .checkpoint:
+      // A replay (which skips checkpoints' states) reads the whole stream with a codec of its
+      // own: its tables keep their storage for the next stretch. A codec that builds states may
+      // be a copy that shares its tables (a time travel's cache): those are dropped, not copied.
+      reset(keepingDecoderStorage: !checkpointState)
+      content = .checkpoint(try readCheckpoint(latest: version, buildingState: checkpointState, &reader))
+    }
     guard reader.isAtEnd else { throw reader.fail("\(reader.remaining) unexpected trailing bytes") }
-    return .commit(commit)
+    return content
   }
 
   /// Encodes events alone (no record framing), continuing the intern tables.
@@ -179,16 +180,9 @@ extension HistoryCodec {
     for index in events.indices { try writeEvent(events[index], into: &writer) }
   }
 
-  mutating func readCommit(version: Version, _ reader: inout _ByteReader) throws(HistoryCodecError) -> HistoryCommit<Section, Item> {
-    var events: [ListEvent<Section, Item>] = []
-    var commit = try readCommit(version: version, &reader, appendingEventsTo: &events, reserving: true)
-    commit.events = events
-    return commit
-  }
-
-  /// ``readCommit(version:_:)`` with the events appended to `events` (the returned commit's own
-  /// are left empty); `reserving` sizes `events` for them first (for a buffer of one commit only:
-  /// reserving in a shared buffer would grow it one commit at a time).
+  /// A commit, its events appended to `events` (the returned commit's own are left empty);
+  /// `reserving` sizes `events` for them first (for a buffer of one commit only: reserving in a
+  /// shared buffer would grow it one commit at a time).
   mutating func readCommit(
     version: Version, _ reader: inout _ByteReader, appendingEventsTo events: inout [ListEvent<Section, Item>], reserving: Bool
   ) throws(HistoryCodecError) -> HistoryCommit<Section, Item> {

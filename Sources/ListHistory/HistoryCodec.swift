@@ -80,7 +80,14 @@ public struct HistoryCodec<Section: ListElement, Item: ListElement>: Sendable {
   ///
   /// - Complexity: O(1) amortized (the tables are dropped).
   public mutating func reset() {
+    reset(keepingDecoderStorage: false)
+  }
+
+  /// ``reset()``; `keepingDecoderStorage` empties the decoder's tables but keeps their storage
+  /// (see `_DecoderTables.removeAll()`), for a codec no copy shares.
+  mutating func reset(keepingDecoderStorage: Bool) {
     encoderTables = _EncoderTables()
+    if keepingDecoderStorage { return decoderTables.removeAll() }
     let keepsContents = decoderTables.keepsContents
     decoderTables = _DecoderTables()
     decoderTables.keepsContents = keepsContents

@@ -303,7 +303,7 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
   /// more than building a snapshot from a flat fold at each checkpoint.
   let flatFromInterval: Int?
   /// Where the head's reload and reconfigure markers come from while folding flat (a fold
-  /// keeps none): the record that last changed the head. ``foldedHeadSnapshot()`` redoes it.
+  /// keeps none): the record that last changed the head. ``buildSnapshots(alongside:)`` redoes it.
   @exclusivity(unchecked) var markerSource: _MarkerSource = .none
   /// The sequence number of the record `markerSource` names (for an error redoing it).
   @exclusivity(unchecked) var markerSequence: UInt64 = 0
@@ -542,26 +542,15 @@ extension _StoreState {
     case .commit(var commit):
       try checkReplayed(commit)
       if let range {
-        for index in range { try fold._apply(&buffer[index], verifying: true) }
-        let version = graph.add(
-          parent: head, movingEventsIn: range, of: &buffer, label: commit.label,
-          timestampMillis: HistoryCodec<Section, Item>.millis(commit.timestamp), pendingState: fold)
-        graph.visit(version)
-        head = version
-        return false
+        try replayCommit(commit, events: &buffer, in: range, into: &fold)
+      } else {
+        // Taken, not shared: the history moves the events out of a uniquely owned array (a
+        // shared one would be copied whole by the move).
+        var events: [ListEvent<Section, Item>] = []
+        swap(&events, &commit.events)
+        let all = events.indices
+        try replayCommit(commit, events: &events, in: all, into: &fold)
       }
-      for index in commit.events.indices { try fold.apply(commit.events[index], verifying: true) }
-      // Taken, not shared: the history moves the events out of a uniquely owned array (a
-      // shared one would be copied whole by the move).
-      var events: [ListEvent<Section, Item>] = []
-      swap(&events, &commit.events)
-      // A checkpoint due keeps a copy of the fold, built into a snapshot at the end of the
-      // replay if thinning has not dropped it (see `_HistoryGraph.pendingCheckpoints`).
-      let version = graph.add(
-        parent: head, moving: &events, label: commit.label,
-        timestampMillis: HistoryCodec<Section, Item>.millis(commit.timestamp), pendingState: fold)
-      graph.visit(version)
-      head = version
       return false
     case .headMove(let move):
       try checkReplayed(move)
@@ -576,6 +565,21 @@ extension _StoreState {
       try checkReplayed(checkpoint)
       return false
     }
+  }
+
+  /// Folds the commit whose events are `events[range]` (in place) and moves them into the
+  /// history. A checkpoint due keeps a copy of the fold, built into a snapshot at the end of the
+  /// replay if thinning has not dropped it (see `_HistoryGraph.pendingCheckpoints`).
+  private mutating func replayCommit(
+    _ commit: HistoryCommit<Section, Item>, events: inout [ListEvent<Section, Item>], in range: Range<Int>,
+    into fold: inout ListFold<Section, Item>
+  ) throws {
+    for index in range { try fold._apply(&events[index], verifying: true) }
+    let version = graph.add(
+      parent: head, movingEventsIn: range, of: &events, label: commit.label,
+      timestampMillis: HistoryCodec<Section, Item>.millis(commit.timestamp), pendingState: fold)
+    graph.visit(version)
+    head = version
   }
 
   /// How a replayed head move reaches `target`: the events of a short path from the head (undo

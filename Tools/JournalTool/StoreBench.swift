@@ -285,17 +285,12 @@ func runStoreBenchmarks(directory: String, events: Int, items: Int) {
 
     // The same journal opened for appending (a copy): the replay also keeps what the store's
     // encoder needs to continue the file (each item's last content value, the intern tables).
-    let appendable = directory + "/store-appendable.journal"
-    unlink(appendable)
-    guard shell("cp '\(path)' '\(appendable)'") == 0 else { fail("cannot copy the journal") }
-    start = now()
-    let reopened = try JournalStore<BenchSection, BenchItem>.open(at: appendable, codec: HistoryCodec())
-    let reopenSeconds = now() - start
-    guard reopened.store.head == journal.store.head, reopened.store.eventCount == recorded else {
+    let (reopened, reopenSeconds) = try reopenCopyForAppending(path, checkpointInterval: 4_096) { store in
+      (store.head, store.eventCount)
+    }
+    guard reopened.0 == journal.store.head, reopened.1 == recorded else {
       fail("the store reopened for appending differs from the live store")
     }
-    try reopened.close()
-    unlink(appendable)
     say("open for appending (JournalStore) + full replay, the library's defaults: \(fmt(reopenSeconds, 2)) s, "
       + "\(fmt(Double(recorded) / reopenSeconds / 1e6, 2))M events/s")
 
@@ -387,6 +382,25 @@ func runStoreBenchmarks(directory: String, events: Int, items: Int) {
   }
 }
 
+/// Opens a copy of the journal at `path` for appending (a `JournalStore`: the replay also keeps
+/// what its encoder needs to continue the file), times that, reads `inspect` off its store and
+/// closes it. On a copy: opening for appending takes the journal's lock and may write to it.
+func reopenCopyForAppending<Result>(
+  _ path: String, checkpointInterval: Int, _ inspect: (BenchStore) -> Result
+) throws -> (Result, seconds: Double) {
+  let copy = path + ".appendable"
+  unlink(copy)
+  guard shell("cp '\(path)' '\(copy)'") == 0 else { fail("cannot copy \(path)") }
+  defer { unlink(copy) }
+  let start = now()
+  let reopened = try JournalStore<BenchSection, BenchItem>.open(
+    at: copy, codec: HistoryCodec(), checkpointInterval: checkpointInterval)
+  let seconds = now() - start
+  let result = inspect(reopened.store)
+  try reopened.close()
+  return (result, seconds)
+}
+
 /// One phase of the store benchmark alone, for profilers (callgrind, perf):
 ///   JournalTool store-profile grouped DIR N       N single-item appends with grouped durability
 ///   JournalTool store-profile workload DIR N      the mixed workload up to N events (writes DIR/store.journal)
@@ -453,16 +467,8 @@ func runStoreProfile(_ phase: String, directory: String, count: Int) {
         at: path, codec: HistoryCodec(), checkpointInterval: interval ?? 4_096)
       say("replay (convertible items): \(history.store.eventCount) events, \(fmt(now() - start, 2)) s")
     case "replay-store":
-      // On a copy: opening for appending takes the journal's lock and may write to it.
-      let copy = directory + "/store-copy.journal"
-      unlink(copy)
-      guard shell("cp '\(path)' '\(copy)'") == 0 else { fail("cannot copy \(path)") }
-      defer { unlink(copy) }
-      let start = now()
-      let store = try JournalStore<BenchSection, BenchItem>.open(
-        at: copy, codec: HistoryCodec(), checkpointInterval: interval ?? 4_096)
-      say("replay (store for appending): \(store.store.eventCount) events, \(fmt(now() - start, 2)) s")
-      try store.close()
+      let (events, seconds) = try reopenCopyForAppending(path, checkpointInterval: interval ?? 4_096) { $0.eventCount }
+      say("replay (store for appending): \(events) events, \(fmt(seconds, 2)) s")
     case "history-travel":
       let history = try openHistory()
       var random = BenchRandom(state: 7)

@@ -60,7 +60,7 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   private(set) var droppedCheckpoints: [Snapshot] = []
   /// Checkpoints a flat replay kept as copies of its fold, not yet built into snapshots (their
   /// entries in `checkpoints` are empty placeholders until
-  /// ``buildPendingCheckpoints()``): a copy costs a copy of the fold's arrays, a build a pass
+  /// ``buildPendingCheckpoints(alongside:whileRunning:)``): a copy costs a copy of the fold's arrays, a build a pass
   /// through hash-ordered records, and thinning drops about half of the checkpoints a replay
   /// makes — those are then never built. Only a replay in progress has any.
   private(set) var pendingCheckpoints: [Int32: ListFold<Section, Item>] = [:]
@@ -143,15 +143,6 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
     parent: Int, moving newEvents: inout [Event], label: String?, timestampMillis: Int64,
     stateAfter: @autoclosure () -> Snapshot
   ) -> Int {
-    add(parent: parent, moving: &newEvents, label: label, timestampMillis: timestampMillis) { .snapshot(stateAfter()) }
-  }
-
-  /// Adds a version (see ``add(parent:moving:label:timestampMillis:stateAfter:)``); `checkpoint`
-  /// is called only when a checkpoint is due.
-  mutating func add(
-    parent: Int, moving newEvents: inout [Event], label: String?, timestampMillis: Int64,
-    checkpoint: () -> _NewCheckpoint
-  ) -> Int {
     let weight = Self.replayWeight(of: newEvents, in: newEvents.indices)
     let count = newEvents.count
     if count == 1 {
@@ -160,13 +151,16 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
       events.append(contentsOf: newEvents)
       newEvents.removeAll()
     }
-    return addVersion(
-      parent: parent, eventCount: count, weight: weight, label: label, timestampMillis: timestampMillis, checkpoint: checkpoint)
+    return addVersion(parent: parent, eventCount: count, weight: weight, label: label, timestampMillis: timestampMillis) {
+      .snapshot(stateAfter())
+    }
   }
 
-  /// ``add(parent:moving:label:timestampMillis:pendingState:)`` for events that a replay keeps in
-  /// a buffer shared by many commits (`_ReplayBatch`): those in `range` are moved out of
-  /// `buffer`, each leaving an empty placeholder event behind.
+  /// ``add(parent:moving:label:timestampMillis:stateAfter:)`` for a flat replay, whose events
+  /// may sit in a buffer shared by many commits (`_ReplayBatch`): those in `range` are moved out
+  /// of `buffer`, each leaving an empty placeholder event behind. A checkpoint due here keeps a
+  /// copy of `fold` (pending, see `pendingCheckpoints`), built into a snapshot by
+  /// ``buildPendingCheckpoints(alongside:whileRunning:)`` if thinning has not dropped it by then.
   mutating func add(
     parent: Int, movingEventsIn range: Range<Int>, of buffer: inout [Event], label: String?, timestampMillis: Int64,
     pendingState fold: @autoclosure () -> ListFold<Section, Item>
@@ -185,7 +179,8 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
     return taken
   }
 
-  /// Adds the version whose `eventCount` events (of replay work `weight`) were just appended.
+  /// Adds the version whose `eventCount` events (of replay work `weight`) were just appended;
+  /// `checkpoint` is called only when a checkpoint is due.
   private mutating func addVersion(
     parent: Int, eventCount: Int, weight: Int, label: String?, timestampMillis: Int64, checkpoint: () -> _NewCheckpoint
   ) -> Int {
@@ -213,16 +208,6 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
       if let limit = checkpointBudget.maximumBytes, checkpointBytes > limit { thin(toFit: limit) }
     }
     return version
-  }
-
-  /// ``add(parent:moving:label:timestampMillis:stateAfter:)`` for a flat replay: a checkpoint
-  /// due here keeps a copy of `fold` (pending, see `pendingCheckpoints`), built into a snapshot
-  /// by ``buildPendingCheckpoints()`` if thinning has not dropped it by then.
-  mutating func add(
-    parent: Int, moving newEvents: inout [Event], label: String?, timestampMillis: Int64,
-    pendingState fold: @autoclosure () -> ListFold<Section, Item>
-  ) -> Int {
-    add(parent: parent, moving: &newEvents, label: label, timestampMillis: timestampMillis) { .pending(fold()) }
   }
 
   /// A new checkpoint's state: a snapshot, or a fold to build one from later.

@@ -120,7 +120,7 @@ enum _JournalReplay {
   ///
   /// The counts come from chunk headers that nothing has checked against the records yet, so
   /// an untrusted file could claim billions. The hint is therefore bounded by the file's size:
-  /// a record a 4 bytes (real journals of the mixed workload take ~11; a journal that
+  /// a record per 4 bytes (real journals of the mixed workload take ~11; a journal that
   /// compresses better only grows the arrays as before), so a crafted count reserves at most
   /// 32 bytes of address space per byte of file, and never more than 2^25 records (4 GiB).
   static func expectedRecordCount(of reader: JournalReader) -> Int {

@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layering (each target depends only on the ones above it):
-//   ListState → ListHistory → JournalFormat (+CZstd) → ListDiff → ListJournal (umbrella)
+//   ListState → ListHistory (+CMemoryHints) → JournalFormat (+CZstd) → ListDiff → ListJournal (umbrella)
 //   → ListJournalUIKit (Apple platforms only) / ListJournalCLI (`listjournal`, +CEdit)
 // Opt-in full cross-module optimization for release builds of this package as the root (the
 // benchmark and CLI scripts in Tools/ set LISTJOURNAL_CROSS_MODULE_OPTIMIZATION=1). It lets
@@ -37,7 +37,9 @@ let package = Package(
       name: "ListState",
       dependencies: [.product(name: "HashTreeCollections", package: "swift-collections")],
       swiftSettings: strictSettings),
-    .target(name: "ListHistory", dependencies: ["ListState"], swiftSettings: strictSettings),
+    // Cache prefetch hints for a replay's fold (C: Swift cannot spell them).
+    .target(name: "CMemoryHints"),
+    .target(name: "ListHistory", dependencies: ["ListState", "CMemoryHints"], swiftSettings: strictSettings),
     .systemLibrary(
       name: "CZstd", pkgConfig: "libzstd",
       providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),

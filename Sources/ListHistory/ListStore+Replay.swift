@@ -191,6 +191,7 @@ extension ListStore {
         // events keep a single owner for the history to take over. (Reversing the batch to pop
         // records off its end copied every record through the swaps.)
         var firstEvent = 0
+        replay.prefetcher.reset()
         for index in batch.records.indices {
           var record = _ReplayedRecord<Section, Item>.placeholder
           swap(&record, &batch.records[index])
@@ -307,6 +308,8 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
   @exclusivity(unchecked) var markerSource: _MarkerSource = .none
   /// The sequence number of the record `markerSource` names (for an error redoing it).
   @exclusivity(unchecked) var markerSequence: UInt64 = 0
+  /// Requests the memory of a batch's next events while the fold applies the current one.
+  @exclusivity(unchecked) var prefetcher = _FoldPrefetcher()
 
   enum _MarkerSource {
     /// Markers cleared (a head move rebuilt from a checkpoint), or none set.
@@ -423,7 +426,8 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
     do {
       if fold != nil {
         let from = state.head
-        let usedBase = try state.replay(consume content, bufferedEvents: &buffer, in: buffered, into: &fold!)
+        let usedBase = try state.replay(
+          consume content, bufferedEvents: &buffer, in: buffered, into: &fold!, prefetching: &prefetcher)
         switch kind {
         case .commit: (markerSource, markerSequence) = (.commit(state.head), sequence)
         case .headMove: (markerSource, markerSequence) = (usedBase ? .none : .move(from: from, to: state.head), sequence)
@@ -536,20 +540,21 @@ extension _StoreState {
   @discardableResult
   mutating func replay(
     _ content: consuming HistoryRecordContent<Section, Item>, bufferedEvents buffer: inout [ListEvent<Section, Item>],
-    in range: Range<Int>?, into fold: inout ListFold<Section, Item>
+    in range: Range<Int>?, into fold: inout ListFold<Section, Item>, prefetching prefetcher: inout _FoldPrefetcher
   ) throws -> Bool {
     switch consume content {
     case .commit(var commit):
       try checkReplayed(commit)
       if let range {
-        try replayCommit(commit, events: &buffer, in: range, into: &fold)
+        try replayCommit(commit, events: &buffer, in: range, into: &fold, prefetching: &prefetcher)
       } else {
         // Taken, not shared: the history moves the events out of a uniquely owned array (a
         // shared one would be copied whole by the move).
         var events: [ListEvent<Section, Item>] = []
         swap(&events, &commit.events)
         let all = events.indices
-        try replayCommit(commit, events: &events, in: all, into: &fold)
+        var ownPrefetcher = _FoldPrefetcher()
+        try replayCommit(commit, events: &events, in: all, into: &fold, prefetching: &ownPrefetcher)
       }
       return false
     case .headMove(let move):
@@ -572,9 +577,12 @@ extension _StoreState {
   /// replay if thinning has not dropped it (see `_HistoryGraph.pendingCheckpoints`).
   private mutating func replayCommit(
     _ commit: HistoryCommit<Section, Item>, events: inout [ListEvent<Section, Item>], in range: Range<Int>,
-    into fold: inout ListFold<Section, Item>
+    into fold: inout ListFold<Section, Item>, prefetching prefetcher: inout _FoldPrefetcher
   ) throws {
-    for index in range { try fold._apply(&events[index], verifying: true) }
+    for index in range {
+      prefetcher.advance(to: index, in: events, fold: fold)
+      try fold._apply(&events[index], verifying: true)
+    }
     let version = graph.add(
       parent: head, movingEventsIn: range, of: &events, label: commit.label,
       timestampMillis: HistoryCodec<Section, Item>.millis(commit.timestamp), pendingState: fold)

@@ -1,0 +1,2 @@
+// Everything lives in include/CMemoryHints.h (static inline functions); SwiftPM wants a source file.
+#include "CMemoryHints.h"

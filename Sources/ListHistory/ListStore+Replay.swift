@@ -580,7 +580,7 @@ extension _StoreState {
     into fold: inout ListFold<Section, Item>, prefetching prefetcher: inout _FoldPrefetcher
   ) throws {
     for index in range {
-      prefetcher.advance(to: index, in: events, fold: fold)
+      prefetcher.advance(to: index, in: &events, fold: fold)
       try fold._apply(&events[index], verifying: true)
     }
     let version = graph.add(

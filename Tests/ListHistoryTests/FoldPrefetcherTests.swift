@@ -37,7 +37,10 @@ import Testing
       (.insertSection("C", items: ListOutline(items: [18]), at: 0), nil),
       (.moveSection("C", from: 0, to: 1), nil),
     ]
-    for (event, item) in cases { #expect(event._foldedItemHash == (item?.hashValue ?? 0), "\(event)") }
+    for (event, item) in cases {
+      var event = event
+      #expect(event._foldedItemHash() == (item?.hashValue ?? 0), "\(event)")
+    }
   }
 
   /// Over a random run of updates, expansions and inserts on a 2,000-item fold (every apply checks the fold's invariants in a test build), the record each event's hint leads to is
@@ -51,7 +54,7 @@ import Testing
     var hinted = 0
     for _ in 0..<1_500 {
       let id = live[Int.random(in: 0..<live.count, using: &random)]
-      let event: Event
+      var event: Event
       switch Int.random(in: 0..<3, using: &random) {
       case 0: event = .updateItem(old: id, new: id)
       case 1: event = .expand(id, wasExpanded: false)  // applied without verifying: its state is not tracked here
@@ -60,7 +63,7 @@ import Testing
         live.append(next)
         next += 1
       }
-      let hash = event._foldedItemHash
+      let hash = event._foldedItemHash()
       if case .insertItems = event {
         #expect(fold._firstSlot(matching: hash) == nil, "a new item has no record yet")
       } else {

@@ -55,7 +55,7 @@ public enum JournalRepair {
       guard case .corrupted(let offset, _, _) = error else { throw error }
       keep = min(keep, offset)
       // Records of the damaged chunk may have been counted before the failure was noticed.
-      let prefix = try JournalReader(
+      let prefix = JournalReader(
         path: path, header: header,
         scan: bytes.withBytes { _Scanner.scan(UnsafeRawBufferPointer(rebasing: $0[0..<Int(keep)]), salt: header.salt, limits: options.limits) },
         bytes: bytes, limits: options.limits)

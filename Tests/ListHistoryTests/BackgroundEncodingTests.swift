@@ -235,6 +235,34 @@ import Testing
     #expect(store.latestVersion == 3)
     #expect(sink.records.map(\.version) == [1, 2])
   }
+
+  /// A checkpoint over the sink's payload limit is skipped, and the records after it are
+  /// numbered as the sink counts them, as a store encoding on its own thread numbers them:
+  /// sequences run 1...n without a gap, and a record that cannot be encoded after it is named
+  /// by the number it would have had in the stream.
+  @Test func aRefusedCheckpointLeavesNoGapInTheSequences() throws {
+    let sink = RecordingSink(maximumPayloadBytes: 200)  // every commit fits; the list's checkpoints do not
+    let store = try ListStore<String, FragileItem>(
+      replaying: [], codec: HistoryCodec(), sink: sink, checkpointInterval: 16, journalCheckpointBytes: 128,
+      foldingFlat: false, encodingInBackground: true, clock: { 0 })
+    try store.appendSections(["S"])
+    for index in 0..<80 { try store.appendItems([FragileItem("item \(index)")]) }
+    try store._drainRecords()
+    #expect(store._refusedCheckpoints >= 1)
+    let records = sink.records
+    #expect(records.map(\.sequence) == Array(1...UInt64(records.count)))
+
+    try store.appendItems([FragileItem("b", title: "unencodable")])  // accepted: encoded later
+    #expect {
+      try store._drainRecords()
+    } throws: { error in
+      guard case HistoryError.invalidRecord(let sequence, _) = error else { return false }
+      return sequence == UInt64(records.count + 1)
+    }
+    let replayed = try ListStore<String, FragileItem>(replaying: records, codec: HistoryCodec())
+    #expect(replayed.latestVersion.rawValue == 81)
+    #expect(replayed.snapshot.itemIdentifiers == (0..<80).map { "item \($0)" })
+  }
 }
 
 /// A sink that pauses for a millisecond every `pauseEvery` writes: the background encoder falls

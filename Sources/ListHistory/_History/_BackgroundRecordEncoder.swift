@@ -284,21 +284,25 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
         e.codec.forgetCurrentContents(changedBy: events)
       case .record(let content, let sequence):
         finished = sequence
+        // The store numbered the record when it submitted it, counting the checkpoints this
+        // encoder later skipped; the stream (and an error naming a record) counts only the
+        // records written, as a store encoding on its own thread does.
+        let streamSequence = sequence - UInt64(e.refusedCheckpoints)
         let record: HistoryRecord
         // A checkpoint resets the tables; kept to undo that if the sink refuses it.
         let beforeCheckpoint: HistoryCodec<Section, Item>?
         if case .checkpoint = content { beforeCheckpoint = e.codec } else { beforeCheckpoint = nil }
         do {
-          record = try e.codec.encode(content, sequence: sequence)
+          record = try e.codec.encode(content, sequence: streamSequence)
         } catch {
-          return (sequence, e.dueSince, HistoryError.invalidRecord(sequence: sequence, reason: error.description))
+          return (sequence, e.dueSince, HistoryError.invalidRecord(sequence: streamSequence, reason: error.description))
         }
         if let beforeCheckpoint, let limit = e.sink.maximumPayloadBytes, record.payload.count > limit {
           // A checkpoint over the sink's limit (a list of millions of items) is skipped, as the
           // synchronous store skips it, instead of failing every later change: the tables go
           // back to before it, and the next one is due after 8× its size in other records.
-          // The file then numbers the following records one lower than the store did
-          // (sequences are implicit in the file; a replay takes the file's numbers).
+          // The records after it are numbered one lower than the store numbered them (see
+          // `streamSequence`).
           e.codec = beforeCheckpoint
           _StoreState<Section, Item>.restartSpacing(
             afterCheckpointOf: record.payload.count, written: false, lastCheckpointBytes: &e.lastCheckpointBytes,

@@ -5,6 +5,10 @@ import Synchronization
 final class RecordingSink: HistoryRecordSink {
   struct Failure: Error, Equatable {}
   private let storage = Mutex<(records: [HistoryRecord], failNext: Int)>(([], 0))
+  /// The payload limit the sink announces (a store skips a checkpoint over it); nil: none.
+  let maximumPayloadBytes: Int?
+
+  init(maximumPayloadBytes: Int? = nil) { self.maximumPayloadBytes = maximumPayloadBytes }
 
   var records: [HistoryRecord] { storage.withLock { $0.records } }
 

@@ -100,8 +100,7 @@ extension ListStore {
       // unless that store skipped a checkpoint over the sink's limit: the file keeps no trace
       // of it, so this one tries it once more.
       state.backgroundEncoder = _BackgroundRecordEncoder(
-        codec: codec, sink: sink, journalCheckpointBytes: journalCheckpointBytes,
-        bytesSinceCheckpoint: state.bytesSinceCheckpoint, lastCheckpointBytes: state.lastCheckpointBytes,
+        codec: codec, sink: sink, journalCheckpointBytes: journalCheckpointBytes, spacing: state.checkpointSpacing,
         lastSequence: state.recordSequence, checkpointDueSince: state.checkpointDueSince,
         lastCheckpointItems: state.lastCheckpointItems)
     } else {
@@ -457,9 +456,7 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
     _ = state.graph.takeDroppedCheckpoints()  // freed here: nobody waits on a replay's commits
     state.recordSequence = sequence
     if kind == .checkpoint {
-      _StoreState<Section, Item>.restartSpacing(
-        afterCheckpointOf: payloadBytes, written: true, lastCheckpointBytes: &state.lastCheckpointBytes,
-        bytesSinceCheckpoint: &state.bytesSinceCheckpoint)
+      state.checkpointSpacing.restart(afterCheckpointOf: payloadBytes, written: true)
       // Where a background encoder continuing this stream stands (its lagged rule): the last
       // checkpoint, the list's size then (the state a checkpoint records is the head's), and
       // no checkpoint due yet.
@@ -467,12 +464,8 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
       state.lastCheckpointItems = fold?.numberOfItems ?? state.headSnapshot.numberOfItems
       state.checkpointDueSince = nil
     } else {
-      state.bytesSinceCheckpoint += payloadBytes
-      if state.checkpointDueSince == nil
-        && state.bytesSinceCheckpoint
-          >= _StoreState<Section, Item>.checkpointThreshold(
-            budget: state.journalCheckpointBytes, lastCheckpointBytes: state.lastCheckpointBytes)
-      {
+      state.checkpointSpacing.add(recordOf: payloadBytes)
+      if state.checkpointDueSince == nil && state.checkpointSpacing.isDue(budget: state.journalCheckpointBytes) {
         state.checkpointDueSince = sequence
       }
     }

@@ -55,7 +55,7 @@ import Testing
       }
       if let dueAt { #expect(record.sequence <= dueAt + lag, "no checkpoint after record #\(record.sequence)") }
       bytesSince += record.payload.count
-      // 8: the store's `checkpointSizeFactor`.
+      // 8: `_CheckpointSpacing.sizeFactor`.
       if dueAt == nil && bytesSince >= max(budget, 8 * lastCheckpointBytes) { dueAt = record.sequence }
     }
     #expect(checkpoints >= 3)

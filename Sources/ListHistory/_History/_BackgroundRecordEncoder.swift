@@ -28,7 +28,7 @@ import Synchronization
 ///
 /// ```swift
 /// let encoder = _BackgroundRecordEncoder(codec: codec, sink: sink, journalCheckpointBytes: 256 * 1024,
-///                                        bytesSinceCheckpoint: 0, lastCheckpointBytes: 0, lastSequence: 0)
+///                                        spacing: _CheckpointSpacing(), lastSequence: 0)
 /// try encoder.submit(.record(.commit(commit), sequence: 1))   // queued; throws an earlier failure
 /// try encoder.drain()                                          // every record is in the sink
 /// ```
@@ -71,8 +71,7 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
   private struct EncoderSide: Sendable {
     var codec: HistoryCodec<Section, Item>
     let sink: any HistoryRecordSink
-    var bytesSinceCheckpoint: Int
-    var lastCheckpointBytes: Int
+    var spacing: _CheckpointSpacing
     /// Checkpoints skipped for exceeding the sink's payload limit.
     var refusedCheckpoints = 0
     /// The first record after the last checkpoint at which a checkpoint became due (the value
@@ -111,22 +110,20 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
 
   /// - Parameters:
   ///   - lastSequence: the sequence of the last record already in the sink's stream.
-  ///   - bytesSinceCheckpoint, lastCheckpointBytes: where the checkpoint budget stands after
-  ///     those records (a replay reports them).
+  ///   - spacing: where the checkpoint budget stands after those records (a replay reports it).
   ///   - checkpointDueSince: the first of those records after the last checkpoint at which a
   ///     checkpoint became due (a store closed before its lagged checkpoint), if any.
   ///   - lastCheckpointItems: the item count of the stream's last checkpoint, if any (it sets
   ///     the lag, as it would have in the store that wrote it).
   init(
     codec: HistoryCodec<Section, Item>, sink: any HistoryRecordSink, journalCheckpointBytes: Int,
-    bytesSinceCheckpoint: Int, lastCheckpointBytes: Int, lastSequence: UInt64, checkpointDueSince: UInt64? = nil,
+    spacing: _CheckpointSpacing, lastSequence: UInt64, checkpointDueSince: UInt64? = nil,
     lastCheckpointItems: Int? = nil
   ) {
     self.journalCheckpointBytes = journalCheckpointBytes
     encoderSide = Mutex(
       EncoderSide(
-        codec: codec, sink: sink, bytesSinceCheckpoint: bytesSinceCheckpoint, lastCheckpointBytes: lastCheckpointBytes,
-        dueSince: checkpointDueSince))
+        codec: codec, sink: sink, spacing: spacing, dueSince: checkpointDueSince))
     let lag =
       lastCheckpointItems.map { Self.lag(afterCheckpointOf: $0, checkpointBytes: journalCheckpointBytes) }
       ?? Self.baseLag(forCheckpointBytes: journalCheckpointBytes)
@@ -304,28 +301,18 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
           // The records after it are numbered one lower than the store numbered them (see
           // `streamSequence`).
           e.codec = beforeCheckpoint
-          _StoreState<Section, Item>.restartSpacing(
-            afterCheckpointOf: record.payload.count, written: false, lastCheckpointBytes: &e.lastCheckpointBytes,
-            bytesSinceCheckpoint: &e.bytesSinceCheckpoint)
+          e.spacing.restart(afterCheckpointOf: record.payload.count, written: false)
           e.dueSince = nil
           e.refusedCheckpoints += 1
           continue
         }
         do { try e.sink.write(record) } catch { return (sequence, e.dueSince, error) }
         if record.kind == .checkpoint {
-          _StoreState<Section, Item>.restartSpacing(
-            afterCheckpointOf: record.payload.count, written: true, lastCheckpointBytes: &e.lastCheckpointBytes,
-            bytesSinceCheckpoint: &e.bytesSinceCheckpoint)
+          e.spacing.restart(afterCheckpointOf: record.payload.count, written: true)
           e.dueSince = nil
         } else {
-          e.bytesSinceCheckpoint += record.payload.count
-          if e.dueSince == nil
-            && e.bytesSinceCheckpoint
-              >= _StoreState<Section, Item>.checkpointThreshold(
-                budget: journalCheckpointBytes, lastCheckpointBytes: e.lastCheckpointBytes)
-          {
-            e.dueSince = sequence
-          }
+          e.spacing.add(recordOf: record.payload.count)
+          if e.dueSince == nil && e.spacing.isDue(budget: journalCheckpointBytes) { e.dueSince = sequence }
         }
       }
     }

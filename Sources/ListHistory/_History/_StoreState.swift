@@ -11,42 +11,11 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
   var sink: (any HistoryRecordSink)?
   var recordSequence: UInt64 = 0
   var journalCheckpointBytes = 256 * 1024
-  var bytesSinceCheckpoint = 0
-  /// Payload size of the last checkpoint record (or of a larger one that could not be written):
-  /// checkpoints are due only after at least
-  /// `checkpointSizeFactor` times that many bytes of other records, so a large list's full-state
-  /// checkpoints do not dominate the journal: about 1/(factor + 1) of its payload on a list of
-  /// steady size, more on a growing one (each checkpoint is larger than the last; ~47% on an
-  /// append-only list with a factor of 4). Scaling the budget by the list's growth was tried:
-  /// on an append-only list no checkpoint would ever be due again, so open and time travel
-  /// would replay everything.
-  var lastCheckpointBytes = 0
+  /// Where the checkpoint budget stands (without a background encoder, which keeps its own).
+  var checkpointSpacing = _CheckpointSpacing()
   /// Checkpoint records skipped because they exceeded the sink's payload limit (see
   /// `checkpointIfDue()`).
   var refusedCheckpoints = 0
-  /// 8: at 4, a 10M-event journal of the mixed workload (its list grows to ~1.6M items) took
-  /// 13.4 bytes an event, 3.5 of them checkpoints — over #4's budget of 12; at 8 it takes 11.8
-  /// (1M events: 11.4 → 10.7). The price: a travel in the file decodes about twice as much
-  /// (mean 3.0 → 6.6 s at 10M events, 353 → 517 ms at 1M).
-  static var checkpointSizeFactor: Int { 8 }
-
-  /// The encoded bytes since the last checkpoint after which the next one is due: the budget,
-  /// and never less than `checkpointSizeFactor` times the last checkpoint's size. The one rule
-  /// of the synchronous store, the background encoder and a replay that continues a stream.
-  static func checkpointThreshold(budget: Int, lastCheckpointBytes: Int) -> Int {
-    max(budget, checkpointSizeFactor * lastCheckpointBytes)
-  }
-
-  /// Starts the spacing over after a checkpoint record of `bytes`: one written (or replayed)
-  /// becomes the last checkpoint; one skipped (not written, e.g. over the sink's payload limit)
-  /// only raises the last size, so the next attempt comes after the budget's distance for a
-  /// checkpoint that large. Shared by the synchronous store, the background encoder and a replay.
-  static func restartSpacing(
-    afterCheckpointOf bytes: Int, written: Bool, lastCheckpointBytes: inout Int, bytesSinceCheckpoint: inout Int
-  ) {
-    lastCheckpointBytes = written ? bytes : max(lastCheckpointBytes, bytes)
-    bytesSinceCheckpoint = 0
-  }
   /// Set instead of `codec` and `sink` when records are encoded on another thread (a journal
   /// with deferred, relaxed writes): `persist` then only queues what to encode.
   var backgroundEncoder: _BackgroundRecordEncoder<Section, Item>?
@@ -92,7 +61,7 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
       throw error
     }
     recordSequence += 1
-    bytesSinceCheckpoint += record.payload.count
+    checkpointSpacing.add(recordOf: record.payload.count)
   }
 
   /// The state is about to change by `events` (nil: in ways not listed) without a record that
@@ -129,8 +98,7 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
     // A full-state checkpoint is due after the byte budget, and never before several times the
     // size of the last checkpoint: on large lists full states would otherwise dominate the file.
     // `saved` keeps the pre-checkpoint tables in case the write fails (the checkpoint resets them).
-    guard sink != nil,
-      bytesSinceCheckpoint >= Self.checkpointThreshold(budget: journalCheckpointBytes, lastCheckpointBytes: lastCheckpointBytes),
+    guard sink != nil, checkpointSpacing.isDue(budget: journalCheckpointBytes),
       let saved = codec  // only now: the copy retains every table
     else { return }
     let checkpoint = HistoryCheckpoint(
@@ -142,13 +110,11 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
     // the encoding's cost amortized over those records.
     func backOff(_ failedBytes: Int) {
       codec = saved
-      Self.restartSpacing(
-        afterCheckpointOf: failedBytes, written: false, lastCheckpointBytes: &lastCheckpointBytes,
-        bytesSinceCheckpoint: &bytesSinceCheckpoint)
+      checkpointSpacing.restart(afterCheckpointOf: failedBytes, written: false)
     }
     let record: HistoryRecord
     do { record = try codec!.encode(.checkpoint(checkpoint), sequence: recordSequence + 1) } catch {
-      return backOff(lastCheckpointBytes)
+      return backOff(checkpointSpacing.lastCheckpointBytes)
     }
     if let limit = sink?.maximumPayloadBytes, record.payload.count > limit {
       refusedCheckpoints += 1
@@ -156,8 +122,6 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
     }
     do { try sink?.write(record) } catch { return backOff(record.payload.count) }
     recordSequence += 1
-    Self.restartSpacing(
-      afterCheckpointOf: record.payload.count, written: true, lastCheckpointBytes: &lastCheckpointBytes,
-      bytesSinceCheckpoint: &bytesSinceCheckpoint)
+    checkpointSpacing.restart(afterCheckpointOf: record.payload.count, written: true)
   }
 }

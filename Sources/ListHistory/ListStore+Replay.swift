@@ -546,8 +546,10 @@ extension _StoreState {
         var events: [ListEvent<Section, Item>] = []
         swap(&events, &commit.events)
         let all = events.indices
-        var ownPrefetcher = _FoldPrefetcher()
-        try replayCommit(commit, events: &events, in: all, into: &fold, prefetching: &ownPrefetcher)
+        // Its hints look into this array: the prefetcher starts over here and after it.
+        prefetcher.reset()
+        defer { prefetcher.reset() }
+        try replayCommit(commit, events: &events, in: all, into: &fold, prefetching: &prefetcher)
       }
       return false
     case .headMove(let move):

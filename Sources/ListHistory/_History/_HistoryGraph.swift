@@ -143,14 +143,9 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
     parent: Int, moving newEvents: inout [Event], label: String?, timestampMillis: Int64,
     stateAfter: @autoclosure () -> Snapshot
   ) -> Int {
-    let weight = Self.replayWeight(of: newEvents, in: newEvents.indices)
     let count = newEvents.count
-    if count == 1 {
-      events.append(newEvents.removeLast())  // a move: no retain now, no release later
-    } else {
-      events.append(contentsOf: newEvents)
-      newEvents.removeAll()
-    }
+    let weight = appendEvents(movingIn: newEvents.indices, of: &newEvents)
+    newEvents.removeAll()  // placeholders only
     return addVersion(parent: parent, eventCount: count, weight: weight, label: label, timestampMillis: timestampMillis) {
       .snapshot(stateAfter())
     }
@@ -165,11 +160,18 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
     parent: Int, movingEventsIn range: Range<Int>, of buffer: inout [Event], label: String?, timestampMillis: Int64,
     pendingState fold: @autoclosure () -> ListFold<Section, Item>
   ) -> Int {
-    let weight = Self.replayWeight(of: buffer, in: range)
-    for index in range { events.append(Self.take(&buffer[index])) }
+    let weight = appendEvents(movingIn: range, of: &buffer)
     return addVersion(
       parent: parent, eventCount: range.count, weight: weight, label: label, timestampMillis: timestampMillis
     ) { .pending(fold()) }
+  }
+
+  /// Appends the events in `range` of `buffer` to the history, each moved out (no retain now,
+  /// no release later) and replaced by a placeholder; returns their total replay weight.
+  private mutating func appendEvents(movingIn range: Range<Int>, of buffer: inout [Event]) -> Int {
+    let weight = Self.replayWeight(of: buffer, in: range)
+    for index in range { events.append(Self.take(&buffer[index])) }
+    return weight
   }
 
   /// Moves `event` out, leaving an event that owns nothing in its place.
@@ -255,10 +257,11 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
 
   /// The total ``ListEvent/replayWeight`` of the events in `range`.
   ///
-  /// A function of its own, never inlined: inlined into ``add(parent:moving:label:timestampMillis:stateAfter:)``,
-  /// the optimizer kept the reference it took to read the array alive past the loop, so the
-  /// array was shared when `add` moved its last event out, and every single-event commit copied
-  /// its array (each event through the generic copy witness): 10% of a replay's folding thread.
+  /// A function of its own, never inlined: inlined where the events are then moved out
+  /// (`appendEvents(movingIn:of:)`), the optimizer kept the reference it took to read the array
+  /// alive past the loop, so the array was shared when the events were moved out, and every
+  /// commit copied its array (each event through the generic copy witness): 10% of a replay's
+  /// folding thread.
   @inline(never)
   static func replayWeight(of events: borrowing [Event], in range: Range<Int>) -> Int {
     var weight = 0

@@ -101,6 +101,9 @@ struct _JournalValueDecoder: Decoder {
       default: throw mismatch(type, value, path)
       }
     }
+    // At the root the value alone goes in, without a path: it fits the existential's inline
+    // buffer (see `_RootJournalValueDecoder`), where a value and a path were boxed.
+    if path.isEmpty { return try T(from: _RootJournalValueDecoder(value: value)) }
     return try T(from: _JournalValueDecoder(value: value, codingPath: path))
   }
 

@@ -216,9 +216,16 @@ struct _EncoderTables<SectionID: Hashable, ItemID: Hashable>: Sendable where Sec
 struct _DecoderTables<Section: ListElement, Item: ListElement>: Sendable {
   var sections: [Section.ID] = []
   var sectionValues: [JournalValue] = []
-  /// Item identifiers by intern index, with what the tables remember of each item: one entry
-  /// (one place in memory) per item, as a reference reads the identifier and often the item.
+  /// What the tables remember of each item, by intern index (parallel to `itemIDs`).
   var items: [_DecodedItem<Item>] = []
+  /// Item identifiers by intern index.
+  ///
+  /// Apart from the rest of each item's entry (`items`) because most references read only the
+  /// identifier (a move, an expansion, a location's parent), at random across every item the
+  /// stream named: in entries of the identifier alone, a million-item table is 8 MB for `Int`
+  /// identifiers, mostly in cache, where the whole entries are 72 bytes an item. Measured in
+  /// session 13 (10M-event replay, sparse checkpoints): see `Tools/Benchmarks/README.md`.
+  var itemIDs: [Item.ID] = []
   var strings: [String] = []
   var shapes: [[String]] = []
   var lastTimestamp: Int64 = 0
@@ -242,6 +249,7 @@ struct _DecoderTables<Section: ListElement, Item: ListElement>: Sendable {
   mutating func removeAll() {
     sections.removeAll(keepingCapacity: true)
     sectionValues.removeAll(keepingCapacity: true)
+    itemIDs.removeAll(keepingCapacity: true)
     items.removeAll(keepingCapacity: true)
     strings.removeAll(keepingCapacity: true)
     shapes.removeAll(keepingCapacity: true)
@@ -252,7 +260,7 @@ struct _DecoderTables<Section: ListElement, Item: ListElement>: Sendable {
 
 /// What the decoder's tables know of one interned item.
 struct _DecodedItem<Item: ListElement>: Sendable {
-  var id: Item.ID
+  /// The identifier's journal value (the identifier itself is in `_DecoderTables.itemIDs`).
   var idValue: JournalValue
   /// The item as last read; nil before any, or while only its content value is known (a
   /// checkpoint skipped without building its state leaves the values, decoded when a later

@@ -646,11 +646,11 @@ extension HistoryCodec {
     var tables = _EncoderTables<Section.ID, Item.ID>()
     tables.sectionList = decoderTables.sections
     for (index, id) in decoderTables.sections.enumerated() { tables.sections[id] = index }
-    let itemCount = decoderTables.items.count
+    let itemCount = decoderTables.itemIDs.count
     tables.items.reserveCapacity(itemCount)
     tables.itemContents.reserveCapacity(itemCount)
     for index in 0..<itemCount {
-      let id = decoderTables.items[index].id
+      let id = decoderTables.itemIDs[index]
       tables.items.append(id, hash: id.hashValue)
       tables.itemContents.append(decoderTables.items[index].content.take())
     }

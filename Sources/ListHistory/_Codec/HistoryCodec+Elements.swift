@@ -198,8 +198,10 @@ extension HistoryCodec {
 
   // MARK: Reading
 
+  /// An item identifier: new (interned here) or a reference to one interned before. A reference
+  /// reads only `_DecoderTables.itemIDs` (see there for why).
   mutating func readItemID(header: UInt64, flagBits: Int, start: Int, _ reader: inout _ByteReader)
-    throws(HistoryCodecError) -> (id: Item.ID, value: JournalValue)
+    throws(HistoryCodecError) -> Item.ID
   {
     if header & 1 == 1 {
       let value: JournalValue
@@ -213,19 +215,29 @@ extension HistoryCodec {
       }
       let id: Item.ID
       do { id = try itemCoding.makeID(value) } catch { throw reader.fail("item identifier \(value): \(error)", at: start) }
-      decoderTables.items.append(_DecodedItem(id: id, idValue: value))
-      return (id, value)
+      decoderTables.itemIDs.append(id)
+      decoderTables.items.append(_DecodedItem(idValue: value))
+      return id
     }
     let index = header >> UInt64(1 + flagBits)
-    guard index < UInt64(decoderTables.items.count) else {
+    guard index < UInt64(decoderTables.itemIDs.count) else {
       throw reader.fail("item reference \(index) is not defined", at: start)
     }
-    return (decoderTables.items[Int(index)].id, decoderTables.items[Int(index)].idValue)
+    return decoderTables.itemIDs[Int(index)]
+  }
+
+  /// ``readItemID(header:flagBits:start:_:)`` and the identifier's journal value, for a reader
+  /// that goes on to the item's content (whose entry in `_DecoderTables.items` it reads anyway).
+  mutating func readItemIDAndValue(header: UInt64, flagBits: Int, start: Int, _ reader: inout _ByteReader)
+    throws(HistoryCodecError) -> (id: Item.ID, value: JournalValue)
+  {
+    let id = try readItemID(header: header, flagBits: flagBits, start: start, &reader)
+    return (id, decoderTables.items[itemIndex(header: header, flagBits: flagBits)].idValue)
   }
 
   /// The intern index of the item identifier `readItemID` returned last (new or referenced).
   func itemIndex(header: UInt64, flagBits: Int) -> Int {
-    header & 1 == 1 ? decoderTables.items.count - 1 : Int(header >> UInt64(1 + flagBits))
+    header & 1 == 1 ? decoderTables.itemIDs.count - 1 : Int(header >> UInt64(1 + flagBits))
   }
 
   /// A plain item reference to an item whose content the tables remember: the remembered item.
@@ -247,8 +259,9 @@ extension HistoryCodec {
     // the content value too, a cache miss on a cold object for every remembered item.
     if let item = decoderTables.items[index].item { return item }
     guard let content = decoderTables.items[index].content else { return nil }
-    let entry = decoderTables.items[index]
-    return try makeItem(id: entry.id, idValue: entry.idValue, index: index, content: content, start: start, &reader)
+    return try makeItem(
+      id: decoderTables.itemIDs[index], idValue: decoderTables.items[index].idValue, index: index, content: content,
+      start: start, &reader)
   }
 
   /// Reads an item of a checkpoint whose state is not built: the tables learn its identifier and
@@ -260,7 +273,7 @@ extension HistoryCodec {
   mutating func skipItem(_ reader: inout _ByteReader) throws(HistoryCodecError) {
     let start = reader.offset
     let header = try reader.varint()
-    let (id, value) = try readItemID(header: header, flagBits: 1, start: start, &reader)
+    let (id, value) = try readItemIDAndValue(header: header, flagBits: 1, start: start, &reader)
     let index = itemIndex(header: header, flagBits: 1)
     if header & 2 != 0, let identity = itemCoding.identityElement {
       decoderTables.remember(identity(id), content: value, forItem: index)
@@ -292,7 +305,7 @@ extension HistoryCodec {
 
   mutating func readPlainItemID(_ reader: inout _ByteReader) throws(HistoryCodecError) -> Item.ID {
     let start = reader.offset
-    return try readItemID(header: reader.varint(), flagBits: 0, start: start, &reader).id
+    return try readItemID(header: reader.varint(), flagBits: 0, start: start, &reader)
   }
 
   mutating func readPlainSectionID(_ reader: inout _ByteReader) throws(HistoryCodecError) -> Section.ID {
@@ -304,7 +317,7 @@ extension HistoryCodec {
   mutating func readItem(_ reader: inout _ByteReader) throws(HistoryCodecError) -> Item {
     let start = reader.offset
     let header = try reader.varint()
-    let (id, value) = try readItemID(header: header, flagBits: 1, start: start, &reader)
+    let (id, value) = try readItemIDAndValue(header: header, flagBits: 1, start: start, &reader)
     let index = itemIndex(header: header, flagBits: 1)
     if header & 2 != 0, let identity = itemCoding.identityElement {
       let item = identity(id)
@@ -340,19 +353,32 @@ extension HistoryCodec {
   mutating func readItemUpdate(remembered: Bool, _ reader: inout _ByteReader) throws(HistoryCodecError) -> (old: Item, new: Item) {
     let start = reader.offset
     let header = try reader.varint()
-    let (id, value) = try readItemID(header: header, flagBits: 0, start: start, &reader)
+    let (id, value) = try readItemIDAndValue(header: header, flagBits: 0, start: start, &reader)
     let index = itemIndex(header: header, flagBits: 0)
-    let old: Item
     if remembered {
-      guard let known = try rememberedItem(at: index, start: start, &reader) else {
+      // Taken out of the table, not copied: the new content replaces it there at once, so the
+      // old item's storage (cold by now) is neither retained here nor released by that store.
+      guard let old = try takeRememberedItem(at: index, start: start, &reader) else {
         throw reader.fail("item reference \(index) has no remembered content", at: start)
       }
-      old = known
-    } else {
-      old = try makeItem(id: id, idValue: value, index: index, content: nil, start: reader.offset, &reader)
+      do {
+        return (old, try makeItem(id: id, idValue: value, index: index, content: nil, start: reader.offset, &reader))
+      } catch {
+        decoderTables.items[index].item = old  // back where it was: a failed read leaves the item known
+        throw error
+      }
     }
+    let old = try makeItem(id: id, idValue: value, index: index, content: nil, start: reader.offset, &reader)
     let new = try makeItem(id: id, idValue: value, index: index, content: nil, start: reader.offset, &reader)
     return (old, new)
+  }
+
+  /// ``rememberedItem(at:start:_:)``, moved out of the tables (the caller stores the item's
+  /// next content there).
+  mutating func takeRememberedItem(at index: Int, start: Int, _ reader: inout _ByteReader) throws(HistoryCodecError) -> Item? {
+    if let item = decoderTables.items[index].item.take() { return item }
+    guard try rememberedItem(at: index, start: start, &reader) != nil else { return nil }
+    return decoderTables.items[index].item.take()
   }
 
   mutating func readSection(_ reader: inout _ByteReader) throws(HistoryCodecError) -> Section {
@@ -394,7 +420,7 @@ extension HistoryCodec {
     let header = try reader.varint()
     let container: ListItemContainer<Section.ID, Item.ID>
     if header & 2 != 0 {
-      container = .parent(try readItemID(header: header, flagBits: 1, start: start, &reader).id)
+      container = .parent(try readItemID(header: header, flagBits: 1, start: start, &reader))
     } else {
       container = .section(try readSectionID(header: header, flagBits: 1, start: start, &reader).id)
     }

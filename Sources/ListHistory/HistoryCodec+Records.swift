@@ -201,7 +201,10 @@ extension HistoryCodec {
     }
     let count = flags & _CommitFlag.singleEvent != 0 ? 1 : try reader.count("event")
     if reserving { events.reserveCapacity(events.count + count) }
-    for _ in 0..<count { events.append(try readEvent(&reader)) }
+    for _ in 0..<count {
+      decoderTables.currentEvent = events.count
+      events.append(try readEvent(&reader))
+    }
     return HistoryCommit(
       version: version, parent: Version(parent), timestamp: Double(millis) / 1000, label: label, events: [])
   }
@@ -399,6 +402,11 @@ extension HistoryCodec {
       return code == _EventCode.insertLeaf ? .insertItems(outline, at: location) : .deleteItems(outline, from: location)
     case _EventCode.deleteRememberedLeaf:
       let location = try readLocation(&reader)
+      if decoderTables.leavesRememberedItemsToTheState {
+        let id = try readPlainItemID(&reader)
+        decoderTables.itemsFromState.append(_ItemFromState(event: decoderTables.currentEvent, id: id))
+        return .deleteItems(ListOutline(), from: location)
+      }
       return .deleteItems(ListOutline([.init(try readRememberedItem(&reader).item)]), from: location)
     case _EventCode.moveItem:
       let id = try readPlainItemID(&reader)

@@ -89,8 +89,10 @@ public struct HistoryCodec<Section: ListElement, Item: ListElement>: Sendable {
     encoderTables = _EncoderTables()
     if keepingDecoderStorage { return decoderTables.removeAll() }
     let keepsContents = decoderTables.keepsContents
+    let leavesRememberedItems = decoderTables.leavesRememberedItemsToTheState
     decoderTables = _DecoderTables()
     decoderTables.keepsContents = keepsContents
+    decoderTables.leavesRememberedItemsToTheState = leavesRememberedItems
   }
 
   /// Where the encoder's tables stand before a record (for rolling back a record that was not
@@ -235,9 +237,30 @@ struct _DecoderTables<Section: ListElement, Item: ListElement>: Sendable {
   /// a replay without a sink drops them, and each decoded content is freed at once instead of
   /// staying alive until the item's next update (a million values on a large list).
   var keepsContents = true
+  /// Whether the items that records name as remembered (an update's old content, a remembered
+  /// leaf's deletion) are left for the replay to take from its state, which then holds exactly
+  /// those items: the tables then keep no items at all, and such an event is decoded with a
+  /// stand-in, listed in `itemsFromState`. Set by a pipelined replay (see
+  /// `ListStore._replayPipelined`), whose folding thread fills the stand-ins in.
+  ///
+  /// Why: a remembered item is one cache miss in the tables (an entry per item the stream
+  /// named, read at random), and often a `Codable` decoding of the content a checkpoint left,
+  /// on the decoding thread that bounds a replay; the folding thread reads the item's record
+  /// for the event anyway. Measured in session 13: see `Tools/Benchmarks/README.md`.
+  var leavesRememberedItemsToTheState = false
+  /// The buffer index the event being read will have (see `itemsFromState`).
+  var currentEvent = 0
+  /// The events decoded with a stand-in for a remembered item (see
+  /// `leavesRememberedItemsToTheState`), by index in the buffer they were appended to, with the
+  /// item's identifier; the reader takes them after each record.
+  var itemsFromState: [_ItemFromState<Item.ID>] = []
 
   /// Remembers `item`, read with `content`, as the last content of the item at `index`.
   mutating func remember(_ item: Item, content: JournalValue, forItem index: Int) {
+    if leavesRememberedItemsToTheState {
+      if keepsContents { items[index].content = content }
+      return
+    }
     items[index].item = item
     items[index].content = keepsContents ? content : nil
   }
@@ -256,6 +279,15 @@ struct _DecoderTables<Section: ListElement, Item: ListElement>: Sendable {
     lastTimestamp = 0
     newItemBase = 0
   }
+}
+
+/// An event decoded with a stand-in for a remembered item, which the replay's state fills in
+/// (see `_DecoderTables.leavesRememberedItemsToTheState`): an update's old item (the stand-in
+/// is the new one), or the leaf a deletion removes (the stand-in is an empty outline).
+struct _ItemFromState<ItemID: Hashable & Sendable>: Sendable {
+  /// The event's index in the buffer it was decoded into.
+  var event: Int
+  var id: ItemID
 }
 
 /// What the decoder's tables know of one interned item.

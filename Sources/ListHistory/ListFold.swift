@@ -163,6 +163,10 @@ public struct ListFold<Section: ListElement, Item: ListElement>: Sendable {
   @inline(__always)
   func _slot(of id: Item.ID) -> Int? { _slot(of: id, hash: id.hashValue) }
 
+  /// The item `id`; nil when there is none.
+  @inlinable
+  func _item(_ id: Item.ID) -> Item? { _slot(of: id).map { _records[$0].value } }
+
   /// The outline nodes of a sibling sequence.
   @inlinable
   func _nodes(of siblings: _FoldSiblings) -> [Outline.Node] {

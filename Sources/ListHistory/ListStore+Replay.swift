@@ -164,9 +164,14 @@ extension ListStore {
         _ReplayedRecord(
           sequence: record.sequence, kind: record.kind, payloadBytes: record.payload.count, content: content,
           bufferedEvents: record.kind == .commit ? batch.events.count - firstEvent : nil))
+      if !codec.decoderTables.itemsFromState.isEmpty {
+        batch.itemsFromState.entries.append(contentsOf: codec.decoderTables.itemsFromState)
+        codec.decoderTables.itemsFromState.removeAll(keepingCapacity: true)
+      }
     } catch {
       // The events of a commit that failed halfway belong to no record.
       batch.events.removeSubrange(firstEvent...)
+      codec.decoderTables.itemsFromState.removeAll(keepingCapacity: true)
       throw .invalidRecord(sequence: record.sequence, reason: error.description)
     }
   }
@@ -180,7 +185,13 @@ extension ListStore {
   static func _replayPipelined<Records: IteratorProtocol<HistoryRecord>>(
     _ iterator: inout Records, codec: inout HistoryCodec<Section, Item>, into replay: _Replay<Section, Item>
   ) throws(HistoryError) {
+    // The folding thread fills in the remembered items from its state (fold or snapshot).
+    codec.decoderTables.leavesRememberedItemsToTheState = true
+    defer { codec.decoderTables.leavesRememberedItemsToTheState = false }
     let handOff = _BatchHandOff<_ReplayBatch<Section, Item>>(capacity: _replayPendingBatches)
+    let prefaulter = _AppendPrefaulter()
+    prefaulter.publish(replay.state.graph.appendRegions)
+    var pageRequests = _AppendPageRequests()
     let folded = DispatchGroup()
     folded.enter()
     DispatchQueue.global().async {
@@ -195,7 +206,10 @@ extension ListStore {
           var record = _ReplayedRecord<Section, Item>.placeholder
           swap(&record, &batch.records[index])
           let eventCount = record.bufferedEvents ?? 0
-          do throws(HistoryError) { try replay.apply(consume record, bufferedEvents: &batch.events, from: firstEvent) } catch {
+          do throws(HistoryError) {
+            try replay.apply(
+              consume record, bufferedEvents: &batch.events, from: firstEvent, itemsFromState: &batch.itemsFromState)
+          } catch {
             replay.failure = error
             handOff.stop()
             return
@@ -204,6 +218,7 @@ extension ListStore {
         }
         batch.removeAll()
         handOff.recycle(consume batch)
+        prefaulter.publish(replay.state.graph.appendRegions)
       }
     }
     var decodeFailure: HistoryError?
@@ -223,6 +238,7 @@ extension ListStore {
           isStopped = true
           break
         }
+        pageRequests.request(prefaulter.regions())
       }
     }
     if !isStopped, !batch.records.isEmpty { _ = handOff.put(consume batch) }
@@ -273,11 +289,65 @@ final class _CodecInProgress<Section: ListElement, Item: ListElement>: @unchecke
 struct _ReplayBatch<Section: ListElement, Item: ListElement>: Sendable {
   var records: [_ReplayedRecord<Section, Item>] = []
   var events: [ListEvent<Section, Item>] = []
+  /// The events of `events` decoded with a stand-in for a remembered item, in order, for the
+  /// folding thread to fill in from its state (see `_DecoderTables.leavesRememberedItemsToTheState`).
+  var itemsFromState = _ItemsFromState<Item.ID>()
 
   /// Empties the batch, keeping its storage.
   mutating func removeAll() {
     records.removeAll(keepingCapacity: true)
     events.removeAll(keepingCapacity: true)
+    itemsFromState.removeAll()
+  }
+}
+
+extension ListEvent {
+  /// Replaces the stand-in a decoder left for the remembered item `id` (see ``_ItemFromState``)
+  /// with `item`, the state's item of that identifier just before this event: an update's old
+  /// item, or the leaf a deletion removes. With no such item in the state, an update is left
+  /// as it is (applying it then fails on the unknown item) and a deletion fails here, as its
+  /// application would.
+  ///
+  /// The state's item is the remembered one exactly when the stream is consistent, and the
+  /// application that follows verifies the event against the state as before (the deleted
+  /// leaf's place, that it is a collapsed leaf).
+  ///
+  /// - Complexity: O(1).
+  mutating func _fillStandIn(for id: Item.ID, with item: Item?) throws(HistoryError) {
+    switch self {
+    case .updateItem(_, let new):
+      if let item { self = .updateItem(old: item, new: new) }
+    case .deleteItems(let outline, let location) where outline.roots.isEmpty:
+      guard let item else { throw .inconsistentEvent(reason: "deleteItems: item \(id) is not at \(location)") }
+      self = .deleteItems(ListOutline([.init(item)]), from: location)
+    default:
+      // Never listed by the decoder; refused rather than applied without its item.
+      throw .inconsistentEvent(reason: "an event with no stand-in listed for item \(id)")
+    }
+  }
+}
+
+/// A batch's events decoded with a stand-in for a remembered item (``_ItemFromState``), in
+/// event order, and how far the replay has filled them in.
+struct _ItemsFromState<ItemID: Hashable & Sendable>: Sendable {
+  var entries: [_ItemFromState<ItemID>] = []
+  /// The first entry not yet filled in.
+  var next = 0
+
+  /// The identifier of the remembered item event `index` (of the batch's buffer) stands in
+  /// for, if it does; events are asked about in order.
+  ///
+  /// - Complexity: O(1).
+  @inline(__always)
+  mutating func id(forEvent index: Int) -> ItemID? {
+    guard next < entries.count, entries[next].event == index else { return nil }
+    defer { next += 1 }
+    return entries[next].id
+  }
+
+  mutating func removeAll() {
+    entries.removeAll(keepingCapacity: true)
+    next = 0
   }
 }
 
@@ -405,14 +475,16 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
   /// Applies one decoded record (verifying every event) and keeps the journal bookkeeping.
   func apply(_ record: consuming _ReplayedRecord<Section, Item>) throws(HistoryError) {
     var noBuffer: [ListEvent<Section, Item>] = []
-    try apply(record, bufferedEvents: &noBuffer, from: 0)
+    var none = _ItemsFromState<Item.ID>()
+    try apply(record, bufferedEvents: &noBuffer, from: 0, itemsFromState: &none)
   }
 
   /// ``apply(_:)`` for a record of a ``_ReplayBatch``: a commit's events are those of `buffer`
-  /// from `firstEvent` on (``_ReplayedRecord/bufferedEvents`` of them), moved out of it.
+  /// from `firstEvent` on (``_ReplayedRecord/bufferedEvents`` of them), moved out of it, and
+  /// those `itemsFromState` lists get their remembered items from the state first.
   func apply(
     _ record: consuming _ReplayedRecord<Section, Item>, bufferedEvents buffer: inout [ListEvent<Section, Item>],
-    from firstEvent: Int
+    from firstEvent: Int, itemsFromState: inout _ItemsFromState<Item.ID>
   ) throws(HistoryError) {
     let sequence = record.sequence
     let kind = record.kind
@@ -426,7 +498,8 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
       if fold != nil {
         let from = state.head
         let usedBase = try state.replay(
-          consume content, bufferedEvents: &buffer, in: buffered, into: &fold!, prefetching: &prefetcher)
+          consume content, bufferedEvents: &buffer, in: buffered, into: &fold!, prefetching: &prefetcher,
+          itemsFromState: &itemsFromState)
         switch kind {
         case .commit: (markerSource, markerSequence) = (.commit(state.head), sequence)
         case .headMove: (markerSource, markerSequence) = (usedBase ? .none : .move(from: from, to: state.head), sequence)
@@ -435,7 +508,7 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
       } else {
         var content = consume content
         if let buffered { content = Self.movingEvents(in: buffered, outOf: &buffer, into: content) }
-        try state.replay(consume content)
+        try state.replay(consume content, itemsFromState: &itemsFromState, firstEvent: firstEvent)
         if let flatFromInterval, kind == .commit,
           Self.foldPays(
             interval: state.graph.checkpointInterval, items: state.headSnapshot.numberOfItems,
@@ -485,8 +558,13 @@ extension ListStore {
 }
 
 extension _StoreState {
-  /// Applies one decoded record to a store being rebuilt (verifying every event).
-  mutating func replay(_ content: consuming HistoryRecordContent<Section, Item>) throws {
+  /// Applies one decoded record to a store being rebuilt (verifying every event); a commit's
+  /// events that `itemsFromState` lists (by index in a batch's buffer, where the commit's
+  /// first event was at `firstEvent`) get their remembered items from the head's state first.
+  mutating func replay(
+    _ content: consuming HistoryRecordContent<Section, Item>, itemsFromState: inout _ItemsFromState<Item.ID>,
+    firstEvent: Int
+  ) throws {
     switch consume content {
     case .commit(var commit):
       try checkReplayed(commit)
@@ -496,7 +574,12 @@ extension _StoreState {
       var snapshot = headSnapshot
       headSnapshot = ListSnapshot()
       snapshot.clearMarkers()
-      for index in commit.events.indices { try commit.events[index].apply(to: &snapshot, verifying: true) }
+      for index in commit.events.indices {
+        if let id = itemsFromState.id(forEvent: firstEvent + index) {
+          try commit.events[index]._fillStandIn(for: id, with: snapshot.item(id))
+        }
+        try commit.events[index].apply(to: &snapshot, verifying: true)
+      }
       var transaction = ListStore<Section, Item>.Transaction(snapshot: snapshot, label: commit.label)
       // Taken, not shared: the history moves the events out of a uniquely owned array.
       swap(&transaction.events, &commit.events)
@@ -533,13 +616,15 @@ extension _StoreState {
   @discardableResult
   mutating func replay(
     _ content: consuming HistoryRecordContent<Section, Item>, bufferedEvents buffer: inout [ListEvent<Section, Item>],
-    in range: Range<Int>?, into fold: inout ListFold<Section, Item>, prefetching prefetcher: inout _FoldPrefetcher
+    in range: Range<Int>?, into fold: inout ListFold<Section, Item>, prefetching prefetcher: inout _FoldPrefetcher,
+    itemsFromState: inout _ItemsFromState<Item.ID>
   ) throws -> Bool {
     switch consume content {
     case .commit(var commit):
       try checkReplayed(commit)
       if let range {
-        try replayCommit(commit, events: &buffer, in: range, into: &fold, prefetching: &prefetcher)
+        try replayCommit(
+          commit, events: &buffer, in: range, into: &fold, prefetching: &prefetcher, itemsFromState: &itemsFromState)
       } else {
         // Taken, not shared: the history moves the events out of a uniquely owned array (a
         // shared one would be copied whole by the move).
@@ -549,7 +634,8 @@ extension _StoreState {
         // Its hints look into this array: the prefetcher starts over here and after it.
         prefetcher.reset()
         defer { prefetcher.reset() }
-        try replayCommit(commit, events: &events, in: all, into: &fold, prefetching: &prefetcher)
+        var none = _ItemsFromState<Item.ID>()  // only a batch's events have stand-ins
+        try replayCommit(commit, events: &events, in: all, into: &fold, prefetching: &prefetcher, itemsFromState: &none)
       }
       return false
     case .headMove(let move):
@@ -572,10 +658,12 @@ extension _StoreState {
   /// replay if thinning has not dropped it (see `_HistoryGraph.pendingCheckpoints`).
   private mutating func replayCommit(
     _ commit: HistoryCommit<Section, Item>, events: inout [ListEvent<Section, Item>], in range: Range<Int>,
-    into fold: inout ListFold<Section, Item>, prefetching prefetcher: inout _FoldPrefetcher
+    into fold: inout ListFold<Section, Item>, prefetching prefetcher: inout _FoldPrefetcher,
+    itemsFromState: inout _ItemsFromState<Item.ID>
   ) throws {
     for index in range {
       prefetcher.advance(to: index, in: &events, fold: fold)
+      if let id = itemsFromState.id(forEvent: index) { try events[index]._fillStandIn(for: id, with: fold._item(id)) }
       try fold._apply(&events[index], verifying: true)
     }
     let version = graph.add(

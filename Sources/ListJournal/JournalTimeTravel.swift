@@ -255,7 +255,14 @@ extension JournalTimeTravel where Section: Codable, Section.ID: Codable, Item: C
 /// The checkpoints a ``JournalTimeTravel`` decoded, kept within a memory budget: each with its
 /// frame and the codec's tables right after it, the most recently used last.
 package struct _DecodedCheckpoints<Section: ListElement, Item: ListElement>: Sendable {
-  package typealias Entry = (frame: Int, codec: HistoryCodec<Section, Item>, checkpoint: HistoryCheckpoint<Section, Item>, cost: Int)
+  /// One kept checkpoint. A struct, not a tuple: with the codec's tables a few fields larger, a
+  /// debug build (Swift 6.3.1) destroyed an optional tuple of these through a bad pointer.
+  package struct Entry: Sendable {
+    package var frame: Int
+    package var codec: HistoryCodec<Section, Item>
+    package var checkpoint: HistoryCheckpoint<Section, Item>
+    package var cost: Int
+  }
   let budget: CheckpointBudget
   private(set) var entries: [Entry] = []
   /// The estimated bytes the kept checkpoints hold.
@@ -284,7 +291,7 @@ package struct _DecodedCheckpoints<Section: ListElement, Item: ListElement>: Sen
   package mutating func keep(frame: Int, codec: HistoryCodec<Section, Item>, checkpoint: HistoryCheckpoint<Section, Item>) {
     if let index = entries.firstIndex(where: { $0.frame == frame }) { cost -= entries.remove(at: index).cost }
     let entryCost = Self.estimatedCost(of: checkpoint)
-    entries.append((frame, codec, checkpoint, entryCost))
+    entries.append(Entry(frame: frame, codec: codec, checkpoint: checkpoint, cost: entryCost))
     cost += entryCost
     while entries.count > 1, let maximum = budget.maximumBytes, cost > maximum { cost -= entries.removeFirst().cost }
   }

@@ -216,6 +216,90 @@ import Testing
     #expect(replayed.checkpointInterval >= 4 * 64 && replayed.checkpointInterval >= store.snapshot.numberOfItems / 8)
   }
 
+  /// A pipelined replay leaves the items records name as remembered (an update's old content, a
+  /// remembered leaf's deletion) to its state: the decoder gives those events stand-ins, and the
+  /// folding thread fills them in from the fold or the head's snapshot. Every version's events,
+  /// their old items included, must come out as the live store recorded them.
+  @Test(arguments: [true, false])
+  func rememberedItemsComeFromTheStateOfAPipelinedReplay(flat: Bool) throws {
+    let (store, records) = try longHistory(seed: 23, steps: 2_500)
+    // The stream names remembered items often (or this would test nothing).
+    var codec = HistoryCodec<String, TestRow>()
+    codec.decoderTables.leavesRememberedItemsToTheState = true
+    var standIns = (updates: 0, deletions: 0)
+    var events: [ListEvent<String, TestRow>] = []
+    for record in records {
+      events.removeAll()
+      _ = try codec.decode(record, checkpointState: false, appendingEventsTo: &events)
+      for entry in codec.decoderTables.itemsFromState {
+        switch events[entry.event] {
+        case .updateItem(let old, let new):
+          #expect(old == new && new.id == entry.id)  // the stand-in: the new item
+          standIns.updates += 1
+        case .deleteItems(let outline, _):
+          #expect(outline.roots.isEmpty)
+          standIns.deletions += 1
+        default: Issue.record("a stand-in in \(events[entry.event])")
+        }
+      }
+      codec.decoderTables.itemsFromState.removeAll()
+    }
+    #expect(standIns.updates > 100 && standIns.deletions > 20, "\(standIns)")
+    for threshold in [0, 700] {
+      let replayed = try replay(records, flat: flat, pipeliningAfter: threshold)
+      for version in 0...store.latestVersion.rawValue {
+        #expect(try replayed.events(of: Version(version)) == store.events(of: Version(version)), "v\(version)")
+      }
+      #expect(replayed.snapshot == store.snapshot)
+      #expect(replayed.head == store.head)
+    }
+  }
+
+  /// A crafted stream can name as remembered a content that is not the item's in the state (a
+  /// writer never does: it stops treating what it remembers as current when the head moves).
+  /// A short replay (sequential, the decoder's remembered item) refuses the record; a pipelined
+  /// one takes the state's item as the old one, so every version holds the stream's contents and
+  /// undoing the update restores the state's.
+  @Test(arguments: [true, false])
+  func aRememberedContentThatIsNotTheStatesIsTheStatesWhenPipelined(flat: Bool) throws {
+    var codec = HistoryCodec<String, TestRow>()
+    let contents: [HistoryRecordContent<String, TestRow>] = [
+      .commit(
+        HistoryCommit(
+          version: Version(1), parent: Version(0), timestamp: 0, label: nil,
+          events: [.insertSection("S", items: ListOutline(items: [TestRow(1, "A"), TestRow(2, "x")]), at: 0)])),
+      .commit(
+        HistoryCommit(
+          version: Version(2), parent: Version(1), timestamp: 0, label: nil,
+          events: [.updateItem(old: TestRow(1, "A"), new: TestRow(1, "B"))])),
+      .headMove(HistoryHeadMove(kind: .undo, from: Version(2), to: Version(1), latestVersion: Version(2), timestamp: 0)),
+      // The encoder remembers "B" for item 1 (the last content it wrote): the remembered form
+      // (as for the update before), although the state holds "A" again.
+      .commit(
+        HistoryCommit(
+          version: Version(3), parent: Version(1), timestamp: 0, label: nil,
+          events: [.updateItem(old: TestRow(1, "B"), new: TestRow(1, "C"))])),
+    ]
+    let records = try contents.enumerated().map { try codec.encode($1, sequence: UInt64($0 + 1)) }
+    var decoder = HistoryCodec<String, TestRow>()
+    decoder.decoderTables.leavesRememberedItemsToTheState = true
+    for record in records { _ = try decoder.decode(record, checkpointState: false) }
+    #expect(decoder.decoderTables.itemsFromState.count == 2, "both updates are written in the remembered form")
+
+    let sequential = Result { () throws(HistoryError) in try replay(records, flat: flat, pipeliningAfter: .max) }
+    guard case .failure(.invalidRecord(sequence: 4, _)) = sequential else {
+      Issue.record("sequential: \(sequential)")
+      return
+    }
+    let pipelined = try replay(records, flat: flat, pipeliningAfter: 0)
+    func rows(_ snapshot: ListSnapshot<String, TestRow>) -> [TestRow?] { snapshot.itemIdentifiers(inSection: "S").map(snapshot.item) }
+    #expect(rows(pipelined.snapshot) == [TestRow(1, "C"), TestRow(2, "x")])
+    #expect(try pipelined.events(of: Version(3)) == [.updateItem(old: TestRow(1, "A"), new: TestRow(1, "C"))])
+    #expect(try rows(pipelined.state(at: Version(2))) == [TestRow(1, "B"), TestRow(2, "x")])
+    try pipelined.undo()
+    #expect(rows(pipelined.snapshot) == [TestRow(1, "A"), TestRow(2, "x")])
+  }
+
   /// Records of commits with hand-written events (a foreign or crafted stream: a live store
   /// never writes an identifier twice in one reload).
   func craftedRecords(_ commits: [[ListEvent<String, String>]]) throws -> [HistoryRecord] {

@@ -232,6 +232,8 @@ extension HistoryCodec {
     throws(HistoryCodecError) -> (id: Item.ID, value: JournalValue)
   {
     let id = try readItemID(header: header, flagBits: flagBits, start: start, &reader)
+    // Computed instead of read where it follows from the identifier: the entry is cold.
+    if itemCoding.idValueFollowsFromID, let number = id as? Int { return (id, .int(Int64(number))) }
     return (id, decoderTables.items[itemIndex(header: header, flagBits: flagBits)].idValue)
   }
 
@@ -280,6 +282,8 @@ extension HistoryCodec {
       return
     }
     let content = header & 2 != 0 ? value : try readValue(&reader, marker: value)
+    // Left to the state, its item is never decoded from it: kept only for an encoder.
+    if decoderTables.leavesRememberedItemsToTheState && !decoderTables.keepsContents { return }
     decoderTables.items[index].item = nil
     decoderTables.items[index].content = content  // kept either way: the item is decoded from it
   }
@@ -355,6 +359,11 @@ extension HistoryCodec {
     let header = try reader.varint()
     let (id, value) = try readItemIDAndValue(header: header, flagBits: 0, start: start, &reader)
     let index = itemIndex(header: header, flagBits: 0)
+    if remembered && decoderTables.leavesRememberedItemsToTheState {
+      let new = try makeItem(id: id, idValue: value, index: index, content: nil, start: reader.offset, &reader)
+      decoderTables.itemsFromState.append(_ItemFromState(event: decoderTables.currentEvent, id: id))
+      return (new, new)  // the old one a stand-in
+    }
     if remembered {
       // Taken out of the table, not copied: the new content replaces it there at once, so the
       // old item's storage (cold by now) is neither retained here nor released by that store.

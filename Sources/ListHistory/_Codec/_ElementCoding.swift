@@ -18,6 +18,10 @@ struct _ElementCoding<Element: ListElement>: Sendable {
   /// then converts each item again instead of looking up the content the encoder remembers,
   /// which costs a table lookup per item — more than the conversion.
   var encodesContentCheaply = false
+  /// Whether an identifier's value is `.int` of the identifier itself (an `Int` identifier
+  /// read by `Int(journalValue:)`, which takes no other form): a decoder computes it instead of
+  /// reading the value it interned.
+  var idValueFollowsFromID = false
 
   /// Identifiers and contents through ``JournalValueConvertible`` when available, otherwise `Codable`.
   static func codable() -> Self where Element: Codable, Element.ID: Codable {
@@ -48,6 +52,7 @@ struct _ElementCoding<Element: ListElement>: Sendable {
     if Element.ID.self == Element.self { identityElement = { $0 as! Element } }
     var coding = Self(idValue: idValue, makeID: makeID, contentValue: contentValue, make: make, identityElement: identityElement)
     coding.encodesContentCheaply = Element.self is any JournalValueConvertible.Type
+    coding.idValueFollowsFromID = Element.ID.self == Int.self
     return coding
   }
 

@@ -185,8 +185,13 @@ extension ListStore {
   static func _replayPipelined<Records: IteratorProtocol<HistoryRecord>>(
     _ iterator: inout Records, codec: inout HistoryCodec<Section, Item>, into replay: _Replay<Section, Item>
   ) throws(HistoryError) {
-    // The folding thread fills in the remembered items from its state (fold or snapshot).
-    codec.decoderTables.leavesRememberedItemsToTheState = true
+    // Without contents to keep for an encoder, the decoding thread hands work to the folding
+    // one: the remembered items (filled in from the state) and the page faults of the history's
+    // appends. A replay that keeps contents stays as it was: storing each updated content there
+    // releases the one before (a cold object), and its decoding thread bounds it (measured in
+    // session 13, 10M events reopened for appending: 10.3-11.8 s this way against 9.5-11.3 s).
+    let handsWorkToTheFold = !codec.decoderTables.keepsContents
+    codec.decoderTables.leavesRememberedItemsToTheState = handsWorkToTheFold
     defer { codec.decoderTables.leavesRememberedItemsToTheState = false }
     let handOff = _BatchHandOff<_ReplayBatch<Section, Item>>(capacity: _replayPendingBatches)
     let prefaulter = _AppendPrefaulter()
@@ -238,7 +243,7 @@ extension ListStore {
           isStopped = true
           break
         }
-        pageRequests.request(prefaulter.regions())
+        if handsWorkToTheFold { pageRequests.request(prefaulter.regions()) }
       }
     }
     if !isStopped, !batch.records.isEmpty { _ = handOff.put(consume batch) }

@@ -404,6 +404,7 @@ func reopenCopyForAppending<Result>(
 /// One phase of the store benchmark alone, for profilers (callgrind, perf):
 ///   JournalTool store-profile grouped DIR N       N single-item appends with grouped durability
 ///   JournalTool store-profile workload DIR N      the mixed workload up to N events (writes DIR/store.journal)
+///   JournalTool store-profile open DIR [N]        the index-only open, N times in this process
 ///   JournalTool store-profile replay DIR          open + full replay of DIR/store.journal
 ///   JournalTool store-profile replay-convertible DIR   the same, items decoded as ConvertibleBenchItem
 ///   JournalTool store-profile replay-store DIR    open a copy of DIR/store.journal for appending (a
@@ -457,6 +458,13 @@ func runStoreProfile(_ phase: String, directory: String, count: Int) {
       try journal.close()
       say("workload: \(recorded) events, \(workload.operations.count) operations, \(fmt(now() - start, 2)) s, "
         + "\(fmt(Double(fileSize(path)) / Double(recorded), 2)) B/event")
+    case "open":
+      // The index-only open of `store-bench`'s row, alone in a fresh process (COUNT times).
+      for _ in 0..<max(1, count) {
+        let start = now()
+        let travel = try JournalTimeTravel<BenchSection, BenchItem>.open(at: path)
+        say("open (index only): \(fmt((now() - start) * 1000, 1)) ms, \(travel.reader.frames.count) frames")
+      }
     case "replay":
       let start = now()
       let history = try openHistory()

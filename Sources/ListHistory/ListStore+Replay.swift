@@ -221,6 +221,7 @@ extension ListStore {
           }
           firstEvent += eventCount
         }
+        assert(batch.itemsFromState.next == batch.itemsFromState.entries.count, "a stand-in left unfilled")
         batch.removeAll()
         handOff.recycle(consume batch)
         prefaulter.publish(replay.state.graph.appendRegions)
@@ -345,6 +346,8 @@ struct _ItemsFromState<ItemID: Hashable & Sendable>: Sendable {
   /// - Complexity: O(1).
   @inline(__always)
   mutating func id(forEvent index: Int) -> ItemID? {
+    // An entry passed by would leave its stand-in in place (a deletion of nothing): never.
+    assert(next == entries.count || entries[next].event >= index, "a stand-in passed by unfilled")
     guard next < entries.count, entries[next].event == index else { return nil }
     defer { next += 1 }
     return entries[next].id

@@ -90,6 +90,9 @@ extension ListStore {
         throw .invalidRecord(sequence: replay.markerSequence, reason: error.description)
       }
       codec = encoding.codec
+      // The fold (a record per item, each holding its item) goes on a background queue: freeing
+      // it is a pass over cold memory that the caller need not wait for.
+      _releaseInBackground(replay.fold.take())
     } else if sink != nil {
       codec.continueEncodingAfterDecoding()
     }

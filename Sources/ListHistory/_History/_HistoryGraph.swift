@@ -249,6 +249,7 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
       group.wait()
     }
     for (index, entry) in pending.enumerated() { checkpoints[entry.key] = built[index] }
+    _releaseInBackground(pending)  // copies of a fold: freed off the caller's path
   }
 
   /// The fold a pending checkpoint at `version` holds (see `pendingCheckpoints`); nil when the

@@ -240,8 +240,9 @@ struct _DecoderTables<Section: ListElement, Item: ListElement>: Sendable {
   /// Whether the items that records name as remembered (an update's old content, a remembered
   /// leaf's deletion) are left for the replay to take from its state, which then holds exactly
   /// those items: the tables then keep no items at all, and such an event is decoded with a
-  /// stand-in, listed in `itemsFromState`. Set by a pipelined replay (see
-  /// `ListStore._replayPipelined`), whose folding thread fills the stand-ins in.
+  /// stand-in, listed in `itemsFromState`. Set by a pipelined replay that keeps no contents
+  /// (`keepsContents` false, see `ListStore._replayPipelined`), whose folding thread fills the
+  /// stand-ins in: the tables then keep nothing of an item but its identifier and its value.
   ///
   /// Why: a remembered item is one cache miss in the tables (an entry per item the stream
   /// named, read at random), and often a `Codable` decoding of the content a checkpoint left,
@@ -252,13 +253,13 @@ struct _DecoderTables<Section: ListElement, Item: ListElement>: Sendable {
   var currentEvent = 0
   /// The events decoded with a stand-in for a remembered item (see
   /// `leavesRememberedItemsToTheState`), by index in the buffer they were appended to, with the
-  /// item's identifier; the reader takes them after each record.
+  /// item's identifier (a pipelined replay swaps its batch's list in around each record).
   var itemsFromState: [_ItemFromState<Item.ID>] = []
 
   /// Remembers `item`, read with `content`, as the last content of the item at `index`.
   mutating func remember(_ item: Item, content: JournalValue, forItem index: Int) {
     if leavesRememberedItemsToTheState {
-      if keepsContents { items[index].content = content }
+      assert(!keepsContents, "remembered items left to the state, but contents kept")
       return
     }
     items[index].item = item

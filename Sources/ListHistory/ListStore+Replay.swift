@@ -161,20 +161,21 @@ extension ListStore {
     _ record: HistoryRecord, with codec: inout HistoryCodec<Section, Item>, into batch: inout _ReplayBatch<Section, Item>
   ) throws(HistoryError) {
     let firstEvent = batch.events.count
+    // The decoder lists its stand-ins straight into the batch (the list swapped in and out: no
+    // copy per record), by index in the batch's buffer.
+    swap(&batch.itemsFromState.entries, &codec.decoderTables.itemsFromState)
+    defer { swap(&batch.itemsFromState.entries, &codec.decoderTables.itemsFromState) }
+    let firstStandIn = codec.decoderTables.itemsFromState.count
     do {
       let content = try codec.decode(record, checkpointState: false, appendingEventsTo: &batch.events)
       batch.records.append(
         _ReplayedRecord(
           sequence: record.sequence, kind: record.kind, payloadBytes: record.payload.count, content: content,
           bufferedEvents: record.kind == .commit ? batch.events.count - firstEvent : nil))
-      if !codec.decoderTables.itemsFromState.isEmpty {
-        batch.itemsFromState.entries.append(contentsOf: codec.decoderTables.itemsFromState)
-        codec.decoderTables.itemsFromState.removeAll(keepingCapacity: true)
-      }
     } catch {
       // The events of a commit that failed halfway belong to no record.
       batch.events.removeSubrange(firstEvent...)
-      codec.decoderTables.itemsFromState.removeAll(keepingCapacity: true)
+      codec.decoderTables.itemsFromState.removeSubrange(firstStandIn...)
       throw .invalidRecord(sequence: record.sequence, reason: error.description)
     }
   }
@@ -198,7 +199,7 @@ extension ListStore {
     defer { codec.decoderTables.leavesRememberedItemsToTheState = false }
     let handOff = _BatchHandOff<_ReplayBatch<Section, Item>>(capacity: _replayPendingBatches)
     let prefaulter = _AppendPrefaulter()
-    prefaulter.publish(replay.state.graph.appendRegions)
+    if handsWorkToTheFold { prefaulter.publish(replay.state.graph.appendRegions) }
     var pageRequests = _AppendPageRequests()
     let folded = DispatchGroup()
     folded.enter()
@@ -227,7 +228,7 @@ extension ListStore {
         assert(batch.itemsFromState.next == batch.itemsFromState.entries.count, "a stand-in left unfilled")
         batch.removeAll()
         handOff.recycle(consume batch)
-        prefaulter.publish(replay.state.graph.appendRegions)
+        if handsWorkToTheFold { prefaulter.publish(replay.state.graph.appendRegions) }
       }
     }
     var decodeFailure: HistoryError?

@@ -282,8 +282,8 @@ extension HistoryCodec {
       return
     }
     let content = header & 2 != 0 ? value : try readValue(&reader, marker: value)
-    // Left to the state, its item is never decoded from it: kept only for an encoder.
-    if decoderTables.leavesRememberedItemsToTheState && !decoderTables.keepsContents { return }
+    // Left to the state, its item is never decoded from it (and no encoder keeps contents).
+    if decoderTables.leavesRememberedItemsToTheState { return }
     decoderTables.items[index].item = nil
     decoderTables.items[index].content = content  // kept either way: the item is decoded from it
   }

@@ -168,10 +168,14 @@ extension ListStore {
     let firstStandIn = codec.decoderTables.itemsFromState.count
     do {
       let content = try codec.decode(record, checkpointState: false, appendingEventsTo: &batch.events)
+      let isCommit = record.kind == .commit
       batch.records.append(
         _ReplayedRecord(
           sequence: record.sequence, kind: record.kind, payloadBytes: record.payload.count, content: content,
-          bufferedEvents: record.kind == .commit ? batch.events.count - firstEvent : nil))
+          bufferedEvents: isCommit ? batch.events.count - firstEvent : nil,
+          // Summed here, where the events were just written (in cache), and off the folding
+          // thread, which bounds the replay: 3% of its samples at 10M events.
+          bufferedWeight: isCommit ? _HistoryGraph<Section, Item>.replayWeight(of: batch.events, in: firstEvent..<batch.events.count) : 0))
     } catch {
       // The events of a commit that failed halfway belong to no record.
       batch.events.removeSubrange(firstEvent...)
@@ -268,6 +272,9 @@ struct _ReplayedRecord<Section: ListElement, Item: ListElement>: Sendable {
   /// For a commit decoded into a ``_ReplayBatch``: how many of the batch's buffered events are
   /// its own (its `events` are then empty). Nil when the commit holds its events itself.
   var bufferedEvents: Int? = nil
+  /// The replay work (``ListEvent/replayWeight``) of those buffered events. A remembered leaf's
+  /// deletion weighs 1 before and after its stand-in is filled in.
+  var bufferedWeight = 0
 
   /// The content, moved out (the record is consumed).
   consuming func takeContent() -> HistoryRecordContent<Section, Item> { content }
@@ -502,6 +509,7 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
     let kind = record.kind
     let payloadBytes = record.payloadBytes
     let buffered = record.bufferedEvents.map { firstEvent..<(firstEvent + $0) }
+    let bufferedWeight = record.bufferedWeight
     // Taken out of the record (which ends here): the content's event arrays then have one owner
     // when the history moves them in. Reading `record.content` would leave the record holding a
     // second reference until the end of this function, and the history would copy the arrays.
@@ -510,8 +518,8 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
       if fold != nil {
         let from = state.head
         let usedBase = try state.replay(
-          consume content, bufferedEvents: &buffer, in: buffered, into: &fold!, prefetching: &prefetcher,
-          itemsFromState: &itemsFromState)
+          consume content, bufferedEvents: &buffer, in: buffered, weighing: bufferedWeight, into: &fold!,
+          prefetching: &prefetcher, itemsFromState: &itemsFromState)
         switch kind {
         case .commit: (markerSource, markerSequence) = (.commit(state.head), sequence)
         case .headMove: (markerSource, markerSequence) = (usedBase ? .none : .move(from: from, to: state.head), sequence)
@@ -621,22 +629,23 @@ extension _StoreState {
   /// ``replay(_:)`` into a flat fold state instead of the head's snapshot (which stays an empty
   /// placeholder until the replay ends); checkpoints due are built from the fold.
   ///
-  /// A commit's events are in `buffer`'s `range` when one is given (see ``_ReplayBatch``), and
-  /// are moved out of it.
+  /// A commit's events are in `buffer`'s `range` when one is given (see ``_ReplayBatch``), of
+  /// replay work `weight`, and are moved out of it.
   ///
   /// - Returns: whether a head move started from a checkpoint's state (not from the head).
   @discardableResult
   mutating func replay(
     _ content: consuming HistoryRecordContent<Section, Item>, bufferedEvents buffer: inout [ListEvent<Section, Item>],
-    in range: Range<Int>?, into fold: inout ListFold<Section, Item>, prefetching prefetcher: inout _FoldPrefetcher,
-    itemsFromState: inout _ItemsFromState<Item.ID>
+    in range: Range<Int>?, weighing weight: Int, into fold: inout ListFold<Section, Item>,
+    prefetching prefetcher: inout _FoldPrefetcher, itemsFromState: inout _ItemsFromState<Item.ID>
   ) throws -> Bool {
     switch consume content {
     case .commit(var commit):
       try checkReplayed(commit)
       if let range {
         try replayCommit(
-          commit, events: &buffer, in: range, into: &fold, prefetching: &prefetcher, itemsFromState: &itemsFromState)
+          commit, events: &buffer, in: range, weight: weight, into: &fold, prefetching: &prefetcher,
+          itemsFromState: &itemsFromState)
       } else {
         // Taken, not shared: the history moves the events out of a uniquely owned array (a
         // shared one would be copied whole by the move).
@@ -647,7 +656,8 @@ extension _StoreState {
         prefetcher.reset()
         defer { prefetcher.reset() }
         var none = _ItemsFromState<Item.ID>()  // only a batch's events have stand-ins
-        try replayCommit(commit, events: &events, in: all, into: &fold, prefetching: &prefetcher, itemsFromState: &none)
+        try replayCommit(
+          commit, events: &events, in: all, weight: nil, into: &fold, prefetching: &prefetcher, itemsFromState: &none)
       }
       return false
     case .headMove(let move):
@@ -665,12 +675,12 @@ extension _StoreState {
     }
   }
 
-  /// Folds the commit whose events are `events[range]` (in place) and moves them into the
-  /// history. A checkpoint due keeps a copy of the fold, built into a snapshot at the end of the
+  /// Folds the commit whose events are `events[range]` (in place, of replay work `weight` when
+  /// known) and moves them into the history. A checkpoint due keeps a copy of the fold, built into a snapshot at the end of the
   /// replay if thinning has not dropped it (see `_HistoryGraph.pendingCheckpoints`).
   private mutating func replayCommit(
     _ commit: HistoryCommit<Section, Item>, events: inout [ListEvent<Section, Item>], in range: Range<Int>,
-    into fold: inout ListFold<Section, Item>, prefetching prefetcher: inout _FoldPrefetcher,
+    weight: Int?, into fold: inout ListFold<Section, Item>, prefetching prefetcher: inout _FoldPrefetcher,
     itemsFromState: inout _ItemsFromState<Item.ID>
   ) throws {
     for index in range {
@@ -679,7 +689,7 @@ extension _StoreState {
       try fold._apply(&events[index], verifying: true)
     }
     let version = graph.add(
-      parent: head, movingEventsIn: range, of: &events, label: commit.label,
+      parent: head, movingEventsIn: range, of: &events, weight: weight, label: commit.label,
       timestampMillis: HistoryCodec<Section, Item>.millis(commit.timestamp), pendingState: fold)
     graph.visit(version)
     head = version

@@ -32,10 +32,15 @@ import Testing
     return (store, sink.records)
   }
 
-  func replay(_ records: [HistoryRecord], flat: Bool, pipeliningAfter threshold: Int) throws(HistoryError) -> Store {
+  /// A replay in batches of 256 records (the library's are larger: these tests' streams then
+  /// span many batches), or of `batchEvents` events.
+  func replay(
+    _ records: [HistoryRecord], flat: Bool, pipeliningAfter threshold: Int, batchEvents: Int = .max
+  ) throws(HistoryError) -> Store {
     try Store(
       replaying: records, codec: HistoryCodec(), sink: nil, checkpointInterval: flat ? 1 << 30 : 256,
-      journalCheckpointBytes: 4_096, foldingFlat: flat, pipeliningAfter: threshold, clock: { 0 })
+      journalCheckpointBytes: 4_096, foldingFlat: flat, pipeliningAfter: threshold, batchRecords: 256,
+      batchEvents: batchEvents, clock: { 0 })
   }
 
   @Test(arguments: [true, false])
@@ -60,7 +65,7 @@ import Testing
       let sink = RecordingSink()
       let continued = try Store(
         replaying: records, codec: HistoryCodec(), sink: sink, checkpointInterval: 256, journalCheckpointBytes: 4_096,
-        foldingFlat: flat, pipeliningAfter: threshold, clock: { 0 })
+        foldingFlat: flat, pipeliningAfter: threshold, batchRecords: 256, clock: { 0 })
       try continued.appendSections(["continued"])
       #expect(sink.records.count == 1 && sink.records[0].sequence == records.last!.sequence + 1)
     }
@@ -91,9 +96,13 @@ import Testing
 
   /// Replays `records` sequentially and pipelined (after `threshold` records) and expects the
   /// same outcome: the same first failure, or the same store. Returns whether both failed.
-  func expectSameOutcome(_ records: [HistoryRecord], flat: Bool, pipeliningAfter threshold: Int, _ context: String) -> Bool {
+  func expectSameOutcome(
+    _ records: [HistoryRecord], flat: Bool, pipeliningAfter threshold: Int, batchEvents: Int = .max, _ context: String
+  ) -> Bool {
     let sequential = Result { () throws(HistoryError) in try replay(records, flat: flat, pipeliningAfter: .max) }
-    let pipelined = Result { () throws(HistoryError) in try replay(records, flat: flat, pipeliningAfter: threshold) }
+    let pipelined = Result { () throws(HistoryError) in
+      try replay(records, flat: flat, pipeliningAfter: threshold, batchEvents: batchEvents)
+    }
     switch (sequential, pipelined) {
     case (.failure(let expected), .failure(let actual)):
       #expect(actual == expected)
@@ -116,7 +125,8 @@ import Testing
     let events = try (1...store.latestVersion.rawValue).map { try store.events(of: Version($0)).count }
     #expect(events.filter { $0 > 1 }.count > 500)
     for flat in [true, false] {
-      let replayed = try replay(records, flat: flat, pipeliningAfter: 50)
+      // Batches end at 64 events (about 20 of these commits), not at 256 records.
+      let replayed = try replay(records, flat: flat, pipeliningAfter: 50, batchEvents: 64)
       #expect(replayed.head == store.head && replayed.eventCount == store.eventCount)
       #expect(replayed.snapshot == store.snapshot)
       for version in stride(from: 0, through: store.latestVersion.rawValue, by: 37) {
@@ -137,7 +147,7 @@ import Testing
       let byte = Int.random(in: payload / 2..<payload, using: &random)
       damaged[index].payload[byte] ^= UInt8.random(in: 1...255, using: &random)
       for flat in [true, false] {
-        if expectSameOutcome(damaged, flat: flat, pipeliningAfter: 50, "round \(round)") { failures += 1 }
+        if expectSameOutcome(damaged, flat: flat, pipeliningAfter: 50, batchEvents: 64, "round \(round)") { failures += 1 }
       }
     }
     #expect(failures > 20)
@@ -166,7 +176,7 @@ import Testing
       try Store(
         replaying: records, codec: HistoryCodec(), sink: nil, checkpointInterval: 16, checkpointBudget: budget,
         journalCheckpointBytes: 4_096, foldingFlat: foldingFlat, flatFromInterval: 64, pipeliningAfter: 500,
-        clock: { 0 })
+        batchRecords: 256, clock: { 0 })
     }
     let checkpointed = { (store: Store) in store.state.withLock { $0.graph.checkpoints.keys.sorted() } }
     var random = SeededRandom(seed: 5)

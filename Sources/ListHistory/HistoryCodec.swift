@@ -76,6 +76,15 @@ public struct HistoryCodec<Section: ListElement, Item: ListElement>: Sendable {
     self.init(sectionCoding: .codable(), itemCoding: .codable())
   }
 
+  /// Whether decoding keeps each item's content value beside it (the default), which only an
+  /// encoder that continues the stream needs (see `_DecoderTables.keepsContents`). A reader
+  /// that never encodes, such as time travel in a journal file, turns it off: each decoded
+  /// content is then freed at once instead of staying in the tables (and being freed with them).
+  package var keepsDecodedContents: Bool {
+    get { decoderTables.keepsContents }
+    set { decoderTables.keepsContents = newValue }
+  }
+
   /// Clears the intern tables and the timestamp base of both directions.
   ///
   /// - Complexity: O(1) amortized (the tables are dropped).

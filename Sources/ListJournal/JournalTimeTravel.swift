@@ -45,6 +45,10 @@ public final class JournalTimeTravel<Section: ListElement, Item: ListElement>: S
 
   init(reader: JournalReader, codec: HistoryCodec<Section, Item>, checkpointCache: CheckpointBudget = .default) {
     self.reader = reader
+    // Time travel never encodes, so the decoder need not keep contents for an encoder: storing
+    // each one and freeing the tables afterwards was ~10% of a travel on the 1M-event journal.
+    var codec = codec
+    codec.keepsDecodedContents = false
     self.codec = codec
     self.checkpoints = Mutex(_DecodedCheckpoints(budget: checkpointCache))
   }

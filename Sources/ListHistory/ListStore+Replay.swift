@@ -190,7 +190,8 @@ extension ListStore {
           bufferedEvents: isCommit ? batch.events.count - firstEvent : nil,
           // Summed here, where the events were just written (in cache), and off the folding
           // thread, which bounds the replay: 3% of its samples at 10M events.
-          bufferedWeight: isCommit ? _HistoryGraph<Section, Item>.replayWeight(of: batch.events, in: firstEvent..<batch.events.count) : 0))
+          bufferedWeight: isCommit
+            ? _HistoryGraph<Section, Item>.replayWeight(of: batch.events, in: firstEvent..<batch.events.count) : 0))
     } catch {
       // The events of a commit that failed halfway belong to no record.
       batch.events.removeSubrange(firstEvent...)
@@ -693,8 +694,9 @@ extension _StoreState {
   }
 
   /// Folds the commit whose events are `events[range]` (in place, of replay work `weight` when
-  /// known) and moves them into the history. A checkpoint due keeps a copy of the fold, built into a snapshot at the end of the
-  /// replay if thinning has not dropped it (see `_HistoryGraph.pendingCheckpoints`).
+  /// known) and moves them into the history. A checkpoint due keeps a copy of the fold, built
+  /// into a snapshot at the end of the replay if thinning has not dropped it (see
+  /// `_HistoryGraph.pendingCheckpoints`).
   private mutating func replayCommit(
     _ commit: HistoryCommit<Section, Item>, events: inout [ListEvent<Section, Item>], in range: Range<Int>,
     weight: Int?, into fold: inout ListFold<Section, Item>, prefetching prefetcher: inout _FoldPrefetcher,
@@ -793,4 +795,3 @@ extension HistoryCodec {
     decoderTables = _DecoderTables()
   }
 }
-

@@ -154,8 +154,8 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   /// ``add(parent:moving:label:timestampMillis:stateAfter:)`` for a flat replay, whose events
   /// may sit in a buffer shared by many commits (`_ReplayBatch`): those in `range` (of replay
   /// work `weight`, summed here when nil) are moved out of `buffer`, each leaving an empty
-  /// placeholder event behind. A checkpoint due here keeps a
-  /// copy of `fold` (pending, see `pendingCheckpoints`), built into a snapshot by
+  /// placeholder event behind. A checkpoint due here keeps a copy of `fold` (pending, see
+  /// `pendingCheckpoints`), built into a snapshot by
   /// ``buildPendingCheckpoints(alongside:whileRunning:)`` if thinning has not dropped it by then.
   mutating func add(
     parent: Int, movingEventsIn range: Range<Int>, of buffer: inout [Event], weight: Int? = nil, label: String?,
@@ -321,7 +321,6 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
     // Pass 2, parents before children: the counts for the current interval, and the checkpoints
     // too close to the one kept before them dropped.
     var droppedFolds: [ListFold<Section, Item>] = []
-    defer { if !droppedFolds.isEmpty { _releaseInBackground(droppedFolds) } }  // see below
     for version in 1..<nodes.count {
       let own = nodes[version].eventsSinceCheckpoint
       var since = nodes[Int(nodes[version].parent)].eventsSinceCheckpoint + (own < 0 ? ~own : own)
@@ -343,6 +342,7 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
       }
       nodes[version].eventsSinceCheckpoint = since
     }
+    if !droppedFolds.isEmpty { _releaseInBackground(consume droppedFolds) }  // moved: the last reference
   }
 
   /// The checkpoints dropped since the last call (see `droppedCheckpoints`).

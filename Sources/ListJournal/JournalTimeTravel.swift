@@ -9,13 +9,15 @@ import Synchronization
 /// a version committed after an undo hangs off an older version, so a checkpoint only helps if
 /// its head is an ancestor of the target. To reach version `v`:
 /// 1. take the last checkpoint written before `v`'s commit (frame index lookup, O(log frames));
-/// 2. decode forward from it to `v`'s commit (at most about one frame, `journalCheckpointBytes`
-///    of records), remembering each commit's parent;
+/// 2. decode forward from it to `v`'s commit, remembering each commit's parent: at least
+///    `journalCheckpointBytes` of records separate checkpoints, and at least eight times the last
+///    checkpoint's size (`_CheckpointSpacing`), so on a large list this is most of the cost;
 /// 3. walk `v`'s parents back until they leave that range: if the walk arrives at the
 ///    checkpoint's head, fold the checkpoint's state with the commits on the path; otherwise the
 ///    walk arrived at an older version `a` (the user had undone past the checkpoint's head), and
 ///    the state at `a` is found the same way, recursively, from an earlier checkpoint.
-/// In a history without undo the first step always succeeds: one checkpoint plus one frame.
+/// In a history without undo the first step always succeeds: one checkpoint plus the records
+/// after it.
 ///
 /// A path with many events against the list's size is folded in a flat ``ListFold`` (faster
 /// per event, O(n) to convert to and from), a shorter one applied to the persistent snapshot
@@ -32,8 +34,8 @@ import Synchronization
 /// let travel = try JournalTimeTravel<TestSection, TestItem>.open(at: path)
 /// let snapshot = try travel.state(at: 123_456)
 /// ```
-/// - Complexity: open O(file size) checksum scan (no decompression); `state(at:)` O(one frame's
-///   decode) per checkpoint consulted.
+/// - Complexity: open O(file size) checksum scan (no decompression); `state(at:)` O(the
+///   checkpoint's items + the records from it to the version) per checkpoint consulted.
 public final class JournalTimeTravel<Section: ListElement, Item: ListElement>: Sendable {
   public typealias Snapshot = ListSnapshot<Section, Item>
 

@@ -526,8 +526,8 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
     let sequence = record.sequence
     let kind = record.kind
     let payloadBytes = record.payloadBytes
-    let buffered = record.bufferedEvents.map { firstEvent..<(firstEvent + $0) }
     let bufferedWeight = record.bufferedWeight
+    let buffered = record.bufferedEvents.map { (range: firstEvent..<(firstEvent + $0), weight: bufferedWeight) }
     // Taken out of the record (which ends here): the content's event arrays then have one owner
     // when the history moves them in. Reading `record.content` would leave the record holding a
     // second reference until the end of this function, and the history would copy the arrays.
@@ -536,7 +536,7 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
       if fold != nil {
         let from = state.head
         let usedBase = try state.replay(
-          consume content, bufferedEvents: &buffer, in: buffered, weighing: bufferedWeight, into: &fold!,
+          consume content, bufferedEvents: &buffer, in: buffered, into: &fold!,
           prefetching: &prefetcher, itemsFromState: &itemsFromState)
         switch kind {
         case .commit: (markerSource, markerSequence) = (.commit(state.head), sequence)
@@ -545,7 +545,7 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
         }
       } else {
         var content = consume content
-        if let buffered { content = Self.movingEvents(in: buffered, outOf: &buffer, into: content) }
+        if let buffered { content = Self.movingEvents(in: buffered.range, outOf: &buffer, into: content) }
         try state.replay(consume content, itemsFromState: &itemsFromState, firstEvent: firstEvent)
         if let flatFromInterval, kind == .commit,
           Self.foldPays(
@@ -647,22 +647,22 @@ extension _StoreState {
   /// ``replay(_:)`` into a flat fold state instead of the head's snapshot (which stays an empty
   /// placeholder until the replay ends); checkpoints due are built from the fold.
   ///
-  /// A commit's events are in `buffer`'s `range` when one is given (see ``_ReplayBatch``), of
-  /// replay work `weight`, and are moved out of it.
+  /// A commit's events are in `buffer`'s `buffered.range` when one is given (see
+  /// ``_ReplayBatch``), of replay work `buffered.weight`, and are moved out of it.
   ///
   /// - Returns: whether a head move started from a checkpoint's state (not from the head).
   @discardableResult
   mutating func replay(
     _ content: consuming HistoryRecordContent<Section, Item>, bufferedEvents buffer: inout [ListEvent<Section, Item>],
-    in range: Range<Int>?, weighing weight: Int, into fold: inout ListFold<Section, Item>,
+    in buffered: (range: Range<Int>, weight: Int)?, into fold: inout ListFold<Section, Item>,
     prefetching prefetcher: inout _FoldPrefetcher, itemsFromState: inout _ItemsFromState<Item.ID>
   ) throws -> Bool {
     switch consume content {
     case .commit(var commit):
       try checkReplayed(commit)
-      if let range {
+      if let buffered {
         try replayCommit(
-          commit, events: &buffer, in: range, weight: weight, into: &fold, prefetching: &prefetcher,
+          commit, events: &buffer, in: buffered.range, weight: buffered.weight, into: &fold, prefetching: &prefetcher,
           itemsFromState: &itemsFromState)
       } else {
         // Taken, not shared: the history moves the events out of a uniquely owned array (a

@@ -192,6 +192,24 @@ func generateMixedWorkload(events target: Int, items: Int, seed: UInt64) throws 
   return (sectionValues, operations)
 }
 
+/// Writes `workload` to a new journal at `path` with grouped durability and closes it; returns
+/// the closed journal's store and the events recorded.
+func writeJournal(
+  _ workload: (sections: [BenchSection], operations: [BenchOperation]), at path: String
+) throws -> (store: BenchStore, recorded: Int) {
+  let journal = try JournalStore<BenchSection, BenchItem>.open(at: path, durability: .grouped)
+  let recorded = try applyWorkload(workload, to: journal.store)
+  try journal.close()
+  return (journal.store, recorded)
+}
+
+/// Times an index-only open of the journal at `path` and says so (`store-profile`'s rows).
+func sayIndexOpen(_ path: String) throws {
+  let start = now()
+  let travel = try JournalTimeTravel<BenchSection, BenchItem>.open(at: path)
+  say("open (index only): \(fmt((now() - start) * 1000, 1)) ms, \(travel.reader.frames.count) frames")
+}
+
 /// Applies a generated workload to `store`; returns the events recorded.
 func applyWorkload(_ workload: (sections: [BenchSection], operations: [BenchOperation]), to store: BenchStore) throws -> Int {
   try store.appendSections(workload.sections)
@@ -279,10 +297,8 @@ func runStoreBenchmarks(directory: String, events: Int, items: Int) {
     // replay rows read 1.7x slower.)
     start = now()
     let (recorded, writeSeconds, commits, liveHead, liveSnapshot) = try {
-      let journal = try JournalStore<BenchSection, BenchItem>.open(at: path, durability: .grouped)
-      let recorded = try applyWorkload(workload, to: journal.store)
-      try journal.close()
-      return (recorded, now() - start, journal.store.latestVersion.rawValue, journal.store.head, journal.store.snapshot)
+      let (store, recorded) = try writeJournal(workload, at: path)
+      return (recorded, now() - start, store.latestVersion.rawValue, store.head, store.snapshot)
     }()
     workload = ([], [])  // a gigabyte at 10M events, not needed any more
     let headMoves = operationCount + 1 - commits
@@ -376,8 +392,8 @@ func runStoreBenchmarks(directory: String, events: Int, items: Int) {
 
     // The same journal opened for appending (a copy): the replay also keeps what the store's
     // encoder needs to continue the file (each item's last content value, the intern tables).
-    // Last of the replays: after it, an index-only open in this process read 6x slower (its
-    // page faults off the CPU, not explained yet), which the open row above would show.
+    // Last of the replays: the first index-only open after it in this process read 6x slower
+    // (`store-profile after-replays` with AFTER_STORE=1; Tools/Benchmarks/README.md, Session 14).
     _ = consume history
     _ = consume travel
     settleBackgroundWork()
@@ -518,28 +534,17 @@ func runStoreProfile(_ phase: String, directory: String, count: Int) {
         say("workload in memory: \(workload.operations.count) operations, \(fmt(now() - start, 2)) s")
         return
       }
-      let journal = try JournalStore<BenchSection, BenchItem>.open(at: path, durability: .grouped)
-      let recorded = try applyWorkload(workload, to: journal.store)
-      try journal.close()
+      let recorded = try writeJournal(workload, at: path).recorded
       say("workload: \(recorded) events, \(workload.operations.count) operations, \(fmt(now() - start, 2)) s, "
         + "\(fmt(Double(fileSize(path)) / Double(recorded), 2)) B/event")
     case "open":
       // The index-only open of `store-bench`'s row, alone in a fresh process (COUNT times).
-      for _ in 0..<max(1, count) {
-        let start = now()
-        let travel = try JournalTimeTravel<BenchSection, BenchItem>.open(at: path)
-        say("open (index only): \(fmt((now() - start) * 1000, 1)) ms, \(travel.reader.frames.count) frames")
-      }
+      for _ in 0..<max(1, count) { try sayIndexOpen(path) }
     case "write-replay":
       // `store-bench`'s first rows alone: the workload written (untimed here), the live store
       // dropped, then the replay with the library's defaults in the same process.
       unlink(path)
-      try {
-        let workload = try generateMixedWorkload(events: count, items: 100_000, seed: 42)
-        let journal = try JournalStore<BenchSection, BenchItem>.open(at: path, durability: .grouped)
-        _ = try applyWorkload(workload, to: journal.store)
-        try journal.close()
-      }()
+      _ = try writeJournal(generateMixedWorkload(events: count, items: 100_000, seed: 42), at: path).recorded
       settleBackgroundWork()
       say("resident after the write, the live store dropped: \(fmt(residentMB(), 0)) MB")
       let start = now()
@@ -562,11 +567,7 @@ func runStoreProfile(_ phase: String, directory: String, count: Int) {
         }
         settleBackgroundWork()
       }
-      for _ in 0..<3 {
-        let start = now()
-        let travel = try JournalTimeTravel<BenchSection, BenchItem>.open(at: path)
-        say("open (index only): \(fmt((now() - start) * 1000, 1)) ms, \(travel.reader.frames.count) frames")
-      }
+      for _ in 0..<3 { try sayIndexOpen(path) }
     case "replay":
       let start = now()
       let history = try openHistory()

@@ -4,19 +4,9 @@ import PackageDescription
 // Layering (each target depends only on the ones above it):
 //   ListState → ListHistory (+CMemoryHints) → JournalFormat (+CZstd) → ListDiff → ListJournal (umbrella)
 //   → ListJournalUIKit (Apple platforms only) / ListJournalCLI (`listjournal`, +CEdit)
-// Opt-in full cross-module optimization for release builds of this package as the root (the
-// benchmark and CLI scripts in Tools/ set LISTJOURNAL_CROSS_MODULE_OPTIMIZATION=1). It lets
-// clients specialize the store and codec for their element types; it is an unsafe flag, which
-// SwiftPM refuses in a package fetched by URL, so an app's build never sees it: there the
-// `@inlinable` hot paths carry the specialization (see Tools/Benchmarks/README.md).
-let crossModuleOptimization: [SwiftSetting] =
-  Context.environment["LISTJOURNAL_CROSS_MODULE_OPTIMIZATION"] == "1"
-  ? [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))] : []
-
-let strictSettings: [SwiftSetting] = [
-  // `_checkInvariants()` is real only when this flag is set; tests build with it (see Tools/test).
-  .define("LISTJOURNAL_INVARIANTS", .when(configuration: .debug)),
-] + crossModuleOptimization
+// Invariant checks (`_checkInvariants()`, O(n) after every mutation) are compiled only when the
+// build defines LISTJOURNAL_INVARIANTS, which this package's own test command does
+// (`Tools/test`: `swift build -Xswiftc -DLISTJOURNAL_INVARIANTS`). An app's debug build never does.
 
 let package = Package(
   name: "ListJournal",
@@ -35,23 +25,21 @@ let package = Package(
   targets: [
     .target(
       name: "ListState",
-      dependencies: [.product(name: "HashTreeCollections", package: "swift-collections")],
-      swiftSettings: strictSettings),
+      dependencies: [.product(name: "HashTreeCollections", package: "swift-collections")]),
     // Cache prefetch hints for a replay's fold (C: Swift cannot spell them).
     .target(name: "CMemoryHints"),
-    .target(name: "ListHistory", dependencies: ["ListState", "CMemoryHints"], swiftSettings: strictSettings),
+    .target(name: "ListHistory", dependencies: ["ListState", "CMemoryHints"]),
     .systemLibrary(
       name: "CZstd", pkgConfig: "libzstd",
       providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
-    .target(name: "JournalFormat", dependencies: ["CZstd", "ListHistory"], swiftSettings: strictSettings),
+    .target(name: "JournalFormat", dependencies: ["CZstd", "ListHistory"]),
     // Crash-test writer/checker, benchmarks and fuzz-seed generator for the journal (Tools/crash-test,
     // Tools/bench-journal, Tools/fuzz). Not a product.
     .executableTarget(name: "JournalTool", dependencies: ["JournalFormat", "ListJournal"], path: "Tools/JournalTool"),
-    .target(name: "ListDiff", dependencies: ["ListState", "ListHistory"], swiftSettings: strictSettings),
+    .target(name: "ListDiff", dependencies: ["ListState", "ListHistory"]),
     .target(
-      name: "ListJournal", dependencies: ["ListState", "ListHistory", "JournalFormat", "ListDiff"],
-      swiftSettings: strictSettings),
-    .target(name: "ListJournalUIKit", dependencies: ["ListJournal"], swiftSettings: strictSettings),
+      name: "ListJournal", dependencies: ["ListState", "ListHistory", "JournalFormat", "ListDiff"]),
+    .target(name: "ListJournalUIKit", dependencies: ["ListJournal"]),
     .systemLibrary(
       name: "CEdit", pkgConfig: "libedit",
       providers: [.apt(["libedit-dev"]), .brew(["libedit"])]),
@@ -61,25 +49,22 @@ let package = Package(
       dependencies: [
         "ListJournal", "ListState", "ListHistory", "JournalFormat", "ListDiff", "CEdit",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ],
-      swiftSettings: strictSettings),
+      ]),
 
     .target(
       // ListState directly too: the incremental build then tracks its module (through the
       // umbrella's re-export alone, a ListState layout change left TestSupport stale).
-      name: "TestSupport", dependencies: ["JournalFormat", "ListJournal", "ListState"], path: "Tests/TestSupport",
-      swiftSettings: strictSettings),
-    .testTarget(name: "ListStateTests", dependencies: ["ListState", "TestSupport"], swiftSettings: strictSettings),
-    .testTarget(name: "ListHistoryTests", dependencies: ["ListHistory", "TestSupport"], swiftSettings: strictSettings),
-    .testTarget(name: "JournalFormatTests", dependencies: ["JournalFormat", "TestSupport"], swiftSettings: strictSettings),
-    .testTarget(name: "ListDiffTests", dependencies: ["ListDiff", "TestSupport"], swiftSettings: strictSettings),
+      name: "TestSupport", dependencies: ["JournalFormat", "ListJournal", "ListState"], path: "Tests/TestSupport"),
+    .testTarget(name: "ListStateTests", dependencies: ["ListState", "TestSupport"]),
+    .testTarget(name: "ListHistoryTests", dependencies: ["ListHistory", "TestSupport"]),
+    .testTarget(name: "JournalFormatTests", dependencies: ["JournalFormat", "TestSupport"]),
+    .testTarget(name: "ListDiffTests", dependencies: ["ListDiff", "TestSupport"]),
     .testTarget(
       name: "ListJournalTests", dependencies: ["ListJournal", "TestSupport"],
-      exclude: ["Fixtures"], swiftSettings: strictSettings),
+      exclude: ["Fixtures"]),
     .testTarget(
       name: "ListJournalCLITests", dependencies: ["ListJournalCLI", "ListJournal", "TestSupport"],
-      exclude: ["Golden"],
-      swiftSettings: strictSettings),
+      exclude: ["Golden"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,9 +1,19 @@
+/// Whether this build checks invariants after every mutation: only when it defines
+/// `LISTJOURNAL_INVARIANTS`, as the package's own test command does (never an app's build).
+package let _invariantChecksCompiled: Bool = {
+  #if LISTJOURNAL_INVARIANTS
+  return true
+  #else
+  return false
+  #endif
+}()
+
 /// The item count up to which `_checkInvariants()` checks everything after each mutation.
 @usableFromInline let _invariantFullCheckLimit = 4_096
 
 extension ListSnapshot {
-  /// Checks every structural invariant; traps on violation. Real only with
-  /// `LISTJOURNAL_INVARIANTS` (debug builds); a no-op otherwise. Called at the end of every
+  /// Checks every structural invariant; traps on violation. Real only when the build
+  /// defines `LISTJOURNAL_INVARIANTS` (the package's test command); a no-op otherwise. Called at the end of every
   /// mutating operation.
   ///
   /// Checked: every B+tree's counts, weights, summaries, label order, fill and depth; the section

@@ -4,6 +4,9 @@ import PackageDescription
 // Layering (each target depends only on the ones above it):
 //   ListState → ListHistory (+CMemoryHints) → JournalFormat (+CZstd) → ListDiff → ListJournal (umbrella)
 //   → ListJournalUIKit (Apple platforms only) / ListJournalCLI (`listjournal`, +CEdit)
+// Speed without build flags: the generic engine (ListState, ListHistory, ListDiff, ListJournal)
+// is `@inlinable` throughout, so an app's release build specializes it for the app's own element
+// types, as the CLI's build does for its own; no unsafe flag is needed or offered.
 // Invariant checks (`_checkInvariants()`, O(n) after every mutation) are compiled only when the
 // build defines LISTJOURNAL_INVARIANTS, which this package's own test command does
 // (`Tools/test`: `swift build -Xswiftc -DLISTJOURNAL_INVARIANTS`). An app's debug build never does.

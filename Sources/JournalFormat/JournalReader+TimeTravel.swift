@@ -20,6 +20,7 @@ extension JournalReader {
   /// comes at or before it (nil before the first frame).
   ///
   /// - Complexity: O(log frames).
+  @usableFromInline
   package func frameIndex(containingSequence sequence: UInt64) -> Int? {
     var low = 0
     var high = frames.count

@@ -92,6 +92,7 @@ public struct JournalRecordIterator {
   /// while try iterator.next(into: &record) { apply(record) }
   /// ```
   /// - Complexity: amortized O(record size), as ``next()``.
+  @usableFromInline
   package mutating func next(into record: inout JournalRecord) throws(JournalError) -> Bool {
     guard let next = try _nextRecord() else { return false }
     record.kind = .init(rawValue: next.kind)

@@ -35,11 +35,12 @@ public final class JournalWriter: Sendable {
   /// What opening found at the end of the file (all zero for a new journal).
   public let recovery: JournalRecoveryReport
   /// The options it was opened with (limits, durability, compression).
-  package let options: JournalOptions
+  @usableFromInline package let options: JournalOptions
 
   /// The largest payload `append` accepts: the record limit, and room for the record in one
   /// chunk (a record larger than `maxChunkBytes` less its framing would pass the first check and
   /// fail when its chunk is written — which shuts the writer down).
+  @usableFromInline
   package var maximumRecordPayload: Int {
     min(options.limits.maxRecordPayload, options.limits.maxChunkBytes - Self.recordFramingAllowance)
   }
@@ -50,6 +51,7 @@ public final class JournalWriter: Sendable {
 
   /// Refuses a payload of `count` bytes over ``maximumRecordPayload`` (what `append` checks
   /// first; a sink that defers its appends checks it before deferring).
+  @usableFromInline
   package func checkPayloadFits(_ count: Int) throws(JournalError) {
     let limit = maximumRecordPayload
     guard count <= limit else { throw .tooLarge(what: "record payload", size: Int64(count), limit: Int64(limit), offset: nil) }

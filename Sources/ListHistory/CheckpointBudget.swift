@@ -34,23 +34,28 @@ public struct CheckpointBudget: Sendable, Hashable, CustomStringConvertible {
 
   /// A budget of `maximumBytes` estimated bytes (nil: unbounded; a negative count is 0, which
   /// keeps only version 0's checkpoint).
+  @inlinable
   public init(maximumBytes: Int?) {
     self.maximumBytes = maximumBytes.map { max(0, $0) }
   }
 
   /// A budget of `bytes` estimated bytes.
+  @inlinable
   public static func bytes(_ bytes: Int) -> CheckpointBudget { CheckpointBudget(maximumBytes: bytes) }
 
   /// No limit: one checkpoint every `checkpointInterval` events, however long the history (the
   /// behaviour before budgets existed).
+  @inlinable
   public static var unbounded: CheckpointBudget { CheckpointBudget(maximumBytes: nil) }
 
   /// The library's default: 256 MiB — about two thousand checkpoints of a 1,000-item list, or
   /// twenty of a 100,000-item one.
+  @inlinable
   public static var `default`: CheckpointBudget { .bytes(256 << 20) }
 
   /// The estimate's cost of one item: a large persistent snapshot measures 100–115 bytes per
   /// item in release builds (its item records, the order trees and the identifier index).
+  @inlinable
   public static var estimatedBytesPerItem: Int { 128 }
 
   /// The estimated memory a checkpoint of `snapshot` holds at most: its items and sections at
@@ -58,21 +63,25 @@ public struct CheckpointBudget: Sendable, Hashable, CustomStringConvertible {
   /// that later changes replaced — all of it, on a large list edited at random.)
   ///
   /// - Complexity: O(1).
+  @inlinable
   public static func estimatedCost<Section, Item>(of snapshot: ListSnapshot<Section, Item>) -> Int {
     estimatedCost(items: snapshot.numberOfItems, sections: snapshot.numberOfSections)
   }
 
   /// The estimate for the state a fold holds (a flat replay's pending checkpoint), the same as
   /// for the snapshot it builds.
+  @inlinable
   static func estimatedCost<Section, Item>(of fold: ListFold<Section, Item>) -> Int {
     estimatedCost(items: fold.numberOfItems, sections: fold.numberOfSections)
   }
 
   /// The estimate for a state of `items` items in `sections` sections.
+  @inlinable
   static func estimatedCost(items: Int, sections: Int) -> Int {
     (items + sections) * estimatedBytesPerItem + 1_024
   }
 
+  @inlinable
   public var description: String {
     guard let maximumBytes else { return "unbounded" }
     return maximumBytes % (1 << 20) == 0 ? "\(maximumBytes >> 20) MiB" : "\(maximumBytes) bytes"

@@ -1,41 +1,43 @@
 import ListState
 
 /// Event operation codes.
+@usableFromInline
 enum _EventCode {
-  static let insertSection: UInt8 = 0x01
-  static let deleteSection: UInt8 = 0x02
-  static let moveSection: UInt8 = 0x03
-  static let updateSection: UInt8 = 0x04
-  static let replaceSection: UInt8 = 0x05
-  static let reloadSections: UInt8 = 0x06
-  static let insertItems: UInt8 = 0x10
-  static let deleteItems: UInt8 = 0x11
-  static let moveItem: UInt8 = 0x12
-  static let updateItem: UInt8 = 0x13
-  static let replaceItem: UInt8 = 0x14
-  static let expandCollapsed: UInt8 = 0x15
-  static let expandExpanded: UInt8 = 0x16
-  static let collapseExpanded: UInt8 = 0x17
-  static let collapseCollapsed: UInt8 = 0x18
-  static let reloadItems: UInt8 = 0x19
-  static let reconfigureItems: UInt8 = 0x1A
+  @usableFromInline static let insertSection: UInt8 = 0x01
+  @usableFromInline static let deleteSection: UInt8 = 0x02
+  @usableFromInline static let moveSection: UInt8 = 0x03
+  @usableFromInline static let updateSection: UInt8 = 0x04
+  @usableFromInline static let replaceSection: UInt8 = 0x05
+  @usableFromInline static let reloadSections: UInt8 = 0x06
+  @usableFromInline static let insertItems: UInt8 = 0x10
+  @usableFromInline static let deleteItems: UInt8 = 0x11
+  @usableFromInline static let moveItem: UInt8 = 0x12
+  @usableFromInline static let updateItem: UInt8 = 0x13
+  @usableFromInline static let replaceItem: UInt8 = 0x14
+  @usableFromInline static let expandCollapsed: UInt8 = 0x15
+  @usableFromInline static let expandExpanded: UInt8 = 0x16
+  @usableFromInline static let collapseExpanded: UInt8 = 0x17
+  @usableFromInline static let collapseCollapsed: UInt8 = 0x18
+  @usableFromInline static let reloadItems: UInt8 = 0x19
+  @usableFromInline static let reconfigureItems: UInt8 = 0x1A
   /// One collapsed leaf inserted / deleted: the common case, without the outline framing.
-  static let insertLeaf: UInt8 = 0x1B
-  static let deleteLeaf: UInt8 = 0x1C
+  @usableFromInline static let insertLeaf: UInt8 = 0x1B
+  @usableFromInline static let deleteLeaf: UInt8 = 0x1C
   /// Format 1.1: an update / a leaf delete whose old content is the one the tables remember for
   /// the item, which is then not stored (`updateItem`: the new content only; `deleteLeaf`: the
   /// location and a plain item reference).
-  static let updateRememberedItem: UInt8 = 0x1D
-  static let deleteRememberedLeaf: UInt8 = 0x1E
+  @usableFromInline static let updateRememberedItem: UInt8 = 0x1D
+  @usableFromInline static let deleteRememberedLeaf: UInt8 = 0x1E
 }
 
 /// Commit record flags (the first payload byte).
+@usableFromInline
 enum _CommitFlag {
-  static let label: UInt8 = 0x01
-  static let explicitParent: UInt8 = 0x02
+  @usableFromInline static let label: UInt8 = 0x01
+  @usableFromInline static let explicitParent: UInt8 = 0x02
   /// Format 1.1: exactly one event, its count not stored.
-  static let singleEvent: UInt8 = 0x04
-  static let known: UInt8 = 0x07
+  @usableFromInline static let singleEvent: UInt8 = 0x04
+  @usableFromInline static let known: UInt8 = 0x07
 }
 
 extension HistoryCodec {
@@ -45,6 +47,7 @@ extension HistoryCodec {
   /// let record = try codec.encode(.commit(commit), sequence: 12)
   /// ```
   /// - Complexity: O(size of the record), with O(1) expected intern lookups.
+  @inlinable
   public mutating func encode(_ content: HistoryRecordContent<Section, Item>, sequence: UInt64) throws(HistoryCodecError)
     -> HistoryRecord
   {
@@ -53,6 +56,7 @@ extension HistoryCodec {
 
   /// ``encode(_:sequence:)`` with the mark the caller took just before (a store takes one to
   /// roll back a record its sink refuses; marking twice cost ~300 instructions a commit).
+  @inlinable
   mutating func encode(_ content: HistoryRecordContent<Section, Item>, sequence: UInt64, from mark: EncoderMark)
     throws(HistoryCodecError) -> HistoryRecord
   {
@@ -85,6 +89,7 @@ extension HistoryCodec {
   /// bytes give ``HistoryCodecError/malformed(offset:reason:)``; trailing bytes are an error.
   ///
   /// - Complexity: O(size of the payload).
+  @inlinable
   public mutating func decode(_ record: HistoryRecord) throws(HistoryCodecError) -> HistoryRecordContent<Section, Item> {
     try decode(record, checkpointState: true)
   }
@@ -99,6 +104,7 @@ extension HistoryCodec {
   /// _ = try codec.decode(record, checkpointState: false)   // tables in step, no snapshot built
   /// ```
   /// - Complexity: O(size of the payload); building a checkpoint's snapshot is skipped.
+  @inlinable
   public mutating func decode(_ record: HistoryRecord, checkpointState: Bool) throws(HistoryCodecError)
     -> HistoryRecordContent<Section, Item>
   {
@@ -114,6 +120,7 @@ extension HistoryCodec {
   /// left empty. A commit's events otherwise each need an array of their own, allocated by the
   /// decoding thread and freed by the folding one once the history took the events over.
   /// `reserving`: see ``readCommit(version:_:appendingEventsTo:reserving:)``.
+  @inlinable
   mutating func decode(
     _ record: HistoryRecord, checkpointState: Bool, appendingEventsTo events: inout [ListEvent<Section, Item>],
     reserving: Bool = false
@@ -137,6 +144,7 @@ extension HistoryCodec {
   }
 
   /// Encodes events alone (no record framing), continuing the intern tables.
+  @inlinable
   public mutating func encode(events: some Sequence<ListEvent<Section, Item>>) throws(HistoryCodecError) -> [UInt8] {
     var writer = _ByteWriter()
     for event in events { try writeEvent(event, into: &writer) }
@@ -144,6 +152,7 @@ extension HistoryCodec {
   }
 
   /// Decodes events written by ``encode(events:)``.
+  @inlinable
   public mutating func decodeEvents(_ bytes: [UInt8]) throws(HistoryCodecError) -> [ListEvent<Section, Item>] {
     var reader = _ByteReader(bytes)
     var events: [ListEvent<Section, Item>] = []
@@ -151,6 +160,7 @@ extension HistoryCodec {
     return events
   }
 
+  @inlinable
   static func millis(_ seconds: Double) -> Int64 {
     let scaled = (seconds * 1000).rounded()
     return scaled.isFinite ? Int64(clamping: Int64(exactly: scaled) ?? (scaled > 0 ? .max : .min)) : 0
@@ -158,6 +168,7 @@ extension HistoryCodec {
 
   // MARK: Records
 
+  @inlinable
   mutating func writeCommit(_ commit: HistoryCommit<Section, Item>, into writer: inout _ByteWriter) throws(HistoryCodecError) {
     let version = commit.version.rawValue
     guard commit.parent.rawValue >= 0, commit.parent.rawValue < version else {
@@ -183,6 +194,7 @@ extension HistoryCodec {
   /// A commit, its events appended to `events` (the returned commit's own are left empty);
   /// `reserving` sizes `events` for them first (for a buffer of one commit only: reserving in a
   /// shared buffer would grow it one commit at a time).
+  @inlinable
   mutating func readCommit(
     version: Version, _ reader: inout _ByteReader, appendingEventsTo events: inout [ListEvent<Section, Item>], reserving: Bool
   ) throws(HistoryCodecError) -> HistoryCommit<Section, Item> {
@@ -209,6 +221,7 @@ extension HistoryCodec {
       version: version, parent: Version(parent), timestamp: Double(millis) / 1000, label: label, events: [])
   }
 
+  @inlinable
   mutating func writeHeadMove(_ move: HistoryHeadMove, into writer: inout _ByteWriter) {
     writer.byte(move.kind.rawValue)
     writer.varint(move.latestVersion.rawValue - move.from.rawValue)
@@ -218,6 +231,7 @@ extension HistoryCodec {
     encoderTables.lastTimestamp = millis
   }
 
+  @inlinable
   mutating func readHeadMove(latest: Version, _ reader: inout _ByteReader) throws(HistoryCodecError) -> HistoryHeadMove {
     let kindOffset = reader.offset
     guard let kind = HistoryHeadMove.Kind(rawValue: try reader.byte()) else {
@@ -233,6 +247,7 @@ extension HistoryCodec {
 
   /// A checkpoint: the head's distance, then every section with its outline. `known`: tables
   /// whose current contents may be reused (see ``writeItem(_:known:into:)``).
+  @inlinable
   mutating func writeCheckpoint(
     _ checkpoint: HistoryCheckpoint<Section, Item>, known: _EncoderTables<Section.ID, Item.ID>? = nil,
     into writer: inout _ByteWriter
@@ -253,6 +268,7 @@ extension HistoryCodec {
     }
   }
 
+  @inlinable
   mutating func readCheckpoint(latest: Version, buildingState: Bool = true, _ reader: inout _ByteReader)
     throws(HistoryCodecError) -> HistoryCheckpoint<Section, Item>
   {
@@ -277,6 +293,7 @@ extension HistoryCodec {
 
   // MARK: Events
 
+  @inlinable
   mutating func writeEvent(_ event: ListEvent<Section, Item>, into writer: inout _ByteWriter) throws(HistoryCodecError) {
     switch event {
     case .insertSection(let section, let items, let index), .deleteSection(let section, let items, let index):
@@ -366,6 +383,7 @@ extension HistoryCodec {
     }
   }
 
+  @inlinable
   mutating func readEvent(_ reader: inout _ByteReader) throws(HistoryCodecError) -> ListEvent<Section, Item> {
     let start = reader.offset
     let code = try reader.byte()

@@ -26,12 +26,13 @@ import ListState
 /// let content = try reader.decode(record)    // the same commit, as generic values
 /// ```
 public struct HistoryCodec<Section: ListElement, Item: ListElement>: Sendable {
-  let sectionCoding: _ElementCoding<Section>
-  let itemCoding: _ElementCoding<Item>
-  var encoderTables = _EncoderTables<Section.ID, Item.ID>()
-  var decoderTables = _DecoderTables<Section, Item>()
+  @usableFromInline let sectionCoding: _ElementCoding<Section>
+  @usableFromInline let itemCoding: _ElementCoding<Item>
+  @usableFromInline var encoderTables = _EncoderTables<Section.ID, Item.ID>()
+  @usableFromInline var decoderTables = _DecoderTables<Section, Item>()
 
   /// The newest journal format minor (of major 1) whose history encoding this codec writes.
+  @inlinable
   public static var currentFormatMinor: UInt16 { 1 }
 
   /// Which encoding the encoder writes: `0` is format 1.0's (readable by every 1.x reader),
@@ -48,6 +49,7 @@ public struct HistoryCodec<Section: ListElement, Item: ListElement>: Sendable {
   }
 
   /// Whether the encoder may use the compact forms of format 1.1.
+  @inlinable
   var writesCompactForms: Bool { encoderFormatMinor >= 1 }
 
   /// Set by a ``ListStore`` that encodes every change of its state with this codec, in order:
@@ -56,15 +58,19 @@ public struct HistoryCodec<Section: ListElement, Item: ListElement>: Sendable {
   /// encoding the item again. A codec used on its own (``encode(_:sequence:)`` with events of
   /// any origin) never assumes that, so its output depends only on the records it is given.
   /// The bytes written are the same either way.
-  var tracksCurrentContents = false
+  @usableFromInline var tracksCurrentContents = false
 
   /// Strings up to this many UTF-8 bytes are interned.
+  @inlinable
   static var internedStringLimit: Int { 256 }
   /// Format 1.1: strings inside element contents are interned only up to this many UTF-8 bytes.
+  @inlinable
   static var internedContentStringLimit: Int { 8 }
   /// Nesting limit of values (arrays/objects) — bounds recursion on untrusted input.
+  @inlinable
   static var maximumValueDepth: Int { 64 }
 
+  @inlinable
   init(sectionCoding: _ElementCoding<Section>, itemCoding: _ElementCoding<Item>) {
     self.sectionCoding = sectionCoding
     self.itemCoding = itemCoding
@@ -72,6 +78,7 @@ public struct HistoryCodec<Section: ListElement, Item: ListElement>: Sendable {
 
   /// A codec for an app's own `Codable` element types (identifiers `Codable` too). `String`,
   /// `Int` and ``JournalValueConvertible`` identifiers and contents take a fast path.
+  @inlinable
   public init() where Section: Codable, Section.ID: Codable, Item: Codable, Item.ID: Codable {
     self.init(sectionCoding: .codable(), itemCoding: .codable())
   }
@@ -80,6 +87,7 @@ public struct HistoryCodec<Section: ListElement, Item: ListElement>: Sendable {
   /// encoder that continues the stream needs (see `_DecoderTables.keepsContents`). A reader
   /// that never encodes, such as time travel in a journal file, turns it off: each decoded
   /// content is then freed at once instead of staying in the tables (and being freed with them).
+  @inlinable
   package var keepsDecodedContents: Bool {
     get { decoderTables.keepsContents }
     set { decoderTables.keepsContents = newValue }
@@ -88,12 +96,14 @@ public struct HistoryCodec<Section: ListElement, Item: ListElement>: Sendable {
   /// Clears the intern tables and the timestamp base of both directions.
   ///
   /// - Complexity: O(1) amortized (the tables are dropped).
+  @inlinable
   public mutating func reset() {
     reset(keepingDecoderStorage: false)
   }
 
   /// ``reset()``; `keepingDecoderStorage` empties the decoder's tables but keeps their storage
   /// (see `_DecoderTables.removeAll()`), for a codec no copy shares.
+  @inlinable
   mutating func reset(keepingDecoderStorage: Bool) {
     encoderTables = _EncoderTables()
     if keepingDecoderStorage { return decoderTables.removeAll() }
@@ -107,12 +117,25 @@ public struct HistoryCodec<Section: ListElement, Item: ListElement>: Sendable {
   /// Where the encoder's tables stand before a record (for rolling back a record that was not
   /// stored): table sizes, the timestamp and new-identifier bases, and the start of the log of
   /// remembered contents the record overwrites.
+  @usableFromInline
   struct EncoderMark {
+    @usableFromInline
     var sections: Int, items: Int, strings: Int, shapes: Int, timestamp: Int64, newItemBase: Int64
+
+    @inlinable
+    init(sections: Int, items: Int, strings: Int, shapes: Int, timestamp: Int64, newItemBase: Int64) {
+      self.sections = sections
+      self.items = items
+      self.strings = strings
+      self.shapes = shapes
+      self.timestamp = timestamp
+      self.newItemBase = newItemBase
+    }
   }
 
   /// Marks the encoder's state before encoding one record. Only the record encoded next can be
   /// rolled back to this mark: taking a mark forgets how to undo earlier records.
+  @inlinable
   mutating func markEncoder() -> EncoderMark {
     encoderTables.contentLog.removeAll(keepingCapacity: true)
     return EncoderMark(
@@ -123,6 +146,7 @@ public struct HistoryCodec<Section: ListElement, Item: ListElement>: Sendable {
 
   /// Forgets every intern entry defined after `mark` and restores the remembered contents the
   /// record overwrote (the record that changed them was dropped).
+  @inlinable
   mutating func rollBackEncoder(to mark: EncoderMark) {
     encoderTables.rollBack(to: mark)
   }
@@ -130,6 +154,7 @@ public struct HistoryCodec<Section: ListElement, Item: ListElement>: Sendable {
 
 extension HistoryCodec where Section == JournalValueElement, Item == JournalValueElement {
   /// A codec that reads (and writes) any journal as generic values, without the app's types.
+  @inlinable
   public static func generic() -> Self {
     Self(sectionCoding: .generic, itemCoding: .generic)
   }
@@ -141,40 +166,60 @@ extension HistoryCodec where Section == JournalValueElement, Item == JournalValu
 /// thousands of entries between checkpoints — are ``_IdentifierTable``s: one bucket line and
 /// the key per lookup, where a `Dictionary` touched three cold lines (its lookups were ~5% of a
 /// `listjournal exec`). Callers hash an identifier once and pass the hash to every table call.
+@usableFromInline
 struct _EncoderTables<SectionID: Hashable, ItemID: Hashable>: Sendable where SectionID: Sendable, ItemID: Sendable {
-  var sections: [SectionID: Int] = [:]
-  var sectionList: [SectionID] = []
+  @usableFromInline var sections: [SectionID: Int] = [:]
+  @usableFromInline var sectionList: [SectionID] = []
   /// Item identifiers by intern index.
-  var items = _IdentifierTable<ItemID>()
+  @usableFromInline var items = _IdentifierTable<ItemID>()
   /// The content value each item (by intern index) was last written with; nil before any.
-  var itemContents: [JournalValue?] = []
+  @usableFromInline var itemContents: [JournalValue?] = []
   /// Parallel to `itemContents` (only with `HistoryCodec.tracksCurrentContents`): whether the
   /// remembered content is the content of the item's value in the store's current state —
   /// written by the last record that changed the item, with no head move or failed record
   /// since. Then an update or delete of the item need not encode its old value to compare it,
   /// and a checkpoint takes the content from here instead of encoding the item again (through
   /// `Codable`, ~3,500 instructions an item: most of a large list's checkpoint).
-  var currentContents: [Bool] = []
+  @usableFromInline var currentContents: [Bool] = []
   /// (index, previous content) for every remembered content the current record overwrote.
-  var contentLog: [(index: Int, previous: JournalValue?)] = []
+  @usableFromInline var contentLog: [(index: Int, previous: JournalValue?)] = []
   /// Interned strings by index.
-  var strings = _IdentifierTable<String>()
-  var shapes: [[String]: Int] = [:]
-  var shapeList: [[String]] = []
+  @usableFromInline var strings = _IdentifierTable<String>()
+  @usableFromInline var shapes: [[String]: Int] = [:]
+  @usableFromInline var shapeList: [[String]] = []
   /// The index of the shape written last (the encoder tries it first).
-  var lastShape: Int?
-  var lastTimestamp: Int64 = 0
+  @usableFromInline var lastShape: Int?
+  @usableFromInline var lastTimestamp: Int64 = 0
   /// The integer identifier of the last new item written relative to its predecessor.
-  var newItemBase: Int64 = 0
+  @usableFromInline var newItemBase: Int64 = 0
+
+  @inlinable
+  init(sections: [SectionID: Int] = [:], sectionList: [SectionID] = [], items: _IdentifierTable<ItemID> = _IdentifierTable<ItemID>(), itemContents: [JournalValue?] = [], currentContents: [Bool] = [], contentLog: [(index: Int, previous: JournalValue?)] = [], strings: _IdentifierTable<String> = _IdentifierTable<String>(), shapes: [[String]: Int] = [:], shapeList: [[String]] = [], lastShape: Int? = nil, lastTimestamp: Int64 = 0, newItemBase: Int64 = 0) {
+    self.sections = sections
+    self.sectionList = sectionList
+    self.items = items
+    self.itemContents = itemContents
+    self.currentContents = currentContents
+    self.contentLog = contentLog
+    self.strings = strings
+    self.shapes = shapes
+    self.shapeList = shapeList
+    self.lastShape = lastShape
+    self.lastTimestamp = lastTimestamp
+    self.newItemBase = newItemBase
+  }
 
   /// The intern index of item `id` (whose `hashValue` is `hash`), if it has one.
+  @inlinable
   @inline(__always)
   func itemIndex(of id: ItemID, hash: Int) -> Int? { items.firstIndex(of: id, hash: hash) }
 
   /// The intern index of item `id`, if it has one.
+  @inlinable
   func itemIndex(of id: ItemID) -> Int? { items.firstIndex(of: id, hash: id.hashValue) }
 
   /// Gives item `id` the next intern index (the caller knows it has none).
+  @inlinable
   mutating func appendItem(_ id: ItemID, hash: Int) -> Int {
     itemContents.append(nil)
     currentContents.append(false)
@@ -183,6 +228,7 @@ struct _EncoderTables<SectionID: Hashable, ItemID: Hashable>: Sendable where Sec
 
   /// Remembers `content` as the item's last written content (logged for a rollback); `current`
   /// says whether it is the item's content in the store's current state.
+  @inlinable
   mutating func remember(_ content: JournalValue, forItem index: Int, current: Bool) {
     contentLog.append((index, itemContents[index]))
     itemContents[index] = content
@@ -190,10 +236,12 @@ struct _EncoderTables<SectionID: Hashable, ItemID: Hashable>: Sendable where Sec
   }
 
   /// Whether the remembered content of the item at `index` is its content in the current state.
+  @inlinable
   func isCurrent(_ index: Int) -> Bool { currentContents[index] }
 
   /// The state changed without a record saying how (a head move): the remembered contents of
   /// `ids` may no longer be their items' contents.
+  @inlinable
   mutating func forgetCurrentContents(of ids: some Sequence<ItemID>) {
     for id in ids {
       if let index = itemIndex(of: id) { currentContents[index] = false }
@@ -201,10 +249,12 @@ struct _EncoderTables<SectionID: Hashable, ItemID: Hashable>: Sendable where Sec
   }
 
   /// Like ``forgetCurrentContents(of:)`` for every item.
+  @inlinable
   mutating func forgetAllCurrentContents() {
     for index in currentContents.indices { currentContents[index] = false }
   }
 
+  @inlinable
   mutating func rollBack<S, I>(to mark: HistoryCodec<S, I>.EncoderMark) {
     // A restored content is not known to be current (the record that overwrote it was dropped).
     while let (index, previous) = contentLog.popLast() {
@@ -224,11 +274,12 @@ struct _EncoderTables<SectionID: Hashable, ItemID: Hashable>: Sendable where Sec
   }
 }
 
+@usableFromInline
 struct _DecoderTables<Section: ListElement, Item: ListElement>: Sendable {
-  var sections: [Section.ID] = []
-  var sectionValues: [JournalValue] = []
+  @usableFromInline var sections: [Section.ID] = []
+  @usableFromInline var sectionValues: [JournalValue] = []
   /// What the tables remember of each item, by intern index (parallel to `itemIDs`).
-  var items: [_DecodedItem<Item>] = []
+  @usableFromInline var items: [_DecodedItem<Item>] = []
   /// Item identifiers by intern index.
   ///
   /// Apart from the rest of each item's entry (`items`) because most references read only the
@@ -236,16 +287,16 @@ struct _DecoderTables<Section: ListElement, Item: ListElement>: Sendable {
   /// stream named: in entries of the identifier alone, a million-item table is 8 MB for `Int`
   /// identifiers, mostly in cache, where the whole entries are 72 bytes an item. Measured in
   /// session 13 (10M-event replay, sparse checkpoints): see `Tools/Benchmarks/README.md`.
-  var itemIDs: [Item.ID] = []
-  var strings: [String] = []
-  var shapes: [[String]] = []
-  var lastTimestamp: Int64 = 0
-  var newItemBase: Int64 = 0
+  @usableFromInline var itemIDs: [Item.ID] = []
+  @usableFromInline var strings: [String] = []
+  @usableFromInline var shapes: [[String]] = []
+  @usableFromInline var lastTimestamp: Int64 = 0
+  @usableFromInline var newItemBase: Int64 = 0
   /// Whether the content value of an item that was decoded is kept beside it. Only an encoder
   /// that continues the stream needs those (``HistoryCodec/continueEncodingAfterDecoding()``);
   /// a replay without a sink drops them, and each decoded content is freed at once instead of
   /// staying alive until the item's next update (a million values on a large list).
-  var keepsContents = true
+  @usableFromInline var keepsContents = true
   /// Whether the items that records name as remembered (an update's old content, a remembered
   /// leaf's deletion) are left for the replay to take from its state, which then holds exactly
   /// those items: the tables then keep no items at all, and such an event is decoded with a
@@ -257,15 +308,32 @@ struct _DecoderTables<Section: ListElement, Item: ListElement>: Sendable {
   /// named, read at random), and often a `Codable` decoding of the content a checkpoint left,
   /// on the decoding thread that bounds a replay; the folding thread reads the item's record
   /// for the event anyway. Measured in session 13: see `Tools/Benchmarks/README.md`.
-  var leavesRememberedItemsToTheState = false
+  @usableFromInline var leavesRememberedItemsToTheState = false
   /// The buffer index the event being read will have (see `itemsFromState`).
-  var currentEvent = 0
+  @usableFromInline var currentEvent = 0
   /// The events decoded with a stand-in for a remembered item (see
   /// `leavesRememberedItemsToTheState`), by index in the buffer they were appended to, with the
   /// item's identifier (a pipelined replay swaps its batch's list in around each record).
-  var itemsFromState: [_ItemFromState<Item.ID>] = []
+  @usableFromInline var itemsFromState: [_ItemFromState<Item.ID>] = []
+
+  @inlinable
+  init(sections: [Section.ID] = [], sectionValues: [JournalValue] = [], items: [_DecodedItem<Item>] = [], itemIDs: [Item.ID] = [], strings: [String] = [], shapes: [[String]] = [], lastTimestamp: Int64 = 0, newItemBase: Int64 = 0, keepsContents: Bool = true, leavesRememberedItemsToTheState: Bool = false, currentEvent: Int = 0, itemsFromState: [_ItemFromState<Item.ID>] = []) {
+    self.sections = sections
+    self.sectionValues = sectionValues
+    self.items = items
+    self.itemIDs = itemIDs
+    self.strings = strings
+    self.shapes = shapes
+    self.lastTimestamp = lastTimestamp
+    self.newItemBase = newItemBase
+    self.keepsContents = keepsContents
+    self.leavesRememberedItemsToTheState = leavesRememberedItemsToTheState
+    self.currentEvent = currentEvent
+    self.itemsFromState = itemsFromState
+  }
 
   /// Remembers `item`, read with `content`, as the last content of the item at `index`.
+  @inlinable
   mutating func remember(_ item: Item, content: JournalValue, forItem index: Int) {
     if leavesRememberedItemsToTheState {
       assert(!keepsContents, "remembered items left to the state, but contents kept")
@@ -279,6 +347,7 @@ struct _DecoderTables<Section: ListElement, Item: ListElement>: Sendable {
   /// the next stretch of records interns about as many entries again (a checkpoint alone
   /// defines one per item). Growing them afresh each time reallocated and copied arrays of up to
   /// a million entries a few times over.
+  @inlinable
   mutating func removeAll() {
     sections.removeAll(keepingCapacity: true)
     sectionValues.removeAll(keepingCapacity: true)
@@ -294,22 +363,37 @@ struct _DecoderTables<Section: ListElement, Item: ListElement>: Sendable {
 /// An event decoded with a stand-in for a remembered item, which the replay's state fills in
 /// (see `_DecoderTables.leavesRememberedItemsToTheState`): an update's old item (the stand-in
 /// is the new one), or the leaf a deletion removes (the stand-in is an empty outline).
+@usableFromInline
 struct _ItemFromState<ItemID: Hashable & Sendable>: Sendable {
   /// The event's index in the buffer it was decoded into.
-  var event: Int
-  var id: ItemID
+  @usableFromInline var event: Int
+  @usableFromInline var id: ItemID
+
+  @inlinable
+  init(event: Int, id: ItemID) {
+    self.event = event
+    self.id = id
+  }
 }
 
 /// What the decoder's tables know of one interned item.
+@usableFromInline
 struct _DecodedItem<Item: ListElement>: Sendable {
   /// The identifier's journal value (the identifier itself is in `_DecoderTables.itemIDs`).
-  var idValue: JournalValue
+  @usableFromInline var idValue: JournalValue
   /// The item as last read; nil before any, or while only its content value is known (a
   /// checkpoint skipped without building its state leaves the values, decoded when a later
   /// record refers to them: see `HistoryCodec.rememberedItem(at:start:_:)`).
-  var item: Item? = nil
+  @usableFromInline var item: Item? = nil
   /// The content value the item was last read with (see `_DecoderTables.keepsContents`).
-  var content: JournalValue? = nil
+  @usableFromInline var content: JournalValue? = nil
+
+  @inlinable
+  init(idValue: JournalValue, item: Item? = nil, content: JournalValue? = nil) {
+    self.idValue = idValue
+    self.item = item
+    self.content = content
+  }
 }
 
 extension HistoryCodec {
@@ -317,6 +401,7 @@ extension HistoryCodec {
   /// names the items: stop treating their remembered contents as current.
   ///
   /// - Complexity: O(items named by the events), or O(items remembered) for nil.
+  @inlinable
   mutating func forgetCurrentContents(changedBy events: [ListEvent<Section, Item>]?) {
     guard let events else { return encoderTables.forgetAllCurrentContents() }
     for event in events {

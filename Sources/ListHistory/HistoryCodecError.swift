@@ -13,6 +13,7 @@ public enum HistoryCodecError: Error, Hashable, Sendable, CustomStringConvertibl
   /// A value could not be encoded (its `Codable` conformance threw, or it nests too deeply).
   case unencodable(String)
 
+  @inlinable
   public var description: String {
     switch self {
     case .malformed(let offset, let reason): "malformed history record at byte \(offset): \(reason)"

@@ -20,6 +20,7 @@ public enum HistoryError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The store has no codec, so it cannot produce or read records.
   case noCodec
 
+  @inlinable
   public var description: String {
     switch self {
     case .versionConflict(let expected, let actual):

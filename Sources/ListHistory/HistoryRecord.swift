@@ -14,6 +14,7 @@ public struct HistoryRecord: Hashable, Sendable {
     case commit = 1
     case headMove = 2
     case checkpoint = 3
+    @inlinable
     public var description: String {
       switch self {
       case .commit: "commit"
@@ -28,6 +29,7 @@ public struct HistoryRecord: Hashable, Sendable {
   public var version: UInt64
   public var payload: [UInt8]
 
+  @inlinable
   public init(kind: Kind, sequence: UInt64, version: UInt64, payload: [UInt8]) {
     self.kind = kind
     self.sequence = sequence
@@ -64,5 +66,6 @@ public protocol HistoryRecordSink: AnyObject, Sendable {
 }
 
 extension HistoryRecordSink {
+  @inlinable
   public var maximumPayloadBytes: Int? { nil }
 }

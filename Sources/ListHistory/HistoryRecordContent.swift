@@ -9,6 +9,7 @@ public struct HistoryCommit<Section: ListElement, Item: ListElement>: Sendable, 
   public var label: String?
   public var events: [ListEvent<Section, Item>]
 
+  @inlinable
   public init(version: Version, parent: Version, timestamp: Double, label: String?, events: [ListEvent<Section, Item>]) {
     self.version = version
     self.parent = parent
@@ -22,6 +23,7 @@ public struct HistoryCommit<Section: ListElement, Item: ListElement>: Sendable, 
 public struct HistoryHeadMove: Sendable, Hashable {
   public enum Kind: UInt8, Sendable, Hashable, CustomStringConvertible {
     case undo = 1, redo = 2, checkout = 3
+    @inlinable
     public var description: String {
       switch self {
       case .undo: "undo"
@@ -38,6 +40,7 @@ public struct HistoryHeadMove: Sendable, Hashable {
   /// Seconds since 1970, millisecond precision.
   public var timestamp: Double
 
+  @inlinable
   public init(kind: Kind, from: Version, to: Version, latestVersion: Version, timestamp: Double) {
     self.kind = kind
     self.from = from
@@ -55,6 +58,7 @@ public struct HistoryCheckpoint<Section: ListElement, Item: ListElement>: Sendab
   public var latestVersion: Version
   public var snapshot: ListSnapshot<Section, Item>
 
+  @inlinable
   public init(head: Version, latestVersion: Version, snapshot: ListSnapshot<Section, Item>) {
     self.head = head
     self.latestVersion = latestVersion

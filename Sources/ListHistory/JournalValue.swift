@@ -21,6 +21,7 @@ public enum JournalValue: Hashable, Sendable, CustomStringConvertible {
   public struct Member: Hashable, Sendable {
     public var key: String
     public var value: JournalValue
+    @inlinable
     public init(_ key: String, _ value: JournalValue) {
       self.key = key
       self.value = value
@@ -36,15 +37,18 @@ public enum JournalValue: Hashable, Sendable, CustomStringConvertible {
   /// JSON text (object members in order); doubles that are not finite become strings.
   ///
   /// - Complexity: O(size of the value).
+  @inlinable
   public var jsonText: String {
     var out = ""
     write(into: &out)
     return out
   }
 
+  @inlinable
   public var description: String { jsonText }
 
-  private func write(into out: inout String) {
+  @inlinable
+  func write(into out: inout String) {
     switch self {
     case .null: out += "null"
     case .bool(let value): out += value ? "true" : "false"
@@ -70,7 +74,8 @@ public enum JournalValue: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  private static func writeString(_ string: String, into out: inout String) {
+  @inlinable
+  static func writeString(_ string: String, into out: inout String) {
     out += "\""
     for scalar in string.unicodeScalars {
       switch scalar {

@@ -23,12 +23,16 @@ public protocol JournalValueConvertible {
 /// A ``JournalValue`` does not have the shape a type expects.
 public struct JournalValueError: Error, Hashable, Sendable, CustomStringConvertible {
   public var message: String
+  @inlinable
   public init(_ message: String) { self.message = message }
+  @inlinable
   public var description: String { message }
 }
 
 extension String: JournalValueConvertible {
+  @inlinable
   public var journalValue: JournalValue { .string(self) }
+  @inlinable
   public init(journalValue: JournalValue) throws(JournalValueError) {
     guard case .string(let value) = journalValue else { throw JournalValueError("expected a string, found \(journalValue)") }
     self = value
@@ -36,7 +40,9 @@ extension String: JournalValueConvertible {
 }
 
 extension Int: JournalValueConvertible {
+  @inlinable
   public var journalValue: JournalValue { .int(Int64(self)) }
+  @inlinable
   public init(journalValue: JournalValue) throws(JournalValueError) {
     guard case .int(let value) = journalValue, let int = Int(exactly: value) else {
       throw JournalValueError("expected an integer, found \(journalValue)")
@@ -46,7 +52,9 @@ extension Int: JournalValueConvertible {
 }
 
 extension Int64: JournalValueConvertible {
+  @inlinable
   public var journalValue: JournalValue { .int(self) }
+  @inlinable
   public init(journalValue: JournalValue) throws(JournalValueError) {
     guard case .int(let value) = journalValue else { throw JournalValueError("expected an integer, found \(journalValue)") }
     self = value
@@ -54,7 +62,9 @@ extension Int64: JournalValueConvertible {
 }
 
 extension Bool: JournalValueConvertible {
+  @inlinable
   public var journalValue: JournalValue { .bool(self) }
+  @inlinable
   public init(journalValue: JournalValue) throws(JournalValueError) {
     guard case .bool(let value) = journalValue else { throw JournalValueError("expected a boolean, found \(journalValue)") }
     self = value
@@ -62,7 +72,9 @@ extension Bool: JournalValueConvertible {
 }
 
 extension Double: JournalValueConvertible {
+  @inlinable
   public var journalValue: JournalValue { .double(self) }
+  @inlinable
   public init(journalValue: JournalValue) throws(JournalValueError) {
     switch journalValue {
     case .double(let value): self = value
@@ -73,7 +85,9 @@ extension Double: JournalValueConvertible {
 }
 
 extension UUID: JournalValueConvertible {
+  @inlinable
   public var journalValue: JournalValue { .string(uuidString) }
+  @inlinable
   public init(journalValue: JournalValue) throws(JournalValueError) {
     guard case .string(let text) = journalValue, let uuid = UUID(uuidString: text) else {
       throw JournalValueError("expected a UUID string, found \(journalValue)")
@@ -83,6 +97,8 @@ extension UUID: JournalValueConvertible {
 }
 
 extension JournalValue: JournalValueConvertible {
+  @inlinable
   public var journalValue: JournalValue { self }
+  @inlinable
   public init(journalValue: JournalValue) throws(JournalValueError) { self = journalValue }
 }

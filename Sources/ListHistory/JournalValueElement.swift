@@ -15,22 +15,27 @@ public struct JournalValueElement: ListElement, Hashable, CustomStringConvertibl
   public var id: JournalValue
   public var content: JournalValue
 
+  @inlinable
   public init(id: JournalValue, content: JournalValue) {
     self.id = id
     self.content = content
   }
 
   /// An element whose content is its identifier (plain `String`/`Int` elements).
+  @inlinable
   public init(_ id: JournalValue) {
     self.id = id
     self.content = id
   }
 
+  @inlinable
   public static func == (lhs: Self, rhs: Self) -> Bool { lhs.id == rhs.id && lhs.content == rhs.content }
+  @inlinable
   public func hash(into hasher: inout Hasher) {
     hasher.combine(id)
     hasher.combine(content)
   }
 
+  @inlinable
   public var description: String { id == content ? id.jsonText : "\(id.jsonText)=\(content.jsonText)" }
 }

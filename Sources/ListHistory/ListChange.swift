@@ -16,6 +16,7 @@ public struct ListChange<Section: ListElement, Item: ListElement>: Sendable {
   /// Why the head moved.
   public enum Kind: UInt8, Sendable, Hashable, CustomStringConvertible {
     case commit = 0, undo = 1, redo = 2, checkout = 3
+    @inlinable
     public var description: String {
       switch self {
       case .commit: "commit"
@@ -42,6 +43,7 @@ public struct ListChange<Section: ListElement, Item: ListElement>: Sendable {
   /// checkpoint instead of walking the path; `ListStore.events(from:to:)` gives them on demand.
   public let events: [ListEvent<Section, Item>]?
 
+  @inlinable
   public init(
     kind: Kind, previousHead: Version, head: Version, transaction: ListTransaction<Section, Item>,
     reverted: [Version], applied: [Version], events: [ListEvent<Section, Item>]?

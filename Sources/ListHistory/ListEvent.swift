@@ -67,6 +67,7 @@ extension ListEvent {
   /// the state before it. Markers are their own inverse (they are transient annotations).
   ///
   /// - Complexity: O(1).
+  @inlinable
   public var inverse: ListEvent {
     switch self {
     case .insertSection(let section, let items, let index): .deleteSection(section, items: items, at: index)
@@ -88,6 +89,7 @@ extension ListEvent {
 
   /// True for events that change neither structure nor content (markers and no-op expansion
   /// changes); they never move an identifier.
+  @inlinable
   public var isIdentityNeutral: Bool {
     switch self {
     case .reloadSections, .reloadItems, .reconfigureItems, .expand, .collapse, .updateItem, .updateSection:
@@ -124,6 +126,7 @@ extension ListEvent {
   }
 
   /// A short name of the event kind, for logs and the CLI (`"moveItem"`).
+  @inlinable
   public var kindName: String {
     switch self {
     case .insertSection: "insertSection"

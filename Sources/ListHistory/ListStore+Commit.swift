@@ -1,3 +1,4 @@
+import Synchronization
 import ListState
 
 extension ListStore {
@@ -18,6 +19,7 @@ extension ListStore {
   ///   - expecting: optimistic concurrency — the version the commit must extend; otherwise
   ///     ``HistoryError/versionConflict(expected:actual:)`` is thrown before `body` runs.
   /// - Complexity: the body's operations plus O(1) bookkeeping (plus encoding with a sink).
+  @inlinable
   @discardableResult
   public func transaction<R>(
     label: String? = nil, expecting: Version? = nil, _ body: (inout Transaction) throws -> R
@@ -38,7 +40,7 @@ extension ListStore {
       let markers = state.headSnapshot._markers
       var transaction = Transaction(snapshot: state.headSnapshot, label: label)
       if inPlace { state.headSnapshot = Snapshot() }
-      transaction.snapshot.clearMarkers()
+      transaction._snapshot.clearMarkers()
       do {
         result = try body(&transaction)
         guard !transaction.events.isEmpty || transaction.commitsWhenUnchanged else {
@@ -63,6 +65,7 @@ extension ListStore {
   /// task. Why not here: a large list's checkpoint is hundreds of thousands of nodes; freeing
   /// those a thinning drops was ~50 ms of a ~170 ms thinning commit in a 1M-event history
   /// (HistoryBench), a stall of the commit — often on the main thread.
+  @inlinable
   static func release(_ checkpoints: inout [Snapshot]) {
     guard !checkpoints.isEmpty else { return }
     let taken = checkpoints
@@ -75,6 +78,7 @@ extension _StoreState {
   /// Persists, then applies, a finished transaction; returns whether the caller must deliver.
   /// Once persisted, the transaction's events are moved into the history (it is left without
   /// them); on a persistence failure it is untouched.
+  @inlinable
   mutating func commit(_ transaction: inout ListStore<Section, Item>.Transaction) throws -> Bool {
     let parent = head
     let version = graph.count
@@ -99,13 +103,14 @@ extension _StoreState {
 
   /// Adds the version and moves the head to it (no persistence, no notification); the
   /// transaction's events move into the history.
+  @inlinable
   mutating func install(transaction: inout ListStore<Section, Item>.Transaction, parent: Int, millis: Int64) {
     let version = graph.add(
-      parent: parent, moving: &transaction.events, label: transaction.label, timestampMillis: millis,
-      stateAfter: transaction.snapshot)
+      parent: parent, moving: &transaction._events, label: transaction.label, timestampMillis: millis,
+      stateAfter: transaction._snapshot)
     graph.visit(version)
     head = version
-    headSnapshot = transaction.snapshot
+    headSnapshot = transaction._snapshot
   }
 }
 
@@ -115,6 +120,7 @@ extension _StoreState {
   /// revert ever fail, the head is rebuilt from the history instead.
   ///
   /// - Complexity: O(events of the transaction); the fallback O(checkpoint interval).
+  @inlinable
   mutating func restoreHead(
     from transaction: ListStore<Section, Item>.Transaction, markers: _ListMarkers<Section, Item>
   ) {

@@ -1,13 +1,16 @@
+import Synchronization
 import ListState
 
 /// Cancels an observation registered with ``ListStore/observe(_:)``; cancelling also happens
 /// when the token is released.
 public final class ListStoreObservation: Sendable {
-  private let cancellation: @Sendable () -> Void
+  @usableFromInline let cancellation: @Sendable () -> Void
 
+  @inlinable
   init(_ cancellation: @escaping @Sendable () -> Void) { self.cancellation = cancellation }
 
   /// Stops the callbacks. Idempotent.
+  @inlinable
   public func cancel() { cancellation() }
 
   deinit { cancellation() }
@@ -25,6 +28,7 @@ extension ListStore {
   /// }
   /// ```
   /// - Complexity: O(1) per change and observer (differences are computed only if read).
+  @inlinable
   public func observe(_ callback: @escaping @Sendable (Change) -> Void) -> ListStoreObservation {
     let id = state.withLock { state -> UInt64 in
       state.nextObserverID += 1
@@ -42,6 +46,7 @@ extension ListStore {
   /// ```swift
   /// for await change in store.changes { print(change.kind, change.head) }
   /// ```
+  @inlinable
   public var changes: AsyncStream<Change> {
     let (stream, continuation) = AsyncStream<Change>.makeStream(bufferingPolicy: .unbounded)
     let token = observe { continuation.yield($0) }
@@ -50,6 +55,7 @@ extension ListStore {
   }
 
   /// Delivers queued changes in order; only one thread delivers at a time.
+  @inlinable
   func deliverPendingChanges() {
     while true {
       let next = state.withLock { state -> (Change, [@Sendable (Change) -> Void])? in
@@ -69,6 +75,7 @@ extension ListStore {
 
 extension _StoreState {
   /// Queues a change for observers; true when the caller must deliver (nobody else is).
+  @inlinable
   mutating func enqueue(_ change: ListChange<Section, Item>) -> Bool {
     guard !observers.isEmpty else { return false }
     pending.append(change)

@@ -17,6 +17,7 @@ extension ListStore {
   /// ```
   /// - Throws: ``HistoryError/invalidRecord(sequence:reason:)`` naming the record (and byte offset).
   /// - Complexity: O(total events · log n) plus the head moves' paths.
+  @inlinable
   public convenience init(
     replaying records: some Sequence<HistoryRecord>, codec: HistoryCodec<Section, Item>,
     sink: (any HistoryRecordSink)? = nil, checkpointInterval: Int = 4_096,
@@ -32,6 +33,7 @@ extension ListStore {
   /// How a replay at `checkpointInterval` folds: flat from the start (true) when the interval
   /// given is sparse, otherwise into snapshots until the budget has spread the checkpoints
   /// enough for flat folding to pay (nil; see ``_Replay/flatFromInterval``).
+  @inlinable
   package static func replayFoldsFlat(checkpointInterval: Int) -> Bool? {
     checkpointInterval >= flatReplayCheckpointInterval ? true : nil
   }
@@ -49,6 +51,7 @@ extension ListStore {
   ///
   /// `expectedRecordCount`, when known (a journal's index counts its records), reserves room
   /// for that many versions and events (see `_HistoryGraph.reserveCapacity`); a hint only.
+  @inlinable
   package convenience init(
     replaying records: some Sequence<HistoryRecord>, codec: HistoryCodec<Section, Item>,
     sink: (any HistoryRecordSink)?, checkpointInterval: Int, checkpointBudget: CheckpointBudget = .default,
@@ -122,12 +125,14 @@ extension ListStore {
   /// in the background; throws the background encoder's failure (a ``HistoryError`` naming the
   /// record that could not be encoded, or the sink's error). A no-op otherwise. Never takes the
   /// store's lock (safe inside a transaction body or a callback that runs under it).
+  @inlinable
   package func _drainRecords() throws {
     try backgroundEncoder?.drain()
   }
 
   /// Later changes (and drains) throw `error`, which the sink reported outside the background
   /// encoder (a failed flush); what is still queued is dropped. A no-op without one.
+  @inlinable
   package func _failRecords(with error: any Error) {
     backgroundEncoder?.fail(with: error)
   }
@@ -135,12 +140,14 @@ extension ListStore {
   /// Later changes throw `error` (the sink is being closed); call before the last
   /// ``_drainRecords()``, which still writes what was queued.
   /// A no-op without a background encoder (the sink itself refuses them then).
+  @inlinable
   package func _closeRecords(failingLaterWith error: any Error) {
     backgroundEncoder?.close(failingLaterWith: error)
   }
 
   /// After this many records a replay decodes and folds on two threads (a few milliseconds of
   /// work: shorter replays never start a second thread).
+  @inlinable
   package static var _replayPipelineThreshold: Int { 8_192 }
 
   /// Records per hand-over between the decoding and the folding thread (a batch also ends once
@@ -153,11 +160,15 @@ extension ListStore {
   /// defaults, 5.82–6.28 → 5.65–5.92 s sparse; 1M 0.90–0.98 → 0.81–0.88 s; 100K alike. The
   /// event bound keeps a run of large transactions (a 1,000-item fill) from holding the fold
   /// back for a whole batch: 4,096 to 65,536 events measured alike.
+  @inlinable
   static var _replayBatchSize: Int { 2_048 }
+  @inlinable
   static var _replayBatchEvents: Int { 16_384 }
+  @inlinable
   static var _replayPendingBatches: Int { 8 }
 
   /// Decodes one record for ``_Replay/apply(_:)``.
+  @inlinable
   static func _decode(_ record: HistoryRecord, with codec: inout HistoryCodec<Section, Item>) throws(HistoryError)
     -> _ReplayedRecord<Section, Item>
   {
@@ -172,6 +183,7 @@ extension ListStore {
 
   /// Decodes one record into `batch`: a commit's events go to the batch's shared buffer (see
   /// ``_ReplayBatch``).
+  @inlinable
   static func _decode(
     _ record: HistoryRecord, with codec: inout HistoryCodec<Section, Item>, into batch: inout _ReplayBatch<Section, Item>
   ) throws(HistoryError) {
@@ -207,6 +219,7 @@ extension ListStore {
   /// The outcome is the single-threaded replay's: records are applied in order, and the first
   /// failing record in stream order is the one reported — a fold failure stops the decoding,
   /// and a decoding failure is reported only after every record before it was folded.
+  @inlinable
   static func _replayPipelined<Records: IteratorProtocol<HistoryRecord>>(
     _ iterator: inout Records, codec: inout HistoryCodec<Section, Item>, into replay: _Replay<Section, Item>,
     batchRecords: Int, batchEvents: Int
@@ -282,22 +295,35 @@ extension ListStore {
 }
 
 /// A decoded record with what a replay's bookkeeping needs of the raw one.
+@usableFromInline
 struct _ReplayedRecord<Section: ListElement, Item: ListElement>: Sendable {
-  var sequence: UInt64
-  var kind: HistoryRecord.Kind
-  var payloadBytes: Int
-  var content: HistoryRecordContent<Section, Item>
+  @usableFromInline var sequence: UInt64
+  @usableFromInline var kind: HistoryRecord.Kind
+  @usableFromInline var payloadBytes: Int
+  @usableFromInline var content: HistoryRecordContent<Section, Item>
   /// For a commit decoded into a ``_ReplayBatch``: how many of the batch's buffered events are
   /// its own (its `events` are then empty). Nil when the commit holds its events itself.
-  var bufferedEvents: Int? = nil
+  @usableFromInline var bufferedEvents: Int? = nil
   /// The replay work (``ListEvent/replayWeight``) of those buffered events. A remembered leaf's
   /// deletion weighs 1 before and after its stand-in is filled in.
-  var bufferedWeight = 0
+  @usableFromInline var bufferedWeight = 0
+
+  @inlinable
+  init(sequence: UInt64, kind: HistoryRecord.Kind, payloadBytes: Int, content: HistoryRecordContent<Section, Item>, bufferedEvents: Int? = nil, bufferedWeight: Int = 0) {
+    self.sequence = sequence
+    self.kind = kind
+    self.payloadBytes = payloadBytes
+    self.content = content
+    self.bufferedEvents = bufferedEvents
+    self.bufferedWeight = bufferedWeight
+  }
 
   /// The content, moved out (the record is consumed).
+  @inlinable
   consuming func takeContent() -> HistoryRecordContent<Section, Item> { content }
 
   /// A record that owns nothing, to swap into a batch's place when its record is moved out.
+  @inlinable
   static var placeholder: Self {
     Self(
       sequence: 0, kind: .headMove, payloadBytes: 0,
@@ -308,8 +334,10 @@ struct _ReplayedRecord<Section: ListElement, Item: ListElement>: Sendable {
 /// A codec handed to the task that turns its decoder's tables into an encoder's while a replay
 /// builds its snapshots (`_Replay.buildSnapshots(alongside:)`): only that task touches it until
 /// they all returned.
+@usableFromInline
 final class _CodecInProgress<Section: ListElement, Item: ListElement>: @unchecked Sendable {
-  var codec: HistoryCodec<Section, Item>
+  @usableFromInline var codec: HistoryCodec<Section, Item>
+  @inlinable
   init(_ codec: consuming HistoryCodec<Section, Item>) { self.codec = codec }
 }
 
@@ -321,14 +349,23 @@ final class _CodecInProgress<Section: ListElement, Item: ListElement>: @unchecke
 /// decoding thread allocated and the folding thread freed once the history had moved the events
 /// out — an allocator round trip between two threads for every commit. A batch's buffer is
 /// emptied and recycled instead (``_BatchHandOff/recycle(_:)``).
+@usableFromInline
 struct _ReplayBatch<Section: ListElement, Item: ListElement>: Sendable {
-  var records: [_ReplayedRecord<Section, Item>] = []
-  var events: [ListEvent<Section, Item>] = []
+  @usableFromInline var records: [_ReplayedRecord<Section, Item>] = []
+  @usableFromInline var events: [ListEvent<Section, Item>] = []
   /// The events of `events` decoded with a stand-in for a remembered item, in order, for the
   /// folding thread to fill in from its state (see `_DecoderTables.leavesRememberedItemsToTheState`).
-  var itemsFromState = _ItemsFromState<Item.ID>()
+  @usableFromInline var itemsFromState = _ItemsFromState<Item.ID>()
+
+  @inlinable
+  init(records: [_ReplayedRecord<Section, Item>] = [], events: [ListEvent<Section, Item>] = [], itemsFromState: _ItemsFromState<Item.ID> = _ItemsFromState<Item.ID>()) {
+    self.records = records
+    self.events = events
+    self.itemsFromState = itemsFromState
+  }
 
   /// Empties the batch, keeping its storage.
+  @inlinable
   mutating func removeAll() {
     records.removeAll(keepingCapacity: true)
     events.removeAll(keepingCapacity: true)
@@ -348,6 +385,7 @@ extension ListEvent {
   /// leaf's place, that it is a collapsed leaf).
   ///
   /// - Complexity: O(1).
+  @inlinable
   mutating func _fillStandIn(for id: Item.ID, with item: Item?) throws(HistoryError) {
     switch self {
     case .updateItem(_, let new):
@@ -364,15 +402,23 @@ extension ListEvent {
 
 /// A batch's events decoded with a stand-in for a remembered item (``_ItemFromState``), in
 /// event order, and how far the replay has filled them in.
+@usableFromInline
 struct _ItemsFromState<ItemID: Hashable & Sendable>: Sendable {
-  var entries: [_ItemFromState<ItemID>] = []
+  @usableFromInline var entries: [_ItemFromState<ItemID>] = []
   /// The first entry not yet filled in.
-  var next = 0
+  @usableFromInline var next = 0
+
+  @inlinable
+  init(entries: [_ItemFromState<ItemID>] = [], next: Int = 0) {
+    self.entries = entries
+    self.next = next
+  }
 
   /// The identifier of the remembered item event `index` (of the batch's buffer) stands in
   /// for, if it does; events are asked about in order.
   ///
   /// - Complexity: O(1).
+  @inlinable
   @inline(__always)
   mutating func id(forEvent index: Int) -> ItemID? {
     // An entry passed by would leave its stand-in in place (a deletion of nothing): never.
@@ -382,6 +428,7 @@ struct _ItemsFromState<ItemID: Hashable & Sendable>: Sendable {
     return entries[next].id
   }
 
+  @inlinable
   mutating func removeAll() {
     entries.removeAll(keepingCapacity: true)
     next = 0
@@ -397,26 +444,28 @@ struct _ItemsFromState<ItemID: Hashable & Sendable>: Sendable {
 /// That ownership is also why its properties skip the dynamic exclusivity checks: a check on
 /// every access (four a record) cost ~8% of the folding thread's instructions, and no two
 /// accesses ever overlap.
+@usableFromInline
 final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendable {
-  @exclusivity(unchecked) var state: _StoreState<Section, Item>
-  @exclusivity(unchecked) var fold: ListFold<Section, Item>?
+  @usableFromInline @exclusivity(unchecked) var state: _StoreState<Section, Item>
+  @usableFromInline @exclusivity(unchecked) var fold: ListFold<Section, Item>?
   /// The worker's failure, read by the replaying thread after the worker finished.
-  @exclusivity(unchecked) var failure: HistoryError?
+  @usableFromInline @exclusivity(unchecked) var failure: HistoryError?
   /// When the replay moves from snapshots to `fold`: once the checkpoint budget has spread the
   /// checkpoints to at least this interval and ``foldPays(interval:items:minimumInterval:)``
   /// (nil: never). A store opened with the library's default interval of 4,096 keeps every
   /// state at first, but its budget soon doubles the interval (to 2^17 at 1M events on a
   /// 200K-item list, 2^22 at 10M); folding every event into a persistent snapshot then costs
   /// more than building a snapshot from a flat fold at each checkpoint.
-  let flatFromInterval: Int?
+  @usableFromInline let flatFromInterval: Int?
   /// Where the head's reload and reconfigure markers come from while folding flat (a fold
   /// keeps none): the record that last changed the head. ``buildSnapshots(alongside:)`` redoes it.
-  @exclusivity(unchecked) var markerSource: _MarkerSource = .none
+  @usableFromInline @exclusivity(unchecked) var markerSource: _MarkerSource = .none
   /// The sequence number of the record `markerSource` names (for an error redoing it).
-  @exclusivity(unchecked) var markerSequence: UInt64 = 0
+  @usableFromInline @exclusivity(unchecked) var markerSequence: UInt64 = 0
   /// Requests the memory of a batch's next events while the fold applies the current one.
-  @exclusivity(unchecked) var prefetcher = _FoldPrefetcher()
+  @usableFromInline @exclusivity(unchecked) var prefetcher = _FoldPrefetcher()
 
+  @usableFromInline
   enum _MarkerSource {
     /// Markers cleared (a head move rebuilt from a checkpoint), or none set.
     case none
@@ -426,7 +475,8 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
     case move(from: Int, to: Int)
   }
 
-  init(state: _StoreState<Section, Item>, fold: ListFold<Section, Item>?, flatFromInterval: Int? = nil) {
+  @inlinable
+  init(state: _StoreState<Section, Item>, fold: ListFold<Section, Item>? = nil, flatFromInterval: Int? = nil) {
     self.state = state
     self.fold = fold
     self.flatFromInterval = flatFromInterval
@@ -442,6 +492,7 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
   /// 0.52–0.53 s instead of 0.85–0.91 s; 10M events alike (9.7–9.8 s against 9.2–10.0 s). A
   /// journal that is almost only a 100K-item fill lost 50 ms (0.21 s against 0.17 s): it builds
   /// its head's snapshot from the fold at the end. (Session 10 had chosen 2^14.)
+  @inlinable
   static var defaultFlatFromInterval: Int { 1 << 12 }
 
   /// Whether folding flat pays at checkpoint interval `interval` on a list of `items` items: a
@@ -451,6 +502,7 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
   /// replay` with the default interval and budget): switching once the interval reaches an
   /// eighth of the list replayed 1M events in 2.37 s (2.77 s never switching, 2.52 s at a
   /// quarter, 2.57–2.91 s at a half) and 10M in 14.4 s (23.8 s never; 15.9 s at a half).
+  @inlinable
   static func foldPays(interval: Int, items: Int, minimumInterval: Int) -> Bool {
     interval >= minimumInterval && interval >= items / 8
   }
@@ -460,6 +512,7 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
   /// head's, the largest, on the calling thread, which may recurse as deep as the outline).
   ///
   /// - Throws: an error restoring the head's markers (see ``headSnapshot(from:restoringMarkersOf:)``).
+  @inlinable
   func buildSnapshots(alongside work: [() -> Void] = []) throws(HistoryError) {
     let fold = self.fold!
     let markerEvents = self.markerEvents()
@@ -472,6 +525,7 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
 
   /// The events of the record that last changed the head (see `markerSource`), copied out of
   /// the history (a few events: a commit's, or a short path's).
+  @inlinable
   func markerEvents() -> [ListEvent<Section, Item>] {
     switch markerSource {
     case .none: []
@@ -483,6 +537,7 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
   /// The head's snapshot built from `fold`, with the markers the same replay into snapshots
   /// leaves (those of the record that last changed the head): `markerEvents` are undone and
   /// redone on the built snapshot, O(their count).
+  @inlinable
   static func headSnapshot(
     from fold: ListFold<Section, Item>, restoringMarkersOf markerEvents: [ListEvent<Section, Item>]
   ) throws(HistoryError) -> ListSnapshot<Section, Item> {
@@ -496,6 +551,7 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
 
   /// `content` with a commit's events moved out of `buffer`'s `range` into its own array (for
   /// folding into snapshots, which takes a commit as a transaction).
+  @inlinable
   static func movingEvents(
     in range: Range<Int>, outOf buffer: inout [ListEvent<Section, Item>], into content: consuming HistoryRecordContent<Section, Item>
   ) -> HistoryRecordContent<Section, Item> {
@@ -510,6 +566,7 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
   }
 
   /// Applies one decoded record (verifying every event) and keeps the journal bookkeeping.
+  @inlinable
   func apply(_ record: consuming _ReplayedRecord<Section, Item>) throws(HistoryError) {
     var noBuffer: [ListEvent<Section, Item>] = []
     var none = _ItemsFromState<Item.ID>()
@@ -519,6 +576,7 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
   /// ``apply(_:)`` for a record of a ``_ReplayBatch``: a commit's events are those of `buffer`
   /// from `firstEvent` on (``_ReplayedRecord/bufferedEvents`` of them), moved out of it, and
   /// those `itemsFromState` lists get their remembered items from the state first.
+  @inlinable
   func apply(
     _ record: consuming _ReplayedRecord<Section, Item>, bufferedEvents buffer: inout [ListEvent<Section, Item>],
     from firstEvent: Int, itemsFromState: inout _ItemsFromState<Item.ID>
@@ -592,6 +650,7 @@ extension ListStore {
   /// budget has spread the checkpoints to 2^12 events and an eighth of the list, then flat.
   /// Either way the result is the same store: the same checkpoints, and the head's snapshot with
   /// the reload and reconfigure markers of the record that last changed it.
+  @inlinable
   public static var flatReplayCheckpointInterval: Int { 1 << 18 }
 }
 
@@ -599,6 +658,7 @@ extension _StoreState {
   /// Applies one decoded record to a store being rebuilt (verifying every event); a commit's
   /// events that `itemsFromState` lists (by index in a batch's buffer, where the commit's
   /// first event was at `firstEvent`) get their remembered items from the head's state first.
+  @inlinable
   mutating func replay(
     _ content: consuming HistoryRecordContent<Section, Item>, itemsFromState: inout _ItemsFromState<Item.ID>,
     firstEvent: Int
@@ -620,7 +680,7 @@ extension _StoreState {
       }
       var transaction = ListStore<Section, Item>.Transaction(snapshot: snapshot, label: commit.label)
       // Taken, not shared: the history moves the events out of a uniquely owned array.
-      swap(&transaction.events, &commit.events)
+      swap(&transaction._events, &commit.events)
       install(transaction: &transaction, parent: head, millis: HistoryCodec<Section, Item>.millis(commit.timestamp))
     case .headMove(let move):
       try checkReplayed(move)
@@ -651,6 +711,7 @@ extension _StoreState {
   /// ``_ReplayBatch``), of replay work `buffered.weight`, and are moved out of it.
   ///
   /// - Returns: whether a head move started from a checkpoint's state (not from the head).
+  @inlinable
   @discardableResult
   mutating func replay(
     _ content: consuming HistoryRecordContent<Section, Item>, bufferedEvents buffer: inout [ListEvent<Section, Item>],
@@ -697,7 +758,8 @@ extension _StoreState {
   /// known) and moves them into the history. A checkpoint due keeps a copy of the fold, built
   /// into a snapshot at the end of the replay if thinning has not dropped it (see
   /// `_HistoryGraph.pendingCheckpoints`).
-  private mutating func replayCommit(
+  @inlinable
+  mutating func replayCommit(
     _ commit: HistoryCommit<Section, Item>, events: inout [ListEvent<Section, Item>], in range: Range<Int>,
     weight: Int?, into fold: inout ListFold<Section, Item>, prefetching prefetcher: inout _FoldPrefetcher,
     itemsFromState: inout _ItemsFromState<Item.ID>
@@ -718,6 +780,7 @@ extension _StoreState {
   /// and redo: one transaction), with no base; otherwise the version of a checkpoint and the
   /// events from its state (in a flat replay the checkpoint may be pending: see
   /// ``_HistoryGraph/pendingFold(at:)``).
+  @inlinable
   func headMovePlan(to target: Int) -> (baseVersion: Int?, events: [ListEvent<Section, Item>]) {
     // Twice the current interval: what a fold from a checkpoint may cost (see `_HistoryGraph`).
     if let path = graph.path(from: head, to: target, limit: 2 * graph.checkpointInterval) {
@@ -728,6 +791,7 @@ extension _StoreState {
   }
 
   /// Refuses a replayed commit that does not extend the history at the head.
+  @inlinable
   func checkReplayed(_ commit: HistoryCommit<Section, Item>) throws(HistoryError) {
     guard commit.version.rawValue == graph.count else {
       throw .inconsistentEvent(reason: "commit creates \(commit.version), expected v\(graph.count)")
@@ -739,6 +803,7 @@ extension _StoreState {
 
   /// Refuses a replayed head move that does not start at the head or does not go where its
   /// kind says.
+  @inlinable
   func checkReplayed(_ move: HistoryHeadMove) throws(HistoryError) {
     guard move.from.rawValue == head, move.latestVersion.rawValue == graph.count - 1 else {
       throw .inconsistentEvent(
@@ -755,6 +820,7 @@ extension _StoreState {
   }
 
   /// Refuses a replayed checkpoint that does not describe the head of the history so far.
+  @inlinable
   func checkReplayed(_ checkpoint: HistoryCheckpoint<Section, Item>) throws(HistoryError) {
     guard checkpoint.latestVersion.rawValue == graph.count - 1, checkpoint.head.rawValue == head else {
       throw .inconsistentEvent(
@@ -771,6 +837,7 @@ extension HistoryCodec {
   /// - Complexity: O(entries in the tables), on the replay's serial tail: each item's entry is
   ///   read field by field and its content moved, not copied (iterating the entries copied
   ///   each whole, retaining and releasing its values: a tenth of a 10M-event store's reopening).
+  @inlinable
   mutating func continueEncodingAfterDecoding() {
     var tables = _EncoderTables<Section.ID, Item.ID>()
     tables.sectionList = decoderTables.sections

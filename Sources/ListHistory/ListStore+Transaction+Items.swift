@@ -3,28 +3,34 @@ import ListState
 // Each operation runs the model's own operation (so validation and errors are exactly the
 // model's) and derives exact positions from O(log n) queries before and after it.
 extension ListStore.Transaction {
+  @inlinable
   public mutating func appendItems(_ items: [Item], toSection section: Section.ID? = nil) throws(Failure) {
-    recordInserted(items, at: try snapshot._appendItems(items, toSection: section))
+    recordInserted(items, at: try _snapshot._appendItems(items, toSection: section))
   }
 
+  @inlinable
   public mutating func appendItems(_ items: [Item], underParent parent: Item.ID) throws(Failure) {
-    recordInserted(items, at: try snapshot._appendItems(items, underParent: parent))
+    recordInserted(items, at: try _snapshot._appendItems(items, underParent: parent))
   }
 
+  @inlinable
   public mutating func insertItems(_ items: [Item], beforeItem anchor: Item.ID) throws(Failure) {
-    recordInserted(items, at: try snapshot._insertItems(items, nextTo: anchor, after: false))
+    recordInserted(items, at: try _snapshot._insertItems(items, nextTo: anchor, after: false))
   }
 
+  @inlinable
   public mutating func insertItems(_ items: [Item], afterItem anchor: Item.ID) throws(Failure) {
-    recordInserted(items, at: try snapshot._insertItems(items, nextTo: anchor, after: true))
+    recordInserted(items, at: try _snapshot._insertItems(items, nextTo: anchor, after: true))
   }
 
   /// Records inserted leaves at the location the model reported for the first one.
+  @inlinable
   mutating func recordInserted(_ items: [Item], at location: Location) {
     guard !items.isEmpty else { return }
     record(.insertItems(ListOutline(items: items), at: location))
   }
 
+  @inlinable
   mutating func recordInserted(_ outline: Outline) {
     guard let first = outline.roots.first else { return }
     record(.insertItems(outline, at: placed(first.item.id)))
@@ -33,13 +39,14 @@ extension ListStore.Transaction {
   /// Deletes items with their subtrees; recorded as one event per deleted root, in order.
   ///
   /// - Complexity: O(k log n + deleted subtrees).
+  @inlinable
   public mutating func deleteItems(_ ids: [Item.ID]) throws(Failure) {
     if ids.count == 1 {
       // One item: the model's delete is all-or-nothing, so no scratch copy (which would make
       // the working snapshot's nodes shared and the delete copy its whole path); it reports
       // the location and sub-outline from the record it takes out.
-      guard let (location, outline) = snapshot._deleteItemReporting(ids[0]) else {
-        try snapshot.deleteItems(ids)  // throws the model's error naming the identifier
+      guard let (location, outline) = _snapshot._deleteItemReporting(ids[0]) else {
+        try _snapshot.deleteItems(ids)  // throws the model's error naming the identifier
         preconditionFailure("ListSnapshot deleted unknown item \(ids[0])")
       }
       record(.deleteItems(outline, from: location))
@@ -63,64 +70,73 @@ extension ListStore.Transaction {
       var check = snapshot
       try check.deleteItems(ids)
     }
-    snapshot = scratch
-    events.append(contentsOf: recorded)
+    _snapshot = scratch
+    _events.append(contentsOf: recorded)
   }
 
   /// Like ``deleteItems(_:)`` but skips unknown identifiers.
+  @inlinable
   public mutating func deleteItemsIfPresent(_ ids: [Item.ID]) {
     for id in ids {
       guard let location = snapshot.location(ofItem: id), let outline = snapshot.outline(of: id, includingParent: true)
       else { continue }
-      snapshot.deleteItemsIfPresent([id])
+      _snapshot.deleteItemsIfPresent([id])
       record(.deleteItems(outline, from: location))
     }
   }
 
   /// Deletes every item and section; recorded as one `deleteSection` per section (each at 0).
+  @inlinable
   public mutating func deleteAllItems() {
     for section in snapshot.sections {
       let outline = snapshot.outline(ofSection: section.id) ?? ListOutline()
       record(.deleteSection(section, items: outline, at: 0))
     }
-    snapshot.deleteAllItems()
+    _snapshot.deleteAllItems()
   }
 
+  @inlinable
   public mutating func moveItem(_ id: Item.ID, beforeItem anchor: Item.ID) throws(Failure) {
     try moveItem(id, nextTo: anchor, after: false)
   }
 
+  @inlinable
   public mutating func moveItem(_ id: Item.ID, afterItem anchor: Item.ID) throws(Failure) {
     try moveItem(id, nextTo: anchor, after: true)
   }
 
   /// The model's move reports both locations itself (no lookups before and after it).
+  @inlinable
   mutating func moveItem(_ id: Item.ID, nextTo anchor: Item.ID, after: Bool) throws(Failure) {
-    guard let (from, to) = try snapshot._moveItem(id, nextTo: anchor, after: after, reportingMove: true) else {
+    guard let (from, to) = try _snapshot._moveItem(id, nextTo: anchor, after: after, reportingMove: true) else {
       preconditionFailure("ListSnapshot moved item \(id) without reporting where")
     }
     snapshot._checkInvariants()
     if from != to { record(.moveItem(id, from: from, to: to)) }
   }
 
+  @inlinable
   public mutating func moveItem(_ id: Item.ID, toSection section: Section.ID) throws(Failure) {
     let from = snapshot.location(ofItem: id)
-    try snapshot.moveItem(id, toSection: section)
+    try _snapshot.moveItem(id, toSection: section)
     recordMove(id, from: from)
   }
 
+  @inlinable
   public mutating func moveItem(_ id: Item.ID, underParent parent: Item.ID) throws(Failure) {
     let from = snapshot.location(ofItem: id)
-    try snapshot.moveItem(id, underParent: parent)
+    try _snapshot.moveItem(id, underParent: parent)
     recordMove(id, from: from)
   }
 
+  @inlinable
   public mutating func moveItem(_ id: Item.ID, to location: Location) throws(Failure) {
     let from = snapshot.location(ofItem: id)
-    try snapshot.moveItem(id, to: location)
+    try _snapshot.moveItem(id, to: location)
     recordMove(id, from: from)
   }
 
+  @inlinable
   mutating func recordMove(_ id: Item.ID, from: Location?) {
     guard let from else { preconditionFailure("ListSnapshot moved unknown item \(id)") }
     let to = placed(id)
@@ -128,32 +144,36 @@ extension ListStore.Transaction {
   }
 
   /// What a drag does (see ``ListSnapshot/moveVisibleRow(from:to:)``); recorded as a move.
+  @inlinable
   @discardableResult
   public mutating func moveVisibleRow(from source: ListIndexPath, to destination: ListIndexPath) throws(Failure)
     -> ListTransaction<Section, Item>
   {
     let id = snapshot.visibleItem(at: source)
     let from = id.flatMap { snapshot.location(ofItem: $0) }
-    let result = try snapshot.moveVisibleRow(from: source, to: destination)
+    let result = try _snapshot.moveVisibleRow(from: source, to: destination)
     if let id { recordMove(id, from: from) }
     return result
   }
 
+  @inlinable
   public mutating func reloadItems(_ ids: [Item.ID]) throws(Failure) {
-    try snapshot.reloadItems(ids)
+    try _snapshot.reloadItems(ids)
     if !ids.isEmpty { record(.reloadItems(ids)) }
   }
 
+  @inlinable
   public mutating func reconfigureItems(_ ids: [Item.ID]) throws(Failure) {
-    try snapshot.reconfigureItems(ids)
+    try _snapshot.reconfigureItems(ids)
     if !ids.isEmpty { record(.reconfigureItems(ids)) }
   }
 
+  @inlinable
   public mutating func updateItems(_ items: [Item]) throws(Failure) {
     // The old contents are read first: a copy of the snapshot kept across the model operation
     // would make the working storage shared, and the operation would copy its paths.
     let olds = items.map { snapshot.item($0.id) }
-    try snapshot.updateItems(items)
+    try _snapshot.updateItems(items)
     var latest: [Item.ID: Item] = [:]
     for (item, old) in zip(items, olds) {
       guard let old = latest[item.id] ?? old else { continue }
@@ -162,14 +182,16 @@ extension ListStore.Transaction {
     }
   }
 
+  @inlinable
   public mutating func updateItem(_ item: Item) throws(Failure) {
-    let old = try snapshot._updateItem(item)
+    let old = try _snapshot._updateItem(item)
     record(.updateItem(old: old, new: item))
   }
 
+  @inlinable
   public mutating func replaceItem(_ id: Item.ID, with newItem: Item) throws(Failure) {
     let old = snapshot.item(id)
-    try snapshot.replaceItem(id, with: newItem)
+    try _snapshot.replaceItem(id, with: newItem)
     if let old { record(.replaceItem(old: old, new: newItem)) }
   }
 }

@@ -1,26 +1,31 @@
 import ListState
 
 extension ListStore.Transaction {
+  @inlinable
   public mutating func appendSections(_ sections: [Section]) throws(Failure) {
-    try snapshot.appendSections(sections)
+    try _snapshot.appendSections(sections)
     recordInsertedSections(sections)
   }
 
+  @inlinable
   public mutating func insertSections(_ sections: [Section], beforeSection anchor: Section.ID) throws(Failure) {
-    try snapshot.insertSections(sections, beforeSection: anchor)
+    try _snapshot.insertSections(sections, beforeSection: anchor)
     recordInsertedSections(sections)
   }
 
+  @inlinable
   public mutating func insertSections(_ sections: [Section], afterSection anchor: Section.ID) throws(Failure) {
-    try snapshot.insertSections(sections, afterSection: anchor)
+    try _snapshot.insertSections(sections, afterSection: anchor)
     recordInsertedSections(sections)
   }
 
+  @inlinable
   public mutating func insertSections(_ sections: [Section], at index: Int) throws(Failure) {
-    try snapshot.insertSections(sections, at: index)
+    try _snapshot.insertSections(sections, at: index)
     recordInsertedSections(sections)
   }
 
+  @inlinable
   mutating func recordInsertedSections(_ sections: [Section]) {
     guard let first = sections.first else { return }
     let start = placedSection(first.id)
@@ -30,6 +35,7 @@ extension ListStore.Transaction {
   }
 
   /// Deletes sections with their items; recorded as one event per section, in order.
+  @inlinable
   public mutating func deleteSections(_ ids: [Section.ID]) throws(Failure) {
     var scratch = snapshot
     var recorded: [Event] = []
@@ -47,48 +53,55 @@ extension ListStore.Transaction {
       var check = snapshot
       try check.deleteSections(ids)
     }
-    snapshot = scratch
-    events.append(contentsOf: recorded)
+    _snapshot = scratch
+    _events.append(contentsOf: recorded)
   }
 
+  @inlinable
   public mutating func moveSection(_ id: Section.ID, beforeSection anchor: Section.ID) throws(Failure) {
     let from = snapshot.index(ofSection: id)
-    try snapshot.moveSection(id, beforeSection: anchor)
+    try _snapshot.moveSection(id, beforeSection: anchor)
     recordSectionMove(id, from: from)
   }
 
+  @inlinable
   public mutating func moveSection(_ id: Section.ID, afterSection anchor: Section.ID) throws(Failure) {
     let from = snapshot.index(ofSection: id)
-    try snapshot.moveSection(id, afterSection: anchor)
+    try _snapshot.moveSection(id, afterSection: anchor)
     recordSectionMove(id, from: from)
   }
 
+  @inlinable
   public mutating func moveSection(_ id: Section.ID, toIndex index: Int) throws(Failure) {
     let from = snapshot.index(ofSection: id)
-    try snapshot.moveSection(id, toIndex: index)
+    try _snapshot.moveSection(id, toIndex: index)
     recordSectionMove(id, from: from)
   }
 
+  @inlinable
   mutating func recordSectionMove(_ id: Section.ID, from: Int?) {
     guard let from else { preconditionFailure("ListSnapshot moved unknown section \(id)") }
     let to = placedSection(id)
     if from != to { record(.moveSection(id, from: from, to: to)) }
   }
 
+  @inlinable
   public mutating func reloadSections(_ ids: [Section.ID]) throws(Failure) {
-    try snapshot.reloadSections(ids)
+    try _snapshot.reloadSections(ids)
     if !ids.isEmpty { record(.reloadSections(ids)) }
   }
 
+  @inlinable
   public mutating func updateSection(_ section: Section) throws(Failure) {
     let old = snapshot.section(section.id)
-    try snapshot.updateSection(section)
+    try _snapshot.updateSection(section)
     if let old { record(.updateSection(old: old, new: section)) }
   }
 
+  @inlinable
   public mutating func replaceSection(_ id: Section.ID, with newSection: Section) throws(Failure) {
     let old = snapshot.section(id)
-    try snapshot.replaceSection(id, with: newSection)
+    try _snapshot.replaceSection(id, with: newSection)
     if let old { record(.replaceSection(old: old, new: newSection)) }
   }
 }

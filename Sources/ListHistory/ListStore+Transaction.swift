@@ -19,9 +19,13 @@ extension ListStore {
     public typealias Event = ListEvent<Section, Item>
 
     /// The working state: the head at the start plus every operation so far.
-    public internal(set) var snapshot: ListSnapshot<Section, Item>
+    @inlinable
+    public var snapshot: ListSnapshot<Section, Item> { _snapshot }
     /// The events recorded so far, in order.
-    public internal(set) var events: [Event] = []
+    @inlinable
+    public var events: [Event] { _events }
+    @usableFromInline var _snapshot: ListSnapshot<Section, Item>
+    @usableFromInline var _events: [Event] = []
     /// The label of the version this transaction creates (for an undo menu).
     public var label: String?
     /// Whether the transaction creates a version even when its operations recorded no event
@@ -30,14 +34,17 @@ extension ListStore {
     /// (`listjournal exec`) turns it on; the version has no events, so undoing it changes nothing.
     public var commitsWhenUnchanged = false
 
-    init(snapshot: ListSnapshot<Section, Item>, label: String?) {
-      self.snapshot = snapshot
+    @inlinable
+    init(snapshot: ListSnapshot<Section, Item>, label: String? = nil) {
+      self._snapshot = snapshot
       self.label = label
     }
 
-    mutating func record(_ event: Event) { events.append(event) }
+    @inlinable
+    mutating func record(_ event: Event) { _events.append(event) }
 
     /// The location of an item the model has just placed; it exists by the model's contract.
+    @inlinable
     func placed(_ id: Item.ID) -> Location {
       guard let location = snapshot.location(ofItem: id) else {
         preconditionFailure("ListSnapshot lost item \(id) right after placing it")
@@ -45,6 +52,7 @@ extension ListStore {
       return location
     }
 
+    @inlinable
     func placedSection(_ id: Section.ID) -> Int {
       guard let index = snapshot.index(ofSection: id) else {
         preconditionFailure("ListSnapshot lost section \(id) right after placing it")

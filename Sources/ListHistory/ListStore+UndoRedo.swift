@@ -1,3 +1,4 @@
+import Synchronization
 import ListState
 
 extension ListStore {
@@ -9,6 +10,7 @@ extension ListStore {
   /// ```
   /// - Throws: ``HistoryError/nothingToUndo(at:)`` at version 0; the sink's error.
   /// - Complexity: O(events of the undone transaction), independent of history length.
+  @inlinable
   @discardableResult
   public func undo() throws -> Change {
     try moveHead(.undo) { state throws(HistoryError) in
@@ -21,6 +23,7 @@ extension ListStore {
   ///
   /// - Throws: ``HistoryError/nothingToRedo(at:)`` when the head has no child; the sink's error.
   /// - Complexity: O(events of the redone transaction).
+  @inlinable
   @discardableResult
   public func redo() throws -> Change {
     try moveHead(.redo) { state throws(HistoryError) in
@@ -36,6 +39,7 @@ extension ListStore {
   /// - Throws: ``HistoryError/unknownVersion(_:)``; the sink's error.
   /// - Complexity: O(min(path events, 2 × ``checkpointInterval`` + one transaction)) (the
   ///   current interval).
+  @inlinable
   @discardableResult
   public func checkout(_ version: Version) throws -> Change {
     try moveHead(.checkout) { state throws(HistoryError) in
@@ -44,6 +48,7 @@ extension ListStore {
     }
   }
 
+  @inlinable
   func moveHead(_ kind: HistoryHeadMove.Kind, target: (borrowing _StoreState<Section, Item>) throws(HistoryError) -> Int)
     throws -> Change
   {
@@ -57,6 +62,7 @@ extension ListStore {
 }
 
 extension _StoreState {
+  @inlinable
   mutating func moveHead(_ kind: HistoryHeadMove.Kind, to target: Int) throws -> (ListChange<Section, Item>, Bool) {
     let from = head
     let path = graph.path(from: from, to: target)

@@ -36,11 +36,11 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   public typealias Event = ListEvent<Section, Item>
   public typealias Change = ListChange<Section, Item>
 
-  let state: Mutex<_StoreState<Section, Item>>
+  @usableFromInline let state: Mutex<_StoreState<Section, Item>>
   /// The state's background encoder, if any (set once, at init): kept outside the lock so that
   /// draining it never takes the store's lock — a flush may come from inside a transaction body
   /// or a callback that runs under it.
-  let backgroundEncoder: _BackgroundRecordEncoder<Section, Item>?
+  @usableFromInline let backgroundEncoder: _BackgroundRecordEncoder<Section, Item>?
 
   /// An in-memory store without persistence.
   ///
@@ -55,6 +55,7 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   ///     exceed it, the interval doubles and every other checkpoint is dropped (see
   ///     ``CheckpointBudget``). The default, 256 MiB, bounds memory however long the history.
   ///   - clock: seconds since 1970 for version timestamps (rounded to milliseconds).
+  @inlinable
   public init(
     checkpointInterval: Int = 4_096, checkpointBudget: CheckpointBudget = .default,
     clock: @escaping @Sendable () -> Double = _systemClock
@@ -73,6 +74,7 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   ///     ``init(checkpointInterval:checkpointBudget:clock:)``.
   ///   - journalCheckpointBytes: after this many encoded payload bytes the store writes a
   ///     checkpoint record (and resets the codec's intern tables) so readers can start there.
+  @inlinable
   public init(
     codec: HistoryCodec<Section, Item>, sink: (any HistoryRecordSink)?, checkpointInterval: Int = 4_096,
     checkpointBudget: CheckpointBudget = .default, journalCheckpointBytes: Int = 256 * 1024,
@@ -89,6 +91,7 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
     state = Mutex(initial)
   }
 
+  @inlinable
   init(state initial: _StoreState<Section, Item>) {
     backgroundEncoder = initial.backgroundEncoder
     state = Mutex(initial)
@@ -98,40 +101,51 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   // MARK: Reading
 
   /// The list at the head. Its reload/reconfigure markers are those of the last change.
+  @inlinable
   public var snapshot: Snapshot { state.withLock { $0.headSnapshot } }
   /// The current version.
+  @inlinable
   public var head: Version { state.withLock { Version($0.head) } }
   /// The newest version of the history (on any branch).
+  @inlinable
   public var latestVersion: Version { state.withLock { Version($0.graph.count - 1) } }
   /// Total recorded events of every version.
+  @inlinable
   public var eventCount: Int { state.withLock { $0.graph.eventCount } }
   /// The current spacing of in-memory checkpoints (in events along a branch): the interval the
   /// store was created with, doubled each time the ``CheckpointBudget`` thinned the checkpoints.
   /// Time travel folds fewer than twice this many events plus one transaction.
+  @inlinable
   public var checkpointInterval: Int { state.withLock { $0.graph.checkpointInterval } }
 
   /// How many checkpoint records were skipped for exceeding the sink's payload limit, by the
   /// store or its background encoder (for tests: a skipped checkpoint is not retried at every
   /// change).
+  @inlinable
   package var _refusedCheckpoints: Int {
     state.withLock { $0.refusedCheckpoints + ($0.backgroundEncoder?.refusedCheckpoints ?? 0) }
   }
   /// Whether ``undo()`` would succeed.
+  @inlinable
   public var canUndo: Bool { state.withLock { $0.graph.parent(of: $0.head) != nil } }
   /// What ``redo()`` would move to, if anything.
+  @inlinable
   public var redoTarget: Version? { state.withLock { $0.graph.redoChild(of: $0.head).map { Version($0) } } }
 
   /// Parent, time, label and size of a version; nil when unknown.
+  @inlinable
   public func info(for version: Version) -> VersionInfo? {
     state.withLock { $0.graph.contains(version.rawValue) ? $0.graph.info(of: version.rawValue) : nil }
   }
 
   /// The versions committed directly on top of `version`, oldest first.
+  @inlinable
   public func children(of version: Version) -> [Version] {
     state.withLock { $0.graph.contains(version.rawValue) ? $0.graph.children(of: version.rawValue).map { Version($0) } : [] }
   }
 
   /// The events of the transaction that created `version` (empty for version 0).
+  @inlinable
   public func events(of version: Version) throws(HistoryError) -> [Event] {
     try state.withLock { state throws(HistoryError) in
       guard state.graph.contains(version.rawValue) else { throw .unknownVersion(version) }
@@ -144,6 +158,7 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   /// This is what an event-derived diff folds.
   ///
   /// - Complexity: O(events along the path).
+  @inlinable
   public func events(from: Version, to: Version) throws(HistoryError) -> [Event] {
     try state.withLock { state throws(HistoryError) in
       for version in [from, to] where !state.graph.contains(version.rawValue) { throw .unknownVersion(version) }
@@ -158,6 +173,7 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   ///   ``checkpointInterval`` events plus the events of one transaction — or the events on the
   ///   path from the head, when fewer (so versions near the head are cheap whatever the
   ///   interval); O(1) for the head.
+  @inlinable
   public func state(at version: Version) throws(HistoryError) -> Snapshot {
     // Collect the base and the events under the lock (O(interval)); fold outside it.
     let plan = state.withLock { state -> (Snapshot, [Event])? in
@@ -174,6 +190,7 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
 }
 
 extension _HistoryGraph {
+  @inlinable
   func pathEvents(_ path: (revert: [Int], apply: [Int])) -> [Event] {
     // Plain loops: a `lazy.map(\.inverse)` here instantiated a generic key path per version
     // (`swift_getKeyPath`), a third of the cost of each undo replayed from a journal.
@@ -185,4 +202,5 @@ extension _HistoryGraph {
 }
 
 /// Seconds since 1970 from the system clock.
+@inlinable
 @Sendable public func _systemClock() -> Double { Date().timeIntervalSince1970 }

@@ -16,6 +16,7 @@ public struct VersionInfo: Hashable, Sendable {
   /// The number of recorded events of the transaction.
   public var operationCount: Int
 
+  @inlinable
   public init(version: Version, parent: Version?, timestamp: Double, label: String?, operationCount: Int) {
     self.version = version
     self.parent = parent

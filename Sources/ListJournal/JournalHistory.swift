@@ -29,6 +29,7 @@ public final class JournalHistory<Section: ListElement, Item: ListElement>: Send
   /// Facts about the file.
   public let info: JournalInfo
 
+  @inlinable
   init(path: String, reader: JournalReader, store: ListStore<Section, Item>, info: JournalInfo) {
     self.path = path
     self.reader = reader
@@ -46,6 +47,7 @@ public final class JournalHistory<Section: ListElement, Item: ListElement>: Send
   ///   - checkpointBudget: the estimated memory those checkpoints may hold (see ``CheckpointBudget``).
   /// - Throws: ``JournalStoreError``: `.journal` (not a journal, newer format, corruption with its
   ///   offset) or `.invalidRecord` (offset, sequence, version).
+  @inlinable
   public static func open(
     at path: String, codec: HistoryCodec<Section, Item>, tolerateCorruption: Bool = false,
     limits: JournalLimits = JournalLimits(), checkpointInterval: Int = 4_096,
@@ -61,6 +63,7 @@ public final class JournalHistory<Section: ListElement, Item: ListElement>: Send
   /// (the one that reads and decodes; folding runs on a second one): (0, total) before the
   /// first record, then every 64 records read, and (total, total) once the replay succeeded.
   /// For the `listjournal replay` progress bar.
+  @inlinable
   package static func open(
     at path: String, codec: HistoryCodec<Section, Item>, tolerateCorruption: Bool = false,
     limits: JournalLimits = JournalLimits(), checkpointInterval: Int = 4_096,
@@ -78,6 +81,7 @@ public final class JournalHistory<Section: ListElement, Item: ListElement>: Send
     return JournalHistory(path: path, reader: reader, store: store, info: makeInfo(reader: reader, store: store, counter: counter))
   }
 
+  @inlinable
   static func makeInfo(reader: JournalReader, store: ListStore<Section, Item>, counter: _KindCounter) -> JournalInfo {
     let compressed = reader.frames.reduce(Int64(0)) { $0 + $1.byteCount }
     let uncompressed = reader.frames.reduce(Int64(0)) { $0 + $1.uncompressedBytes }
@@ -94,16 +98,20 @@ public final class JournalHistory<Section: ListElement, Item: ListElement>: Send
   // MARK: Reading
 
   /// The current version (where the journal's head was when it was last written).
+  @inlinable
   public var head: Version { store.head }
   /// The newest version on any branch.
+  @inlinable
   public var latestVersion: Version { store.latestVersion }
   /// The list at the head.
+  @inlinable
   public var snapshot: Snapshot { store.snapshot }
 
   /// Every version, in creation order, with parent, time, label, operation count, children and
   /// whether it is the head.
   ///
   /// - Complexity: O(versions).
+  @inlinable
   public var versions: [JournalVersionEntry] {
     let head = store.head
     return (0...store.latestVersion.rawValue).map { number in
@@ -116,6 +124,7 @@ public final class JournalHistory<Section: ListElement, Item: ListElement>: Send
   }
 
   /// Parent, time, label and size of one version.
+  @inlinable
   public func entry(for version: Version) throws(JournalStoreError) -> JournalVersionEntry {
     guard let info = store.info(for: version) else { throw .history(.unknownVersion(version)) }
     return JournalVersionEntry(
@@ -124,11 +133,13 @@ public final class JournalHistory<Section: ListElement, Item: ListElement>: Send
   }
 
   /// The list at any version, on any branch (markers cleared).
+  @inlinable
   public func state(at version: Version) throws(JournalStoreError) -> Snapshot {
     do { return try store.state(at: version) } catch { throw .history(error) }
   }
 
   /// The events of the transaction that created `version`.
+  @inlinable
   public func events(of version: Version) throws(JournalStoreError) -> [Event] {
     do { return try store.events(of: version) } catch { throw .history(error) }
   }
@@ -136,6 +147,7 @@ public final class JournalHistory<Section: ListElement, Item: ListElement>: Send
   /// The events that turn the state at `from` into the state at `to`, across branches (the
   /// inverses back to the common ancestor, then forward): what an event-derived diff folds.
   /// Fold them over `state(at: from)` to get `state(at: to)`.
+  @inlinable
   public func events(from: Version, to: Version) throws(JournalStoreError) -> [Event] {
     do { return try store.events(from: from, to: to) } catch { throw .history(error) }
   }
@@ -148,6 +160,7 @@ extension JournalHistory where Section == JournalValueElement, Item == JournalVa
   /// let history = try JournalHistory.open(at: path)
   /// history.snapshot.itemIdentifiers   // [JournalValue]
   /// ```
+  @inlinable
   public static func open(
     at path: String, tolerateCorruption: Bool = false, limits: JournalLimits = JournalLimits()
   ) throws(JournalStoreError) -> JournalHistory {
@@ -157,6 +170,7 @@ extension JournalHistory where Section == JournalValueElement, Item == JournalVa
 
 extension JournalHistory where Section: Codable, Section.ID: Codable, Item: Codable, Item.ID: Codable {
   /// Opens a journal with an app's own `Codable` element types.
+  @inlinable
   public static func open(
     at path: String, tolerateCorruption: Bool = false, limits: JournalLimits = JournalLimits()
   ) throws(JournalStoreError) -> JournalHistory {
@@ -168,8 +182,11 @@ extension JournalHistory where Section: Codable, Section.ID: Codable, Item: Coda
 ///
 /// The counts opt out of the dynamic exclusivity checks (a runtime call per record otherwise):
 /// only the replaying thread's record iterator writes them, and they are read after the replay.
+@usableFromInline
 final class _KindCounter {
-  @exclusivity(unchecked) var commits = 0
-  @exclusivity(unchecked) var headMoves = 0
-  @exclusivity(unchecked) var checkpoints = 0
+  @inlinable
+  init() {}
+  @usableFromInline @exclusivity(unchecked) var commits = 0
+  @usableFromInline @exclusivity(unchecked) var headMoves = 0
+  @usableFromInline @exclusivity(unchecked) var checkpoints = 0
 }

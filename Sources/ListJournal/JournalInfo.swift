@@ -39,6 +39,27 @@ public struct JournalInfo: Hashable, Sendable {
   /// Creation time of the file, seconds since 1970.
   public var createdAt: Double
 
+  @inlinable
+  init(formatVersion: String, fileBytes: Int64, validBytes: Int64, tornTailBytes: Int64, compressedBytes: Int64, uncompressedBytes: Int64, compressionRatio: Double, frameCount: Int, checkpointCount: Int, recordCount: UInt64, commitCount: Int, headMoveCount: Int, versionCount: Int, eventCount: Int, head: Version, createdAt: Double) {
+    self.formatVersion = formatVersion
+    self.fileBytes = fileBytes
+    self.validBytes = validBytes
+    self.tornTailBytes = tornTailBytes
+    self.compressedBytes = compressedBytes
+    self.uncompressedBytes = uncompressedBytes
+    self.compressionRatio = compressionRatio
+    self.frameCount = frameCount
+    self.checkpointCount = checkpointCount
+    self.recordCount = recordCount
+    self.commitCount = commitCount
+    self.headMoveCount = headMoveCount
+    self.versionCount = versionCount
+    self.eventCount = eventCount
+    self.head = head
+    self.createdAt = createdAt
+  }
+
   /// File bytes per event (0 without events).
+  @inlinable
   public var bytesPerEvent: Double { eventCount == 0 ? 0 : Double(fileBytes) / Double(eventCount) }
 }

@@ -24,6 +24,7 @@ extension JournalMaintenance {
   /// Writes every record of the journal at `path` as one JSON line to `outputPath`.
   ///
   /// - Returns: the number of records written.
+  @inlinable
   @discardableResult
   public static func export(at path: String, toJSONLines outputPath: String) throws(JournalStoreError) -> Int {
     let reader: JournalReader
@@ -59,6 +60,7 @@ extension JournalMaintenance {
   /// - Throws: `.unsupported` naming the line of a malformed input line; `.invalidRecord` when
   ///   the imported records do not replay (the half-written output is removed).
   /// - Returns: the number of records imported.
+  @inlinable
   @discardableResult
   public static func importJSONLines(
     from inputPath: String, toJournalAt outputPath: String, options: JournalOptions = JournalOptions()
@@ -110,10 +112,12 @@ extension JournalMaintenance {
     return count
   }
 
+  @inlinable
   static func nextRecord(_ iterator: inout JournalRecordIterator) throws(JournalStoreError) -> JournalRecord? {
     do { return try iterator.next() } catch { throw .journal(error) }
   }
 
+  @inlinable
   static func jsonLine(
     sequence: UInt64, version: UInt64, content: HistoryRecordContent<JournalValueElement, JournalValueElement>,
     payload: [UInt8]

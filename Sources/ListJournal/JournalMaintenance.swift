@@ -20,6 +20,7 @@ public enum JournalMaintenance {
   /// Never throws: the first problem is in the report, with its byte offset and version.
   ///
   /// - Complexity: O(file size + events · log n).
+  @inlinable
   public static func verify<Section, Item>(at path: String, codec: HistoryCodec<Section, Item>) -> JournalVerification {
     var report = JournalVerification()
     let reader: JournalReader
@@ -80,6 +81,7 @@ public enum JournalMaintenance {
   }
 
   /// `verify` with generic element values (any app's journal).
+  @inlinable
   public static func verify(at path: String) -> JournalVerification {
     verify(at: path, codec: HistoryCodec<JournalValueElement, JournalValueElement>.generic())
   }
@@ -88,6 +90,7 @@ public enum JournalMaintenance {
   /// `<path>.damaged-<time>` (never deleted) and replaces `path` atomically. Refused while a
   /// writer holds the journal. Byte-level damage only (checksums, zstd, record framing); a record
   /// that is intact but does not replay is reported by ``verify(at:codec:)``.
+  @inlinable
   public static func repair(at path: String) throws(JournalStoreError) -> JournalRepair.Report {
     do { return try JournalRepair.repair(at: path) } catch { throw .journal(error) }
   }
@@ -95,6 +98,7 @@ public enum JournalMaintenance {
   /// Recompresses every frame at `level` (atomically: temp file, fsync, rename). History is kept
   /// whole: dropping the history before a version is not supported yet, because the history
   /// layer numbers versions from 0 and cannot start from a checkpoint of a later version.
+  @inlinable
   public static func compact(at path: String, level: Int32 = 19) throws(JournalStoreError) -> JournalCompactor.Report {
     do { return try JournalCompactor.compact(at: path, level: level) } catch { throw .journal(error) }
   }

@@ -46,10 +46,11 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   public let recovery: JournalRecoveryReport
   /// The durability mode the journal was opened with.
   public let durability: JournalDurability
-  let writer: JournalWriter
-  let tracker: _DurabilityTracker
-  let sink: _JournalWriterSink
+  @usableFromInline let writer: JournalWriter
+  @usableFromInline let tracker: _DurabilityTracker
+  @usableFromInline let sink: _JournalWriterSink
 
+  @inlinable
   init(
     store: Store, path: String, writer: JournalWriter, tracker: _DurabilityTracker, sink: _JournalWriterSink,
     durability: JournalDurability
@@ -109,6 +110,7 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   /// - Throws: ``JournalStoreError/journal(_:)`` (locked, corrupted mid-file, I/O) or
   ///   ``JournalStoreError/invalidRecord(offset:sequence:version:reason:)``.
   /// - Complexity: O(file size) verification plus O(events · log n) replay.
+  @inlinable
   public static func open(
     at path: String, durability: JournalDurability = .grouped, createIfMissing: Bool = true,
     codec: HistoryCodec<Section, Item>, options: JournalOptions = JournalOptions(),
@@ -151,6 +153,7 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   }
 
   /// `open` with the codec for `Codable` elements.
+  @inlinable
   public static func open(
     at path: String, durability: JournalDurability = .grouped, createIfMissing: Bool = true,
     options: JournalOptions = JournalOptions(), checkpointInterval: Int = 4_096,
@@ -170,9 +173,11 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   /// The newest version whose commit record is known to be on stable storage (versions are
   /// durable in creation order). Versions that were already in the file when it was opened
   /// count as durable.
+  @inlinable
   public var durableVersion: Version { tracker.durableVersion }
 
   /// Whether the commit that created `version` is on stable storage.
+  @inlinable
   public func isDurable(_ version: Version) -> Bool { version <= tracker.durableVersion }
 
   /// Returns once the commit of `version` (and everything before it) is on stable storage,
@@ -184,6 +189,7 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   /// print("committed \(journal.store.head.rawValue)")
   /// ```
   /// - Throws: ``JournalStoreError/journal(_:)`` when the sync fails (the writer is then closed).
+  @inlinable
   public func makeDurable(through version: Version) throws(JournalStoreError) {
     if isDurable(version) { return }
     try sync()
@@ -206,6 +212,7 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   ///   (`.relaxed` with `defersWrites`: the records before it are written first).
   /// - Complexity: O(held-back bytes) plus one write (and one `fdatasync` with `.strict`),
   ///   plus the wait for at most four background batches.
+  @inlinable
   public func flush() throws(JournalStoreError) {
     try writeQueued { () throws(JournalError) in try sink.flush() }
   }
@@ -215,7 +222,8 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   /// encoding failure — the records encoded before the failed one are a complete run and
   /// belong in the file — and that failure is thrown afterwards. A sink failure also fails the
   /// encoder, so no change queued for it is accepted and dropped.
-  private func writeQueued(_ writeSink: () throws(JournalError) -> Void) throws(JournalStoreError) {
+  @inlinable
+  func writeQueued(_ writeSink: () throws(JournalError) -> Void) throws(JournalStoreError) {
     let drained = Result { () throws(JournalStoreError) in
       do { try store._drainRecords() } catch {
         switch error {
@@ -233,6 +241,7 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   }
 
   /// Writes anything buffered and makes every change so far durable.
+  @inlinable
   public func sync() throws(JournalStoreError) {
     try flush()
     do { try writer.sync() } catch { throw .journal(error) }
@@ -243,6 +252,7 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   /// `defersWrites` it first writes what is held back and waits for the background writer,
   /// which has stopped when it returns; after a failed background write it throws that
   /// failure (every time).
+  @inlinable
   public func close() throws(JournalStoreError) {
     // Held-back records first; if they cannot be written the writer is closed by the failure.
     let flushed = Result { () throws(JournalStoreError) in
@@ -256,6 +266,7 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   }
 
   /// Whether the writer has stopped (closed, or after a failed write or sync).
+  @inlinable
   public var isClosed: Bool { writer.isClosed }
 }
 
@@ -266,6 +277,7 @@ extension ListStore {
   /// let journal = try ListStore<TestSection, TestItem>.open(journalAt: path, durability: .strict)
   /// try journal.store.appendSections([TestSection("Inbox")])
   /// ```
+  @inlinable
   public static func open(
     journalAt path: String, durability: JournalDurability = .grouped, createIfMissing: Bool = true,
     options: JournalOptions = JournalOptions(), clock: @escaping @Sendable () -> Double = _systemClock,

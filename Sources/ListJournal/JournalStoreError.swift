@@ -27,6 +27,7 @@ public enum JournalStoreError: Error, Equatable, Sendable, CustomStringConvertib
   /// import file with a malformed line).
   case unsupported(String)
 
+  @inlinable
   public var description: String {
     switch self {
     case .journal(let error): return error.description

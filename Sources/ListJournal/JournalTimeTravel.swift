@@ -41,10 +41,11 @@ public final class JournalTimeTravel<Section: ListElement, Item: ListElement>: S
 
   /// The file's index.
   public let reader: JournalReader
-  let codec: HistoryCodec<Section, Item>
+  @usableFromInline let codec: HistoryCodec<Section, Item>
   /// The checkpoints decoded so far that the budget keeps.
-  package let checkpoints: Mutex<_DecodedCheckpoints<Section, Item>>
+  @usableFromInline package let checkpoints: Mutex<_DecodedCheckpoints<Section, Item>>
 
+  @inlinable
   init(reader: JournalReader, codec: HistoryCodec<Section, Item>, checkpointCache: CheckpointBudget = .default) {
     self.reader = reader
     // Time travel never encodes, so the decoder need not keep contents for an encoder: storing
@@ -59,6 +60,7 @@ public final class JournalTimeTravel<Section: ListElement, Item: ListElement>: S
   ///
   /// - Parameter checkpointCache: the estimated memory the decoded checkpoints kept for later
   ///   travels may hold (the last one used is kept whatever its size).
+  @inlinable
   public static func open(
     at path: String, codec: HistoryCodec<Section, Item>, limits: JournalLimits = JournalLimits(),
     checkpointCache: CheckpointBudget = .default
@@ -72,12 +74,14 @@ public final class JournalTimeTravel<Section: ListElement, Item: ListElement>: S
   }
 
   /// The newest version in the file.
+  @inlinable
   public var latestVersion: Version { Version(Int(reader.lastVersion ?? 0)) }
 
   /// The list at `version` (any branch), with markers cleared.
   ///
   /// - Throws: ``JournalStoreError/history(_:)`` with `unknownVersion` for a version not in the
   ///   file; `.invalidRecord`/`.journal` for damage found while decoding.
+  @inlinable
   public func state(at version: Version) throws(JournalStoreError) -> Snapshot {
     try state(at: version, foldingFlat: nil)
   }
@@ -85,6 +89,7 @@ public final class JournalTimeTravel<Section: ListElement, Item: ListElement>: S
   /// ``state(at:)``, applying the path's events to a flat ``ListFold`` or to the persistent
   /// snapshot as `foldingFlat` says — nil: whichever ``_foldsFlat(events:items:)`` expects to
   /// be faster (tests force both ways on the same file).
+  @inlinable
   package func state(at version: Version, foldingFlat: Bool?) throws(JournalStoreError) -> Snapshot {
     guard version.rawValue >= 0, version <= latestVersion else { throw .history(.unknownVersion(version)) }
     var target = version
@@ -122,6 +127,7 @@ public final class JournalTimeTravel<Section: ListElement, Item: ListElement>: S
   /// each event is a temporary, so none is copied (a generic enum's copy and destroy cost ~700
   /// instructions; `while let event = popLast()` still copied each one). A failing event is
   /// reported as its commit's damaged record.
+  @inlinable
   func applyInOrder(
     _ pending: inout [[HistoryCommit<Section, Item>]],
     _ apply: (consuming ListEvent<Section, Item>) throws(HistoryError) -> Void
@@ -148,11 +154,13 @@ public final class JournalTimeTravel<Section: ListElement, Item: ListElement>: S
   /// the two ways cost the same at 0.85–1.45 events per item. Above the middle of that range
   /// the fold wins by more the longer the path (~150 ms, 20%, at 500K events onto 200K items);
   /// below it the persistent snapshot does. Short paths never fold, whatever the size.
+  @inlinable
   package static func _foldsFlat(events: Int, items: Int) -> Bool {
     events >= 4_096 && events >= items + items / 4
   }
 
   /// The error for a path's event that does not apply: the record is damaged or foreign.
+  @inlinable
   func invalidCommit(_ version: Version, _ error: HistoryError) -> JournalStoreError {
     .invalidRecord(
       offset: offset(ofVersion: version), sequence: 0, version: UInt64(version.rawValue), reason: error.description)
@@ -161,6 +169,7 @@ public final class JournalTimeTravel<Section: ListElement, Item: ListElement>: S
   /// One step: the commits from an ancestor to `target` (newest first, the reverse of apply
   /// order), how many events they hold, and the state at that ancestor if a checkpoint
   /// provided it.
+  @inlinable
   func plan(for target: Version) throws(JournalStoreError)
     -> (path: [HistoryCommit<Section, Item>], eventCount: Int, base: Snapshot?, ancestor: Version)
   {
@@ -234,6 +243,7 @@ public final class JournalTimeTravel<Section: ListElement, Item: ListElement>: S
     return (path, eventCount, nil, version)
   }
 
+  @inlinable
   func offset(ofVersion version: Version) -> Int64 {
     guard let index = reader.frameIndex(containing: UInt64(version.rawValue)) else { return reader.frames.first?.offset ?? 64 }
     return reader.frames[index].offset
@@ -242,6 +252,7 @@ public final class JournalTimeTravel<Section: ListElement, Item: ListElement>: S
 
 extension JournalTimeTravel where Section == JournalValueElement, Item == JournalValueElement {
   /// Opens any app's journal with generic element values.
+  @inlinable
   public static func open(
     at path: String, limits: JournalLimits = JournalLimits(), checkpointCache: CheckpointBudget = .default
   ) throws(JournalStoreError) -> JournalTimeTravel {
@@ -251,6 +262,7 @@ extension JournalTimeTravel where Section == JournalValueElement, Item == Journa
 
 extension JournalTimeTravel where Section: Codable, Section.ID: Codable, Item: Codable, Item.ID: Codable {
   /// Opens a journal with an app's own `Codable` element types.
+  @inlinable
   public static func open(
     at path: String, limits: JournalLimits = JournalLimits(), checkpointCache: CheckpointBudget = .default
   ) throws(JournalStoreError) -> JournalTimeTravel {
@@ -260,29 +272,44 @@ extension JournalTimeTravel where Section: Codable, Section.ID: Codable, Item: C
 
 /// The checkpoints a ``JournalTimeTravel`` decoded, kept within a memory budget: each with its
 /// frame and the codec's tables right after it, the most recently used last.
+@usableFromInline
 package struct _DecodedCheckpoints<Section: ListElement, Item: ListElement>: Sendable {
   /// One kept checkpoint. A struct, not a tuple: with the codec's tables a few fields larger, a
   /// debug build (Swift 6.3.1) destroyed an optional tuple of these through a bad pointer.
+  @usableFromInline
   package struct Entry: Sendable {
-    package var frame: Int
-    package var codec: HistoryCodec<Section, Item>
-    package var checkpoint: HistoryCheckpoint<Section, Item>
-    package var cost: Int
+    @usableFromInline package var frame: Int
+    @usableFromInline package var codec: HistoryCodec<Section, Item>
+    @usableFromInline package var checkpoint: HistoryCheckpoint<Section, Item>
+    @usableFromInline package var cost: Int
+
+    @inlinable
+    init(frame: Int, codec: HistoryCodec<Section, Item>, checkpoint: HistoryCheckpoint<Section, Item>, cost: Int) {
+      self.frame = frame
+      self.codec = codec
+      self.checkpoint = checkpoint
+      self.cost = cost
+    }
   }
-  let budget: CheckpointBudget
+  @usableFromInline let budget: CheckpointBudget
+  @usableFromInline
   private(set) var entries: [Entry] = []
   /// The estimated bytes the kept checkpoints hold.
+  @usableFromInline
   package private(set) var cost = 0
 
+  @inlinable
   package init(budget: CheckpointBudget) { self.budget = budget }
 
   /// The frames of the kept checkpoints, the least recently used first.
+  @inlinable
   package var frames: [Int] { entries.map(\.frame) }
 
   /// The checkpoint of `frame` with the codec right after it, if kept; it becomes the most
   /// recently used.
   ///
   /// - Complexity: O(kept checkpoints).
+  @inlinable
   package mutating func take(frame: Int) -> Entry? {
     guard let index = entries.firstIndex(where: { $0.frame == frame }) else { return nil }
     let entry = entries.remove(at: index)
@@ -294,6 +321,7 @@ package struct _DecodedCheckpoints<Section: ListElement, Item: ListElement>: Sen
   /// ones while the estimate exceeds the budget (never the one just kept).
   ///
   /// - Complexity: O(kept checkpoints).
+  @inlinable
   package mutating func keep(frame: Int, codec: HistoryCodec<Section, Item>, checkpoint: HistoryCheckpoint<Section, Item>) {
     if let index = entries.firstIndex(where: { $0.frame == frame }) { cost -= entries.remove(at: index).cost }
     let entryCost = Self.estimatedCost(of: checkpoint)
@@ -304,6 +332,7 @@ package struct _DecodedCheckpoints<Section: ListElement, Item: ListElement>: Sen
 
   /// A checkpoint's state as a store's checkpoint is estimated, plus the codec's tables (an
   /// identifier, its value and a content per item): about half as much again.
+  @inlinable
   package static func estimatedCost(of checkpoint: HistoryCheckpoint<Section, Item>) -> Int {
     let state = CheckpointBudget.estimatedCost(of: checkpoint.snapshot)
     return state + state / 2

@@ -20,10 +20,23 @@ public struct JournalVerification: Sendable, Equatable {
   /// The first problem found, nil when the journal is sound.
   public var problem: JournalStoreError?
 
+  @inlinable
+  init(recordCount: UInt64 = 0, versionCount: Int = 0, eventCount: Int = 0, checkpointsChecked: Int = 0, statesChecked: Int = 0, tornTailBytes: Int64 = 0, problem: JournalStoreError? = nil) {
+    self.recordCount = recordCount
+    self.versionCount = versionCount
+    self.eventCount = eventCount
+    self.checkpointsChecked = checkpointsChecked
+    self.statesChecked = statesChecked
+    self.tornTailBytes = tornTailBytes
+    self.problem = problem
+  }
+
   /// Whether the journal is sound (a torn tail alone is not a problem).
+  @inlinable
   public var isValid: Bool { problem == nil }
 
   /// Byte offset of the first damage (of the zstd frame holding a bad record).
+  @inlinable
   public var firstBadOffset: Int64? {
     switch problem {
     case .journal(.corrupted(let offset, _, _)): offset
@@ -35,6 +48,7 @@ public struct JournalVerification: Sendable, Equatable {
   }
 
   /// The last version that replayed cleanly before the problem (nil without a problem).
+  @inlinable
   public var lastGoodVersion: Version? {
     problem == nil ? nil : Version(max(0, versionCount - 1))
   }

@@ -19,6 +19,7 @@ public struct JournalVersionEntry: Hashable, Sendable {
   /// Versions committed directly on top of this one, oldest first (more than one: a branch).
   public var children: [Version]
 
+  @inlinable
   public init(
     version: Version, parent: Version?, timestamp: Double, label: String?, operationCount: Int, isHead: Bool,
     children: [Version]

@@ -40,6 +40,7 @@ public enum ListError<SectionID: Hashable & Sendable, ItemID: Hashable & Sendabl
   /// A visible-row index path does not exist.
   case indexPathOutOfRange(section: Int, row: Int)
 
+  @inlinable
   public var description: String {
     func list<T>(_ ids: [T]) -> String { ids.map { "'\($0)'" }.joined(separator: ", ") }
     switch self {

@@ -13,17 +13,20 @@ public struct ListIndexPath: Hashable, Comparable, Sendable, CustomStringConvert
   public var row: Int
 
   /// A visible-row position; not checked against any list.
+  @inlinable
   public init(section: Int, row: Int) {
     self.section = section
     self.row = row
   }
 
   /// Orders by section, then row: the order rows appear in on screen.
+  @inlinable
   public static func < (lhs: Self, rhs: Self) -> Bool {
     (lhs.section, lhs.row) < (rhs.section, rhs.row)
   }
 
   /// `section:row`, for example `0:3`.
+  @inlinable
   public var description: String { "\(section):\(row)" }
 }
 
@@ -54,6 +57,7 @@ public struct ListItemLocation<SectionID: Hashable & Sendable, ItemID: Hashable 
   public var index: Int
 
   /// A location; not checked against any list.
+  @inlinable
   public init(_ container: ListItemContainer<SectionID, ItemID>, index: Int) {
     self.container = container
     self.index = index

@@ -21,6 +21,7 @@ public struct ListOutline<Item: ListElement>: Equatable, Sendable {
     public var children: [Node]
 
     /// A node; collapsed and without children unless told otherwise.
+    @inlinable
     public init(_ item: Item, isExpanded: Bool = false, children: [Node] = []) {
       self.item = item
       self.isExpanded = isExpanded
@@ -32,9 +33,11 @@ public struct ListOutline<Item: ListElement>: Equatable, Sendable {
   public var roots: [Node]
 
   /// An outline of the given root nodes (empty by default).
+  @inlinable
   public init(_ roots: [Node] = []) { self.roots = roots }
 
   /// A flat outline of leaves.
+  @inlinable
   public init<S: Sequence>(items: S) where S.Element == Item {
     self.roots = items.map { Node($0) }
   }
@@ -42,6 +45,7 @@ public struct ListOutline<Item: ListElement>: Equatable, Sendable {
   /// Every item identifier in pre-order (parents before their children).
   ///
   /// - Complexity: O(k) for k nodes.
+  @inlinable
   public var itemIdentifiers: [Item.ID] {
     var result: [Item.ID] = []
     func visit(_ nodes: [Node]) {
@@ -55,6 +59,7 @@ public struct ListOutline<Item: ListElement>: Equatable, Sendable {
   }
 
   /// The number of nodes at every level.
+  @inlinable
   public var count: Int {
     func count(_ nodes: [Node]) -> Int { nodes.reduce(nodes.count) { $0 + count($1.children) } }
     return count(roots)

@@ -1,9 +1,17 @@
 /// The reload/reconfigure markers of a snapshot as one value, for producers that take a
 /// snapshot's storage apart and put it back (``ListSnapshot/_markers``).
+@usableFromInline
 package struct _ListMarkers<Section: ListElement, Item: ListElement>: Sendable {
-  var reloadedItems: _HashSet<Item.ID>
-  var reconfiguredItems: _HashSet<Item.ID>
-  var reloadedSections: _HashSet<Section.ID>
+  @usableFromInline var reloadedItems: _HashSet<Item.ID>
+  @usableFromInline var reconfiguredItems: _HashSet<Item.ID>
+  @usableFromInline var reloadedSections: _HashSet<Section.ID>
+
+  @inlinable
+  init(reloadedItems: _HashSet<Item.ID>, reconfiguredItems: _HashSet<Item.ID>, reloadedSections: _HashSet<Section.ID>) {
+    self.reloadedItems = reloadedItems
+    self.reconfiguredItems = reconfiguredItems
+    self.reloadedSections = reloadedSections
+  }
 }
 
 extension ListSnapshot {
@@ -15,6 +23,7 @@ extension ListSnapshot {
   /// snapshot._markers = markers   // as before
   /// ```
   /// - Complexity: O(1) to get; O(m log n) to set, for m reloaded items.
+  @inlinable
   package var _markers: _ListMarkers<Section, Item> {
     get {
       _ListMarkers(

@@ -11,13 +11,14 @@ public struct ListTransaction<Section: ListElement, Item: ListElement>: Sendable
   public let initialSnapshot: Snapshot
   /// The list after the change.
   public let finalSnapshot: Snapshot
-  private let knownDifference: CollectionDifference<Item.ID>?
+  @usableFromInline let knownDifference: CollectionDifference<Item.ID>?
   /// A cheaper way to the difference than diffing the snapshots (for example from the events of
   /// the change), tried on access; nil from it means "diff the snapshots".
-  private let differenceDeriver: (@Sendable () -> CollectionDifference<Item.ID>?)?
+  @usableFromInline let differenceDeriver: (@Sendable () -> CollectionDifference<Item.ID>?)?
 
   /// A transaction between two snapshots; pass `difference` only when it is already known (it
   /// must then be the difference over `itemIdentifiers`), otherwise it is computed on access.
+  @inlinable
   public init(initialSnapshot: Snapshot, finalSnapshot: Snapshot, difference: CollectionDifference<Item.ID>? = nil) {
     self.initialSnapshot = initialSnapshot
     self.finalSnapshot = finalSnapshot
@@ -28,6 +29,7 @@ public struct ListTransaction<Section: ListElement, Item: ListElement>: Sendable
   /// A transaction whose difference is derived on access by `deriveDifference` (falling back to
   /// diffing the snapshots when it returns nil), so producers that commit often pay nothing for
   /// differences nobody reads.
+  @inlinable
   package init(
     initialSnapshot: Snapshot, finalSnapshot: Snapshot,
     derivingDifference deriveDifference: @escaping @Sendable () -> CollectionDifference<Item.ID>?
@@ -42,6 +44,7 @@ public struct ListTransaction<Section: ListElement, Item: ListElement>: Sendable
   ///
   /// - Complexity: O(1) when supplied by the producer; O(k log n) when the producer can derive
   ///   it from k changes; otherwise O((n + m) · d) on access.
+  @inlinable
   public var difference: CollectionDifference<Item.ID> {
     if let knownDifference { return knownDifference }
     if let derived = differenceDeriver?() { return derived }
@@ -52,6 +55,7 @@ public struct ListTransaction<Section: ListElement, Item: ListElement>: Sendable
   /// section's items (pre-order).
   ///
   /// - Complexity: O(total items) on access.
+  @inlinable
   public var sectionTransactions: [ListSectionTransaction<Section, Item>] {
     finalSnapshot.sectionIdentifiers.map { sectionID in
       ListSectionTransaction(
@@ -71,7 +75,15 @@ public struct ListSectionTransaction<Section: ListElement, Item: ListElement>: S
   /// The section's item identifiers after the change (pre-order).
   public let finalItems: [Item.ID]
 
+  @inlinable
+  init(sectionIdentifier: Section.ID, initialItems: [Item.ID], finalItems: [Item.ID]) {
+    self.sectionIdentifier = sectionIdentifier
+    self.initialItems = initialItems
+    self.finalItems = finalItems
+  }
+
   /// The difference from `initialItems` to `finalItems`.
+  @inlinable
   public var difference: CollectionDifference<Item.ID> {
     finalItems.difference(from: initialItems).inferringMoves()
   }

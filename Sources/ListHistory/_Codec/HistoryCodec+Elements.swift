@@ -6,11 +6,13 @@ import ListState
 /// `zigzag(value - base)`, where the base is the previous integer stored that way (0 after a
 /// reset) — consecutive new identifiers then cost a byte.
 extension HistoryCodec {
+  @inlinable
   static var maximumOutlineDepth: Int { 2_000 }
 
   // MARK: Writing
 
   /// Writes an item identifier reference (defining it when new); returns its intern index.
+  @inlinable
   @discardableResult
   mutating func writeItemID(_ id: Item.ID, flagBits: Int = 0, flags: UInt64 = 0, into writer: inout _ByteWriter)
     throws(HistoryCodecError) -> Int
@@ -24,6 +26,7 @@ extension HistoryCodec {
   /// it is defined once per table epoch and referred to by its item index afterwards, so a
   /// string intern entry only cost a hash and an insert per new item, for the same bytes.
   /// (Readers of any 1.x accept raw strings anywhere; 1.0 output stays as it was.)
+  @inlinable
   @discardableResult
   mutating func writeItemID(_ id: Item.ID, hash: Int, flagBits: Int = 0, flags: UInt64 = 0, into writer: inout _ByteWriter)
     throws(HistoryCodecError) -> Int
@@ -50,6 +53,7 @@ extension HistoryCodec {
     return index
   }
 
+  @inlinable
   mutating func writeSectionID(_ id: Section.ID, flagBits: Int = 0, flags: UInt64 = 0, into writer: inout _ByteWriter)
     throws(HistoryCodecError)
   {
@@ -71,6 +75,7 @@ extension HistoryCodec {
   /// `known` is tables in which the item's remembered content may be known to be its current
   /// content (a checkpoint passes the tables it replaces): that content is then written without
   /// encoding the item again.
+  @inlinable
   mutating func writeItem(_ item: Item, known: _EncoderTables<Section.ID, Item.ID>? = nil, into writer: inout _ByteWriter)
     throws(HistoryCodecError)
   {
@@ -95,12 +100,14 @@ extension HistoryCodec {
   /// The remembered content of item `id` (whose `hashValue` is `hash`) in `tables` when it is
   /// known to be the item's current content (only a store that tracks current contents ever
   /// knows that).
+  @inlinable
   static func currentContent(of id: Item.ID, hash: Int, in tables: _EncoderTables<Section.ID, Item.ID>) -> JournalValue? {
     guard let index = tables.itemIndex(of: id, hash: hash), tables.isCurrent(index) else { return nil }
     return tables.itemContents[index]
   }
 
   /// Remembers the identifier value as the content of an element that is its own identifier.
+  @inlinable
   mutating func rememberIdentity(of id: Item.ID, index: Int) throws(HistoryCodecError) {
     do { encoderTables.remember(try itemCoding.idValue(id), forItem: index, current: tracksCurrentContents) } catch {
       throw .unencodable("item identifier \(id): \(error)")
@@ -109,12 +116,14 @@ extension HistoryCodec {
 
   /// An item's content value as the tables remember contents: the identifier value for an
   /// element that is its own identifier.
+  @inlinable
   func contentValue(of item: Item) throws(HistoryCodecError) -> (content: JournalValue, id: JournalValue?) {
     if let (content, id) = try itemCoding.values(of: item, kind: "item") { return (content, id) }
     do { return (try itemCoding.idValue(item.id), nil) } catch { throw .unencodable("item identifier \(item.id): \(error)") }
   }
 
   /// An item's content alone (its identifier is written elsewhere); `values` from ``contentValue(of:)``.
+  @inlinable
   mutating func writeItemContent(_ values: (content: JournalValue, id: JournalValue?), into writer: inout _ByteWriter)
     throws(HistoryCodecError)
   {
@@ -123,6 +132,7 @@ extension HistoryCodec {
   }
 
   /// A section: its identifier (flag: the content is the identifier itself) and, unless flagged, its content.
+  @inlinable
   mutating func writeSection(_ section: Section, into writer: inout _ByteWriter) throws(HistoryCodecError) {
     guard let (content, id) = try sectionCoding.values(of: section, kind: "section") else {
       return try writeSectionID(section.id, flagBits: 1, flags: 1, into: &writer)
@@ -132,6 +142,7 @@ extension HistoryCodec {
   }
 
   /// A section's content alone (its identifier is written elsewhere).
+  @inlinable
   mutating func writeSectionContent(_ section: Section, into writer: inout _ByteWriter) throws(HistoryCodecError) {
     guard let (content, id) = try sectionCoding.values(of: section, kind: "section") else {
       return writer.byte(_ValueTag.elementID)
@@ -140,6 +151,7 @@ extension HistoryCodec {
   }
 
   /// A location: the container reference (flag: under a parent item) and the sibling index.
+  @inlinable
   mutating func writeLocation(_ location: ListItemLocation<Section.ID, Item.ID>, into writer: inout _ByteWriter)
     throws(HistoryCodecError)
   {
@@ -152,6 +164,7 @@ extension HistoryCodec {
 
   /// An outline in pre-order: root count, then per node `varint(childCount << 1 | expanded)` and the item.
   /// `known`: see ``writeItem(_:known:into:)``.
+  @inlinable
   mutating func writeOutline(
     _ outline: ListOutline<Item>, known: _EncoderTables<Section.ID, Item.ID>? = nil, into writer: inout _ByteWriter
   ) throws(HistoryCodecError) {
@@ -176,6 +189,7 @@ extension HistoryCodec {
   /// A section's outline as ``writeOutline(_:known:into:)`` writes it (the same bytes), read
   /// straight from the snapshot: a checkpoint holds every item, and building the outline value
   /// first cost an allocation per parent and a copy of every item.
+  @inlinable
   mutating func writeOutline(
     ofSection section: Section.ID, in snapshot: ListSnapshot<Section, Item>, known: _EncoderTables<Section.ID, Item.ID>?,
     into writer: inout _ByteWriter
@@ -200,6 +214,7 @@ extension HistoryCodec {
 
   /// An item identifier: new (interned here) or a reference to one interned before. A reference
   /// reads only `_DecoderTables.itemIDs` (see there for why).
+  @inlinable
   mutating func readItemID(header: UInt64, flagBits: Int, start: Int, _ reader: inout _ByteReader)
     throws(HistoryCodecError) -> Item.ID
   {
@@ -228,6 +243,7 @@ extension HistoryCodec {
 
   /// ``readItemID(header:flagBits:start:_:)`` and the identifier's journal value, for a reader
   /// that goes on to the item's content (whose entry in `_DecoderTables.items` it reads anyway).
+  @inlinable
   mutating func readItemIDAndValue(header: UInt64, flagBits: Int, start: Int, _ reader: inout _ByteReader)
     throws(HistoryCodecError) -> (id: Item.ID, value: JournalValue)
   {
@@ -238,11 +254,13 @@ extension HistoryCodec {
   }
 
   /// The intern index of the item identifier `readItemID` returned last (new or referenced).
+  @inlinable
   func itemIndex(header: UInt64, flagBits: Int) -> Int {
     header & 1 == 1 ? decoderTables.itemIDs.count - 1 : Int(header >> UInt64(1 + flagBits))
   }
 
   /// A plain item reference to an item whose content the tables remember: the remembered item.
+  @inlinable
   mutating func readRememberedItem(_ reader: inout _ByteReader) throws(HistoryCodecError) -> (index: Int, item: Item) {
     let start = reader.offset
     let header = try reader.varint()
@@ -256,6 +274,7 @@ extension HistoryCodec {
 
   /// The item the tables remember at `index` (nil when none), decoding it now if a skipped
   /// checkpoint left only its content value; a content that does not decode fails at `start`.
+  @inlinable
   mutating func rememberedItem(at index: Int, start: Int, _ reader: inout _ByteReader) throws(HistoryCodecError) -> Item? {
     // The item alone is read (not the whole entry): copying the entry retained and released
     // the content value too, a cache miss on a cold object for every remembered item.
@@ -272,6 +291,7 @@ extension HistoryCodec {
   /// Why: a replay rebuilds every state from the commits, and a large list's checkpoint holds
   /// every item — through `Codable` (~2,400 instructions per element) most of the replay's
   /// decoding, for elements that are mostly never asked for.
+  @inlinable
   mutating func skipItem(_ reader: inout _ByteReader) throws(HistoryCodecError) {
     let start = reader.offset
     let header = try reader.varint()
@@ -288,6 +308,7 @@ extension HistoryCodec {
     decoderTables.items[index].content = content  // kept either way: the item is decoded from it
   }
 
+  @inlinable
   mutating func readSectionID(header: UInt64, flagBits: Int, start: Int, _ reader: inout _ByteReader)
     throws(HistoryCodecError) -> (id: Section.ID, value: JournalValue)
   {
@@ -307,17 +328,20 @@ extension HistoryCodec {
     return (decoderTables.sections[Int(index)], decoderTables.sectionValues[Int(index)])
   }
 
+  @inlinable
   mutating func readPlainItemID(_ reader: inout _ByteReader) throws(HistoryCodecError) -> Item.ID {
     let start = reader.offset
     return try readItemID(header: reader.varint(), flagBits: 0, start: start, &reader)
   }
 
+  @inlinable
   mutating func readPlainSectionID(_ reader: inout _ByteReader) throws(HistoryCodecError) -> Section.ID {
     let start = reader.offset
     return try readSectionID(header: reader.varint(), flagBits: 0, start: start, &reader).id
   }
 
   /// An item (see ``writeItem(_:into:)``); the tables remember its content.
+  @inlinable
   mutating func readItem(_ reader: inout _ByteReader) throws(HistoryCodecError) -> Item {
     let start = reader.offset
     let header = try reader.varint()
@@ -333,6 +357,7 @@ extension HistoryCodec {
 
   /// Content of an item whose identifier is known (`content` given when implied by a flag); the
   /// tables remember it for the item at `index`.
+  @inlinable
   mutating func makeItem(
     id: Item.ID, idValue: JournalValue, index: Int, content: JournalValue?, start: Int, _ reader: inout _ByteReader
   ) throws(HistoryCodecError) -> Item {
@@ -354,6 +379,7 @@ extension HistoryCodec {
 
   /// Old and new content of an updated item: its plain identifier reference, then two contents
   /// (or, `remembered`, only the new one: the old is the content the tables remember).
+  @inlinable
   mutating func readItemUpdate(remembered: Bool, _ reader: inout _ByteReader) throws(HistoryCodecError) -> (old: Item, new: Item) {
     let start = reader.offset
     let header = try reader.varint()
@@ -384,12 +410,14 @@ extension HistoryCodec {
 
   /// ``rememberedItem(at:start:_:)``, moved out of the tables (the caller stores the item's
   /// next content there).
+  @inlinable
   mutating func takeRememberedItem(at index: Int, start: Int, _ reader: inout _ByteReader) throws(HistoryCodecError) -> Item? {
     if let item = decoderTables.items[index].item.take() { return item }
     guard try rememberedItem(at: index, start: start, &reader) != nil else { return nil }
     return decoderTables.items[index].item.take()
   }
 
+  @inlinable
   mutating func readSection(_ reader: inout _ByteReader) throws(HistoryCodecError) -> Section {
     let start = reader.offset
     let header = try reader.varint()
@@ -398,6 +426,7 @@ extension HistoryCodec {
     return try makeSection(id: id, idValue: value, content: header & 2 != 0 ? value : nil, start: start, &reader)
   }
 
+  @inlinable
   mutating func makeSection(
     id: Section.ID, idValue: JournalValue, content: JournalValue?, start: Int, _ reader: inout _ByteReader
   ) throws(HistoryCodecError) -> Section {
@@ -412,6 +441,7 @@ extension HistoryCodec {
     } catch { throw reader.fail("section \(idValue) content: \(error)", at: content == nil ? contentStart : start) }
   }
 
+  @inlinable
   mutating func readSectionUpdate(_ reader: inout _ByteReader) throws(HistoryCodecError) -> (old: Section, new: Section) {
     let start = reader.offset
     let (id, value) = try readSectionID(header: reader.varint(), flagBits: 0, start: start, &reader)
@@ -420,10 +450,12 @@ extension HistoryCodec {
     return (old, new)
   }
 
+  @inlinable
   mutating func readIndex(_ reader: inout _ByteReader) throws(HistoryCodecError) -> Int {
     try reader.int(max: Int(Int32.max), "index")
   }
 
+  @inlinable
   mutating func readLocation(_ reader: inout _ByteReader) throws(HistoryCodecError) -> ListItemLocation<Section.ID, Item.ID> {
     let start = reader.offset
     let header = try reader.varint()
@@ -436,6 +468,7 @@ extension HistoryCodec {
     return ListItemLocation(container, index: try readIndex(&reader))
   }
 
+  @inlinable
   mutating func readOutline(_ reader: inout _ByteReader) throws(HistoryCodecError) -> ListOutline<Item> {
     typealias Node = ListOutline<Item>.Node
     typealias Frame = _OutlineFrame<Item>
@@ -471,6 +504,7 @@ extension HistoryCodec {
 extension HistoryCodec {
   /// Reads an outline (as ``readOutline(_:)``, with the same checks and table updates) without
   /// building it.
+  @inlinable
   mutating func skipOutline(_ reader: inout _ByteReader) throws(HistoryCodecError) {
     var remaining = [try reader.count("outline root", minimumBytes: 2)]
     while let last = remaining.last {
@@ -497,9 +531,18 @@ extension HistoryCodec {
 }
 
 /// One level of an outline being decoded.
+@usableFromInline
 struct _OutlineFrame<Item: ListElement> {
-  var item: Item?
-  var isExpanded: Bool
-  var remaining: Int
-  var children: [ListOutline<Item>.Node]
+  @usableFromInline var item: Item?
+  @usableFromInline var isExpanded: Bool
+  @usableFromInline var remaining: Int
+  @usableFromInline var children: [ListOutline<Item>.Node]
+
+  @inlinable
+  init(item: Item? = nil, isExpanded: Bool, remaining: Int, children: [ListOutline<Item>.Node]) {
+    self.item = item
+    self.isExpanded = isExpanded
+    self.remaining = remaining
+    self.children = children
+  }
 }

@@ -1,24 +1,25 @@
 import ListState
 
 /// Value tags. Small integers, early intern references and early shapes fit in the tag byte.
+@usableFromInline
 enum _ValueTag {
-  static let null: UInt8 = 0x00
-  static let `false`: UInt8 = 0x01
-  static let `true`: UInt8 = 0x02
+  @usableFromInline static let null: UInt8 = 0x00
+  @usableFromInline static let `false`: UInt8 = 0x01
+  @usableFromInline static let `true`: UInt8 = 0x02
   /// "The identifier of the element this content belongs to."
-  static let elementID: UInt8 = 0x03
-  static let positiveInt: UInt8 = 0x04
-  static let negativeInt: UInt8 = 0x05
-  static let double: UInt8 = 0x06
-  static let newString: UInt8 = 0x07
-  static let stringRef: UInt8 = 0x08
-  static let array: UInt8 = 0x09
-  static let newShape: UInt8 = 0x0A
-  static let shapeRef: UInt8 = 0x0B
-  static let rawString: UInt8 = 0x0C
-  static let inlineStringRef: UInt8 = 0x20  // 0x20...0x3F: string refs 0...31
-  static let inlineInt: UInt8 = 0x40  // 0x40...0x7F: integers 0...63
-  static let inlineShapeRef: UInt8 = 0x80  // 0x80...0xFF: shapes 0...127
+  @usableFromInline static let elementID: UInt8 = 0x03
+  @usableFromInline static let positiveInt: UInt8 = 0x04
+  @usableFromInline static let negativeInt: UInt8 = 0x05
+  @usableFromInline static let double: UInt8 = 0x06
+  @usableFromInline static let newString: UInt8 = 0x07
+  @usableFromInline static let stringRef: UInt8 = 0x08
+  @usableFromInline static let array: UInt8 = 0x09
+  @usableFromInline static let newShape: UInt8 = 0x0A
+  @usableFromInline static let shapeRef: UInt8 = 0x0B
+  @usableFromInline static let rawString: UInt8 = 0x0C
+  @usableFromInline static let inlineStringRef: UInt8 = 0x20  // 0x20...0x3F: string refs 0...31
+  @usableFromInline static let inlineInt: UInt8 = 0x40  // 0x40...0x7F: integers 0...63
+  @usableFromInline static let inlineShapeRef: UInt8 = 0x80  // 0x80...0xFF: shapes 0...127
 }
 
 extension HistoryCodec {
@@ -26,6 +27,7 @@ extension HistoryCodec {
 
   /// Writes a value; with `marker`, a top-level value or object member equal to it becomes the
   /// one-byte element-identifier marker.
+  @inlinable
   mutating func writeValue(_ value: JournalValue, marker: JournalValue?, depth: Int = 0, into writer: inout _ByteWriter)
     throws(HistoryCodecError)
   {
@@ -92,6 +94,7 @@ extension HistoryCodec {
   /// The intern index of the members' key list, if it has one. Elements of one type all have
   /// the same shape, so the last shape used is compared first, key by key (no key array built,
   /// no array hashed).
+  @inlinable
   mutating func knownShape(of members: [JournalValue.Member]) -> Int? {
     if let last = encoderTables.lastShape {
       let keys = encoderTables.shapeList[last]
@@ -103,12 +106,14 @@ extension HistoryCodec {
   }
 
   /// A string that is not interned (any format).
+  @inlinable
   func writeRawString(_ text: String, into writer: inout _ByteWriter) {
     writer.byte(_ValueTag.rawString)
     writer.varint(text.utf8.count)
     writer.raw(text.utf8)
   }
 
+  @inlinable
   mutating func writeString(_ text: String, into writer: inout _ByteWriter) {
     let utf8 = text.utf8
     guard utf8.count <= Self.internedStringLimit else { return writeRawString(text, into: &writer) }
@@ -131,6 +136,7 @@ extension HistoryCodec {
   // MARK: Reading
 
   /// Reads a value; the element-identifier marker becomes `marker` (an error where there is none).
+  @inlinable
   mutating func readValue(_ reader: inout _ByteReader, marker: JournalValue?, depth: Int = 0) throws(HistoryCodecError)
     -> JournalValue
   {
@@ -200,17 +206,20 @@ extension HistoryCodec {
     }
   }
 
-  private func string(at index: UInt64, reader: _ByteReader, start: Int) throws(HistoryCodecError) -> String {
+  @inlinable
+  func string(at index: UInt64, reader: _ByteReader, start: Int) throws(HistoryCodecError) -> String {
     guard index < UInt64(decoderTables.strings.count) else { throw reader.fail("string reference \(index) is not defined", at: start) }
     return decoderTables.strings[Int(index)]
   }
 
-  private func shape(at index: UInt64, reader: _ByteReader, start: Int) throws(HistoryCodecError) -> [String] {
+  @inlinable
+  func shape(at index: UInt64, reader: _ByteReader, start: Int) throws(HistoryCodecError) -> [String] {
     guard index < UInt64(decoderTables.shapes.count) else { throw reader.fail("object shape \(index) is not defined", at: start) }
     return decoderTables.shapes[Int(index)]
   }
 
-  private mutating func readMembers(_ keys: [String], _ reader: inout _ByteReader, marker: JournalValue?, depth: Int)
+  @inlinable
+  mutating func readMembers(_ keys: [String], _ reader: inout _ByteReader, marker: JournalValue?, depth: Int)
     throws(HistoryCodecError) -> JournalValue
   {
     guard keys.count <= reader.remaining else { throw reader.fail("object of \(keys.count) members exceeds the remaining bytes") }
@@ -229,6 +238,7 @@ extension HistoryCodec {
   /// string as they are. The generic `String(validating:as:)` (and `String(decoding:as:)`, which
   /// goes through the same generic validation) cost ~950 instructions per string, most of it in
   /// metadata lookups — 6% of a journal replay; it stays for non-ASCII text.
+  @inlinable
   static func string(utf8 bytes: ArraySlice<UInt8>) -> String? {
     bytes.withUnsafeBufferPointer { buffer in
       var high: UInt8 = 0

@@ -1,25 +1,33 @@
 /// Reads what ``_ByteWriter`` writes; every read is bounds-checked and every count is bounded by
 /// the bytes that remain, so malformed input fails with an offset instead of trapping or
 /// allocating without bound.
+@usableFromInline
 struct _ByteReader {
-  let bytes: [UInt8]
+  @usableFromInline let bytes: [UInt8]
+  @usableFromInline
   private(set) var offset = 0
 
+  @inlinable
   init(_ bytes: [UInt8]) { self.bytes = bytes }
 
+  @inlinable
   var remaining: Int { bytes.count - offset }
+  @inlinable
   var isAtEnd: Bool { offset >= bytes.count }
 
+  @inlinable
   func fail(_ reason: String, at position: Int? = nil) -> HistoryCodecError {
     .malformed(offset: position ?? offset, reason: reason)
   }
 
+  @inlinable
   @inline(__always) mutating func byte() throws(HistoryCodecError) -> UInt8 {
     guard offset < bytes.count else { throw fail("unexpected end of data") }
     defer { offset += 1 }
     return bytes[offset]
   }
 
+  @inlinable
   mutating func varint() throws(HistoryCodecError) -> UInt64 {
     let start = offset
     var result: UInt64 = 0
@@ -35,6 +43,7 @@ struct _ByteReader {
   }
 
   /// A non-negative integer no larger than `limit`.
+  @inlinable
   mutating func int(max limit: Int, _ what: @autoclosure () -> String) throws(HistoryCodecError) -> Int {
     let start = offset
     let value = try varint()
@@ -43,6 +52,7 @@ struct _ByteReader {
   }
 
   /// A count of items that each take at least `minimumBytes`, bounded by what remains.
+  @inlinable
   mutating func count(_ what: @autoclosure () -> String, minimumBytes: Int = 1) throws(HistoryCodecError) -> Int {
     let start = offset
     let value = try varint()
@@ -52,11 +62,13 @@ struct _ByteReader {
     return Int(value)
   }
 
+  @inlinable
   mutating func zigzag() throws(HistoryCodecError) -> Int64 {
     let raw = try varint()
     return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
   }
 
+  @inlinable
   mutating func take(_ count: Int) throws(HistoryCodecError) -> ArraySlice<UInt8> {
     guard count <= remaining else { throw fail("\(count) bytes requested, \(remaining) remain") }
     defer { offset += count }

@@ -25,27 +25,39 @@ import ListState
 /// }
 /// ```
 /// - Complexity: O(1) per event: a hash, two hints and a probe of a bucket already requested.
+@usableFromInline
 struct _FoldPrefetcher {
   /// How many events ahead an item's table bucket is requested.
+  @inlinable
   static var tableDistance: Int { 8 }
   /// How many events ahead the record behind a requested bucket is requested.
+  @inlinable
   static var recordDistance: Int { 4 }
 
   /// The ``ListEvent/_foldedItemHash()`` of the events whose buckets were requested (a ring,
   /// indexed by event index).
-  private var hashes = [Int](repeating: 0, count: 16)
+  @usableFromInline var hashes = [Int](repeating: 0, count: 16)
   /// The next event whose bucket is to be requested.
-  private var tableNext = 0
+  @usableFromInline var tableNext = 0
   /// The next event whose record is to be requested.
-  private var recordNext = 0
+  @usableFromInline var recordNext = 0
+
+  @inlinable
+  init(hashes: [Int] = [Int](repeating: 0, count: 16), tableNext: Int = 0, recordNext: Int = 0) {
+    self.hashes = hashes
+    self.tableNext = tableNext
+    self.recordNext = recordNext
+  }
 
   /// Starts over for another array of events.
+  @inlinable
   mutating func reset() {
     tableNext = 0
     recordNext = 0
   }
 
   /// Requests what the events of `events` from `index` on will read, up to the distances above.
+  @inlinable
   mutating func advance<Section, Item>(
     to index: Int, in events: inout [ListEvent<Section, Item>], fold: ListFold<Section, Item>
   ) {
@@ -75,6 +87,7 @@ extension ListEvent {
   ///
   /// Mutating only so that the switch reads the payloads in place (see
   /// ``_FoldPrefetcher/advance(to:in:fold:)``); the event does not change.
+  @inlinable
   mutating func _foldedItemHash() -> Int {
     switch self {
     case .insertItems(let outline, _), .deleteItems(let outline, _): outline.roots.first?.item.id.hashValue ?? 0

@@ -11,38 +11,61 @@ import Synchronization
 /// kernel to back a range (`cmemoryhints_populate`) costs it less than the faults would cost
 /// the fold. Only a hint: the pages' contents never change, and a range the arrays left (grown
 /// elsewhere) is harmless to request. Measured in session 13: see `Tools/Benchmarks/README.md`.
+@usableFromInline
 final class _AppendPrefaulter: Sendable {
+  @inlinable
+  init() {}
+
   /// One array's storage.
+  @usableFromInline
   struct Region: Sendable {
-    var base: UInt
-    var stride: Int
+    @usableFromInline var base: UInt
+    @usableFromInline var stride: Int
     /// Elements in use: the next append writes after them.
-    var count: Int
-    var capacity: Int
+    @usableFromInline var count: Int
+    @usableFromInline var capacity: Int
+
+    @inlinable
+    init(base: UInt, stride: Int, count: Int, capacity: Int) {
+      self.base = base
+      self.stride = stride
+      self.count = count
+      self.capacity = capacity
+    }
   }
 
-  private let published = Mutex<[Region]>([])
+  @usableFromInline let published = Mutex<[Region]>([])
 
   /// Publishes where the arrays stand (the folding thread, after each batch).
+  @inlinable
   func publish(_ regions: [Region]) { published.withLock { $0 = regions } }
 
   /// Where the arrays stood when last published.
+  @inlinable
   func regions() -> [Region] { published.withLock { $0 } }
 }
 
 /// The decoding thread's side of an ``_AppendPrefaulter``: requests the pages of each published
 /// region from where its array appends next to ``lookaheadBytes`` beyond, each page once.
+@usableFromInline
 struct _AppendPageRequests {
   /// How far past the next append the pages are requested: a few thousand commits' worth.
+  @inlinable
   static var lookaheadBytes: UInt { 4 << 20 }
-  private static let pageSize = UInt(cmemoryhints_page_size())
+  @usableFromInline static let pageSize = UInt(cmemoryhints_page_size())
 
   /// The end of what was requested, by region base address.
-  private var requestedEnd: [UInt: UInt] = [:]
+  @usableFromInline var requestedEnd: [UInt: UInt] = [:]
+
+  @inlinable
+  init(requestedEnd: [UInt: UInt] = [:]) {
+    self.requestedEnd = requestedEnd
+  }
 
   /// Requests the pages of `regions` not yet requested, up to the lookahead.
   ///
   /// - Complexity: O(regions), plus the kernel's work on the new pages.
+  @inlinable
   mutating func request(_ regions: [_AppendPrefaulter.Region]) {
     for region in regions {
       guard
@@ -57,6 +80,7 @@ struct _AppendPageRequests {
 
   /// The whole pages of `region` from its next append up to `lookahead` bytes beyond (within
   /// its capacity), less those below `requestedEnd`; nil when none are left.
+  @inlinable
   static func pagesToRequest(
     in region: _AppendPrefaulter.Region, after requestedEnd: UInt, pageSize: UInt, lookahead: UInt
   ) -> Range<UInt>? {
@@ -72,9 +96,11 @@ struct _AppendPageRequests {
 
 extension _HistoryGraph {
   /// The storage of the two arrays a commit appends to (see ``_AppendPrefaulter``).
+  @inlinable
   var appendRegions: [_AppendPrefaulter.Region] { [Self.region(of: nodes), Self.region(of: events)] }
 
-  private static func region<Element>(of array: ContiguousArray<Element>) -> _AppendPrefaulter.Region {
+  @inlinable
+  static func region<Element>(of array: ContiguousArray<Element>) -> _AppendPrefaulter.Region {
     array.withUnsafeBufferPointer { buffer in
       _AppendPrefaulter.Region(
         base: UInt(bitPattern: buffer.baseAddress), stride: MemoryLayout<Element>.stride, count: array.count,

@@ -34,8 +34,10 @@ import Synchronization
 /// ```
 /// - Complexity: O(1) amortized per submission on the committing thread (a wake-up of the
 ///   queue per ``wakeBatch`` submissions); the encoding itself costs what the codec costs.
+@usableFromInline
 final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: Sendable {
   /// One unit of encoder work, in submission order.
+  @usableFromInline
   enum Work: Sendable {
     /// Encode and write this record (its sequence is the store's record count after it).
     case record(HistoryRecordContent<Section, Item>, sequence: UInt64)
@@ -48,6 +50,7 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
   /// lag), before any checkpoint's size is known: about 1/256 of the checkpoint budget at one
   /// byte per record (records are 5+ bytes), between 16 and 1,024 — a few percent more bytes
   /// between checkpoints, and far enough behind that the committing thread rarely waits.
+  @inlinable
   static func baseLag(forCheckpointBytes bytes: Int) -> UInt64 { UInt64(min(1_024, max(16, bytes / 256))) }
 
   /// The lag after a checkpoint of `items` items is queued. Why it grows with the list: the
@@ -57,6 +60,7 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
   /// waited 0.3 s of a 2.7 s million-command `exec`. One record per two items covers it; with
   /// the budget's rule (8× the last checkpoint's bytes between checkpoints) that puts the next
   /// checkpoint a few percent further.
+  @inlinable
   static func lag(afterCheckpointOf items: Int, checkpointBytes: Int) -> UInt64 {
     max(baseLag(forCheckpointBytes: checkpointBytes), UInt64(min(items / 2, 1 << 20)))
   }
@@ -65,48 +69,73 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
   /// commits, instead of one per commit. Well below the lag of a real budget (1,024 records for
   /// 256 KiB), so the committing thread does not wait for a sleeping encoder; with tiny budgets
   /// (tests) a decision that needs the encoder wakes it itself (``isCheckpointDue(after:afterCheckpoint:)``).
+  @inlinable
   static var wakeBatch: Int { 64 }
 
   /// What only the encoder's queue touches (a lock taken once per batch, never contended).
-  private struct EncoderSide: Sendable {
-    var codec: HistoryCodec<Section, Item>
-    let sink: any HistoryRecordSink
-    var spacing: _CheckpointSpacing
+  @usableFromInline
+  struct EncoderSide: Sendable {
+    @usableFromInline var codec: HistoryCodec<Section, Item>
+    @usableFromInline let sink: any HistoryRecordSink
+    @usableFromInline var spacing: _CheckpointSpacing
     /// Checkpoints skipped for exceeding the sink's payload limit.
-    var refusedCheckpoints = 0
+    @usableFromInline var refusedCheckpoints = 0
     /// The first record after the last checkpoint at which a checkpoint became due (the value
     /// the committing side reads in `Shared`, published after each batch).
-    var dueSince: UInt64?
+    @usableFromInline var dueSince: UInt64?
+
+    @inlinable
+    init(codec: HistoryCodec<Section, Item>, sink: any HistoryRecordSink, spacing: _CheckpointSpacing, refusedCheckpoints: Int = 0, dueSince: UInt64? = nil) {
+      self.codec = codec
+      self.sink = sink
+      self.spacing = spacing
+      self.refusedCheckpoints = refusedCheckpoints
+      self.dueSince = dueSince
+    }
   }
 
   /// What both sides read and write.
-  private struct Shared: Sendable {
+  @usableFromInline
+  struct Shared: Sendable {
     /// Submitted work the encoder has not taken yet.
-    var pending: [Work] = []
+    @usableFromInline var pending: [Work] = []
     /// Whether a drain of `pending` is scheduled or running on the queue.
-    var isRunning = false
+    @usableFromInline var isRunning = false
     /// The sequence of the last record submitted, and of the last one the encoder finished
     /// (written, or dropped after a failure).
-    var submitted: UInt64
-    var finished: UInt64
+    @usableFromInline var submitted: UInt64
+    @usableFromInline var finished: UInt64
     /// The first record after the last encoded checkpoint at which a checkpoint became due.
-    var dueSince: UInt64?
+    @usableFromInline var dueSince: UInt64?
     /// The lag of the current decision (see ``lag(afterCheckpointOf:checkpointBytes:)``): set
     /// by the committing side when it queues a checkpoint (a function of the checkpoint's state,
     /// so of the records).
-    var lag: UInt64
+    @usableFromInline var lag: UInt64
     /// The first failure (encoding, or the sink's write), kept for good.
-    var failure: (any Error)?
+    @usableFromInline var failure: (any Error)?
     /// Set by ``close(failingLaterWith:)``: what later submissions throw.
-    var closedError: (any Error)?
+    @usableFromInline var closedError: (any Error)?
     /// Threads waiting for `finished` to reach a sequence (or for a failure).
-    var waiters: [(through: UInt64, semaphore: DispatchSemaphore)] = []
+    @usableFromInline var waiters: [(through: UInt64, semaphore: DispatchSemaphore)] = []
+
+    @inlinable
+    init(pending: [Work] = [], isRunning: Bool = false, submitted: UInt64, finished: UInt64, dueSince: UInt64? = nil, lag: UInt64, failure: (any Error)? = nil, closedError: (any Error)? = nil, waiters: [(through: UInt64, semaphore: DispatchSemaphore)] = []) {
+      self.pending = pending
+      self.isRunning = isRunning
+      self.submitted = submitted
+      self.finished = finished
+      self.dueSince = dueSince
+      self.lag = lag
+      self.failure = failure
+      self.closedError = closedError
+      self.waiters = waiters
+    }
   }
 
-  private let journalCheckpointBytes: Int
-  private let encoderSide: Mutex<EncoderSide>
-  private let shared: Mutex<Shared>
-  private let queue = DispatchQueue(label: "ListHistory.ListStore.backgroundRecordEncoder")
+  @usableFromInline let journalCheckpointBytes: Int
+  @usableFromInline let encoderSide: Mutex<EncoderSide>
+  @usableFromInline let shared: Mutex<Shared>
+  @usableFromInline let queue = DispatchQueue(label: "ListHistory.ListStore.backgroundRecordEncoder")
 
   /// - Parameters:
   ///   - lastSequence: the sequence of the last record already in the sink's stream.
@@ -115,6 +144,7 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
   ///     checkpoint became due (a store closed before its lagged checkpoint), if any.
   ///   - lastCheckpointItems: the item count of the stream's last checkpoint, if any (it sets
   ///     the lag, as it would have in the store that wrote it).
+  @inlinable
   init(
     codec: HistoryCodec<Section, Item>, sink: any HistoryRecordSink, journalCheckpointBytes: Int,
     spacing: _CheckpointSpacing, lastSequence: UInt64, checkpointDueSince: UInt64? = nil,
@@ -136,6 +166,7 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
 
   /// Queues `work` behind everything submitted before. Throws, without queueing it, the
   /// encoder's failure or the error given to ``close(failingLaterWith:)``.
+  @inlinable
   func submit(_ work: Work) throws {
     let start = try shared.withLock { (s) throws -> Bool in
       if let failure = s.failure ?? s.closedError { throw failure }
@@ -159,6 +190,7 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
   /// documentation): waits until the encoder has finished record `sequence - lag`. `afterCheckpoint`
   /// is the sequence of the last checkpoint submitted (0 for none): a checkpoint cannot be due
   /// again before the encoder has passed it. After a failure: false (the next submission throws).
+  @inlinable
   func isCheckpointDue(after sequence: UInt64, afterCheckpoint lastCheckpoint: UInt64) -> Bool {
     // One lock when the encoder is far enough (the common case); otherwise wait and look again.
     while true {
@@ -180,10 +212,12 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
   }
 
   /// Checkpoint records skipped because they exceeded the sink's payload limit (so far).
+  @inlinable
   var refusedCheckpoints: Int { encoderSide.withLock { $0.refusedCheckpoints } }
 
   /// Returns once every record submitted so far is in the sink (or, for a checkpoint over the
   /// sink's payload limit, skipped); throws the encoder's failure (now or from before).
+  @inlinable
   func drain() throws {
     let target = shared.withLock { $0.submitted }
     wait(through: target)
@@ -193,6 +227,7 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
   /// Later submissions throw `error` (unless the encoder failed before: that failure stays
   /// first). Call it before the last ``drain()`` when the sink is being closed: a change racing
   /// the close is then either refused or written, never accepted and dropped.
+  @inlinable
   func close(failingLaterWith error: any Error) {
     shared.withLock { if $0.closedError == nil { $0.closedError = error } }
   }
@@ -200,6 +235,7 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
   /// Fails the encoder with a failure found outside it (the sink failed while the store flushed
   /// it): later submissions and drains throw it, and what is still queued is dropped. An
   /// earlier failure stays first.
+  @inlinable
   func fail(with error: any Error) {
     shared.withLock { s in
       if s.failure == nil { s.failure = error }
@@ -210,7 +246,8 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
 
   /// Waits until the encoder has finished record `sequence` (or failed), starting it when it is
   /// idle with work pending.
-  private func wait(through sequence: UInt64) {
+  @inlinable
+  func wait(through sequence: UInt64) {
     let (semaphore, start) = shared.withLock { (s) -> (DispatchSemaphore?, Bool) in
       guard s.finished < sequence, s.failure == nil else { return (nil, false) }
       let semaphore = DispatchSemaphore(value: 0)
@@ -223,7 +260,8 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
 
   /// Marks a run as scheduled when none is and at least `count` works are pending; the caller
   /// then schedules it (outside the lock).
-  private static func claimRun(_ s: inout Shared, atLeast count: Int) -> Bool {
+  @inlinable
+  static func claimRun(_ s: inout Shared, atLeast count: Int) -> Bool {
     guard !s.isRunning, s.pending.count >= count else { return false }
     s.isRunning = true
     return true
@@ -231,13 +269,15 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
 
   // MARK: The encoder's queue
 
-  private func scheduleRun() {
+  @inlinable
+  func scheduleRun() {
     queue.async { [self] in run() }
   }
 
   /// Takes pending work in batches until none is left, then stops (the next submissions wake
   /// it again). Only one run is scheduled or running at a time (`isRunning`).
-  private func run() {
+  @inlinable
+  func run() {
     // The buffer handed back and forth with `pending`: a batch's array is emptied here (its
     // works released on this thread) and becomes the next `pending`, so no array is allocated
     // per batch.
@@ -271,7 +311,8 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
 
   /// Encodes and writes `batch` in order; stops at the first failure (the rest is dropped).
   /// Returns the last record finished and where the checkpoint rule stands after it.
-  private func encode(_ batch: [Work], _ e: inout EncoderSide)
+  @inlinable
+  func encode(_ batch: [Work], _ e: inout EncoderSide)
     -> (finished: UInt64, dueSince: UInt64?, failure: (any Error)?)
   {
     var finished: UInt64 = 0
@@ -319,7 +360,8 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
     return (finished, e.dueSince, nil)
   }
 
-  private static func wakeWaiters(_ s: inout Shared) {
+  @inlinable
+  static func wakeWaiters(_ s: inout Shared) {
     guard !s.waiters.isEmpty else { return }
     let failed = s.failure != nil
     s.waiters.removeAll { waiter in

@@ -17,24 +17,35 @@ import Synchronization
 /// handOff.finish()
 /// ```
 /// - Complexity: O(1) per call (plus O(capacity) to dequeue from the small pending list).
+@usableFromInline
 final class _BatchHandOff<Batch: Sendable>: Sendable {
-  private struct Pending: Sendable {
-    var batches: [Batch] = []
+  @usableFromInline
+  struct Pending: Sendable {
+    @usableFromInline var batches: [Batch] = []
     /// Emptied batches the consumer gave back (see ``recycle(_:)``).
-    var spares: [Batch] = []
-    var isFinished = false
-    var isStopped = false
+    @usableFromInline var spares: [Batch] = []
+    @usableFromInline var isFinished = false
+    @usableFromInline var isStopped = false
+
+    @inlinable
+    init(batches: [Batch] = [], spares: [Batch] = [], isFinished: Bool = false, isStopped: Bool = false) {
+      self.batches = batches
+      self.spares = spares
+      self.isFinished = isFinished
+      self.isStopped = isStopped
+    }
   }
 
-  private let pending = Mutex(Pending())
+  @usableFromInline let pending = Mutex(Pending())
   /// Signalled once per batch put and once by `finish()`.
-  private let available = DispatchSemaphore(value: 0)
+  @usableFromInline let available = DispatchSemaphore(value: 0)
   /// Free places for pending batches.
-  private let room: DispatchSemaphore
+  @usableFromInline let room: DispatchSemaphore
 
   /// How many batches may wait.
-  private let capacity: Int
+  @usableFromInline let capacity: Int
 
+  @inlinable
   init(capacity: Int) {
     self.capacity = max(1, capacity)
     room = DispatchSemaphore(value: self.capacity)
@@ -42,6 +53,7 @@ final class _BatchHandOff<Batch: Sendable>: Sendable {
 
   /// Hands `batch` to the consumer, waiting for room; false (and the batch dropped) once the
   /// consumer has stopped.
+  @inlinable
   func put(_ batch: consuming Batch) -> Bool {
     room.wait()
     // Moved into the queue, not copied: the consumer then owns the only reference (and can
@@ -57,6 +69,7 @@ final class _BatchHandOff<Batch: Sendable>: Sendable {
   }
 
   /// Tells the consumer that no batch follows (it still gets the pending ones).
+  @inlinable
   func finish() {
     pending.withLock { $0.isFinished = true }
     available.signal()
@@ -64,6 +77,7 @@ final class _BatchHandOff<Batch: Sendable>: Sendable {
 
   /// The next batch, waiting for one; nil once the producer has finished and every batch was
   /// taken (or after ``stop()``).
+  @inlinable
   func take() -> Batch? {
     while true {
       available.wait()
@@ -87,6 +101,7 @@ final class _BatchHandOff<Batch: Sendable>: Sendable {
   /// Why it matters: a batch of replayed records is a block of kilobytes. With glibc, each
   /// such allocation consolidates the small blocks freed since the last one (the decoding
   /// thread frees many), which cost a tenth of a long replay's decoding thread.
+  @inlinable
   func recycle(_ batch: consuming Batch) {
     var moving: Batch? = consume batch
     pending.withLock { pending in
@@ -95,12 +110,14 @@ final class _BatchHandOff<Batch: Sendable>: Sendable {
   }
 
   /// An empty batch whose storage the consumer recycled, if one is left.
+  @inlinable
   func spareBatch() -> Batch? {
     pending.withLock { $0.spares.popLast() }
   }
 
   /// Ends the exchange from the consumer's side: pending batches are dropped and the producer's
   /// next ``put(_:)`` returns false at once.
+  @inlinable
   func stop() {
     let dropped = pending.withLock { pending -> Int in
       pending.isStopped = true

@@ -15,30 +15,41 @@
 /// if spacing.isDue(budget: 256 * 1024) { /* write a checkpoint of n bytes */ spacing.restart(afterCheckpointOf: n, written: true) }
 /// ```
 /// - Complexity: O(1) per call.
+@usableFromInline
 struct _CheckpointSpacing: Sendable, Equatable {
   /// 8: at 4, a 10M-event journal of the mixed workload (its list grows to ~1.6M items) took
   /// 13.4 bytes an event, 3.5 of them checkpoints — over #4's budget of 12; at 8 it takes 11.8
   /// (1M events: 11.4 → 10.7). The price: a travel in the file decodes about twice as much
   /// (mean 3.0 → 6.6 s at 10M events, 353 → 517 ms at 1M).
+  @inlinable
   static var sizeFactor: Int { 8 }
 
   /// Encoded bytes of the records since the last checkpoint.
-  var bytesSinceCheckpoint = 0
+  @usableFromInline var bytesSinceCheckpoint = 0
   /// Payload size of the last checkpoint record, or of a larger one that could not be written.
-  var lastCheckpointBytes = 0
+  @usableFromInline var lastCheckpointBytes = 0
+
+  @inlinable
+  init(bytesSinceCheckpoint: Int = 0, lastCheckpointBytes: Int = 0) {
+    self.bytesSinceCheckpoint = bytesSinceCheckpoint
+    self.lastCheckpointBytes = lastCheckpointBytes
+  }
 
   /// Whether a checkpoint is due under `budget` (bytes between checkpoints).
+  @inlinable
   func isDue(budget: Int) -> Bool {
     bytesSinceCheckpoint >= max(budget, Self.sizeFactor * lastCheckpointBytes)
   }
 
   /// Counts a record (not a checkpoint) of `bytes`.
+  @inlinable
   mutating func add(recordOf bytes: Int) { bytesSinceCheckpoint += bytes }
 
   /// Starts over after a checkpoint record of `bytes`: one written (or replayed) becomes the
   /// last checkpoint; one skipped (not written, e.g. over the sink's payload limit) only raises
   /// the last size, so the next attempt comes after the budget's distance for a checkpoint that
   /// large.
+  @inlinable
   mutating func restart(afterCheckpointOf bytes: Int, written: Bool) {
     lastCheckpointBytes = written ? bytes : max(lastCheckpointBytes, bytes)
     bytesSinceCheckpoint = 0

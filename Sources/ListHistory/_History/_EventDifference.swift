@@ -1,10 +1,13 @@
 import ListState
 
 /// Differences that the events give for free, so observers get them without an O(n) diff.
+@usableFromInline
 enum _EventDifference {
   /// Largest subtree whose move or insert is turned into an explicit difference.
+  @inlinable
   static var maximumDerivedItems: Int { 4_096 }
 
+  @inlinable
   static func transaction<Section, Item>(
     from initial: ListSnapshot<Section, Item>, to final: ListSnapshot<Section, Item>, events: [ListEvent<Section, Item>]?
   ) -> ListTransaction<Section, Item> {
@@ -16,6 +19,7 @@ enum _EventDifference {
   /// The difference over `itemIdentifiers` when it follows from the events in O(k log n):
   /// identity-neutral events (content, expansion, markers) give an empty difference; a single
   /// insert, delete or move gives its block of offsets. Nil otherwise (computed lazily).
+  @inlinable
   static func derive<Section, Item>(
     from initial: ListSnapshot<Section, Item>, to final: ListSnapshot<Section, Item>, events: [ListEvent<Section, Item>]
   ) -> CollectionDifference<Item.ID>? {
@@ -52,7 +56,8 @@ enum _EventDifference {
     }
   }
 
-  private static func isEmptySectionChange<Section, Item>(_ event: ListEvent<Section, Item>) -> Bool {
+  @inlinable
+  static func isEmptySectionChange<Section, Item>(_ event: ListEvent<Section, Item>) -> Bool {
     switch event {
     case .insertSection(_, let items, _), .deleteSection(_, let items, _): items.roots.isEmpty
     case .moveSection: false

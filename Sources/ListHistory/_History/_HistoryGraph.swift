@@ -3,22 +3,37 @@ import ListState
 import Synchronization
 
 /// One node of the undo tree, kept compact (the tree may hold millions of versions).
+@usableFromInline
 struct _VersionNode: Sendable {
-  var parent: Int32
-  var firstChild: Int32 = -1
-  var nextSibling: Int32 = -1
+  @usableFromInline var parent: Int32
+  @usableFromInline var firstChild: Int32 = -1
+  @usableFromInline var nextSibling: Int32 = -1
   /// The child that was most recently the head (what redo goes to); -1 when none.
-  var redoChild: Int32 = -1
-  var depth: Int32
-  var eventCount: Int32
-  var firstEvent: Int
+  @usableFromInline var redoChild: Int32 = -1
+  @usableFromInline var depth: Int32
+  @usableFromInline var eventCount: Int32
+  @usableFromInline var firstEvent: Int
   /// Replay work (event weights) between the nearest checkpointed ancestor-or-self and this
   /// version (0 on a checkpoint).
-  var eventsSinceCheckpoint: Int
-  var timestampMillis: Int64
+  @usableFromInline var eventsSinceCheckpoint: Int
+  @usableFromInline var timestampMillis: Int64
   /// Inline rather than in a dictionary by version: undo-menu labels are short (no allocation)
   /// and a commit then costs no hash insert.
-  var label: String?
+  @usableFromInline var label: String?
+
+  @inlinable
+  init(parent: Int32, firstChild: Int32 = -1, nextSibling: Int32 = -1, redoChild: Int32 = -1, depth: Int32, eventCount: Int32, firstEvent: Int, eventsSinceCheckpoint: Int, timestampMillis: Int64, label: String? = nil) {
+    self.parent = parent
+    self.firstChild = firstChild
+    self.nextSibling = nextSibling
+    self.redoChild = redoChild
+    self.depth = depth
+    self.eventCount = eventCount
+    self.firstEvent = firstEvent
+    self.eventsSinceCheckpoint = eventsSinceCheckpoint
+    self.timestampMillis = timestampMillis
+    self.label = label
+  }
 }
 
 /// The undo tree: every version with its parent and events, plus in-memory checkpoints.
@@ -41,33 +56,43 @@ struct _VersionNode: Sendable {
 /// `eventsSinceCheckpoint` is the work since its nearest checkpointed ancestor-or-self; every
 /// checkpoint but version 0 is at least `checkpointInterval` after the one before it; every
 /// other version is less than `2 * checkpointInterval` after one (the gaps thinning leaves).
+@usableFromInline
 struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
-  typealias Event = ListEvent<Section, Item>
-  typealias Snapshot = ListSnapshot<Section, Item>
+  @usableFromInline typealias Event = ListEvent<Section, Item>
+  @usableFromInline typealias Snapshot = ListSnapshot<Section, Item>
 
+  @usableFromInline
   private(set) var nodes: ContiguousArray<_VersionNode>
+  @usableFromInline
   private(set) var events: ContiguousArray<Event> = []
+  @usableFromInline
   private(set) var checkpoints: [Int32: Snapshot]
   /// The current spacing of checkpoints along a branch (replay work): `minimumCheckpointInterval`,
   /// doubled each time the budget thinned the checkpoints.
+  @usableFromInline
   private(set) var checkpointInterval: Int
-  let minimumCheckpointInterval: Int
-  let checkpointBudget: CheckpointBudget
+  @usableFromInline let minimumCheckpointInterval: Int
+  @usableFromInline let checkpointBudget: CheckpointBudget
   /// ``CheckpointBudget/estimatedCost(of:)`` summed over the checkpoints other than version 0's.
+  @usableFromInline
   private(set) var checkpointBytes = 0
   /// The checkpoints thinning dropped, for the caller to free (``takeDroppedCheckpoints()``):
   /// a live store frees them off its lock and off the committing thread.
+  @usableFromInline
   private(set) var droppedCheckpoints: [Snapshot] = []
   /// Checkpoints a flat replay kept as copies of its fold, not yet built into snapshots (their
   /// entries in `checkpoints` are empty placeholders until
   /// ``buildPendingCheckpoints(alongside:whileRunning:)``): a copy costs a copy of the fold's arrays, a build a pass
   /// through hash-ordered records, and thinning drops about half of the checkpoints a replay
   /// makes — those are then never built. Only a replay in progress has any.
+  @usableFromInline
   private(set) var pendingCheckpoints: [Int32: ListFold<Section, Item>] = [:]
 
   /// The largest interval: doubling stops here (so `2 * checkpointInterval` cannot overflow).
+  @inlinable
   static var maximumCheckpointInterval: Int { 1 << 60 }
 
+  @inlinable
   init(checkpointInterval: Int, budget: CheckpointBudget, base: Snapshot = Snapshot(), timestampMillis: Int64 = 0) {
     self.checkpointInterval = min(max(1, checkpointInterval), Self.maximumCheckpointInterval)
     minimumCheckpointInterval = self.checkpointInterval
@@ -88,26 +113,33 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   /// space only (the allocator maps such blocks, and untouched pages are never backed).
   ///
   /// - Complexity: O(versions + events) when the arrays move, O(1) otherwise.
+  @inlinable
   mutating func reserveCapacity(versions: Int, events eventCount: Int) {
     nodes.reserveCapacity(nodes.count + max(0, versions))
     events.reserveCapacity(events.count + max(0, eventCount))
   }
 
+  @inlinable
   var count: Int { nodes.count }
+  @inlinable
   var eventCount: Int { events.count }
 
+  @inlinable
   func contains(_ version: Int) -> Bool { version >= 0 && version < nodes.count }
 
+  @inlinable
   func parent(of version: Int) -> Int? {
     let parent = nodes[version].parent
     return parent < 0 ? nil : Int(parent)
   }
 
+  @inlinable
   func redoChild(of version: Int) -> Int? {
     let child = nodes[version].redoChild
     return child < 0 ? nil : Int(child)
   }
 
+  @inlinable
   func children(of version: Int) -> [Int] {
     var result: [Int] = []
     var child = nodes[version].firstChild
@@ -118,13 +150,16 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
     return result.reversed()  // creation order
   }
 
+  @inlinable
   func events(of version: Int) -> ArraySlice<Event> {
     let node = nodes[version]
     return events[node.firstEvent..<(node.firstEvent + Int(node.eventCount))]
   }
 
+  @inlinable
   func label(of version: Int) -> String? { nodes[version].label }
 
+  @inlinable
   func info(of version: Int) -> VersionInfo {
     let node = nodes[version]
     return VersionInfo(
@@ -139,6 +174,7 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   ///
   /// - Complexity: O(events) amortized; when the new checkpoint exceeds the budget, one or more
   ///   O(versions + events) thinning passes (see ``CheckpointBudget``).
+  @inlinable
   mutating func add(
     parent: Int, moving newEvents: inout [Event], label: String?, timestampMillis: Int64,
     stateAfter: @autoclosure () -> Snapshot
@@ -157,6 +193,7 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   /// placeholder event behind. A checkpoint due here keeps a copy of `fold` (pending, see
   /// `pendingCheckpoints`), built into a snapshot by
   /// ``buildPendingCheckpoints(alongside:whileRunning:)`` if thinning has not dropped it by then.
+  @inlinable
   mutating func add(
     parent: Int, movingEventsIn range: Range<Int>, of buffer: inout [Event], weight: Int? = nil, label: String?,
     timestampMillis: Int64, pendingState fold: @autoclosure () -> ListFold<Section, Item>
@@ -171,13 +208,15 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   /// Appends the events in `range` of `buffer` to the history, each moved out (no retain now,
   /// no release later) and replaced by a placeholder; returns their total replay weight
   /// (`weight` when known).
-  private mutating func appendEvents(movingIn range: Range<Int>, of buffer: inout [Event], weight: Int? = nil) -> Int {
+  @inlinable
+  mutating func appendEvents(movingIn range: Range<Int>, of buffer: inout [Event], weight: Int? = nil) -> Int {
     let weight = weight ?? Self.replayWeight(of: buffer, in: range)
     for index in range { events.append(Self.take(&buffer[index])) }
     return weight
   }
 
   /// Moves `event` out, leaving an event that owns nothing in its place.
+  @inlinable
   static func take(_ event: inout Event) -> Event {
     var taken = Event.reloadSections([])
     swap(&taken, &event)
@@ -186,7 +225,8 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
 
   /// Adds the version whose `eventCount` events (of replay work `weight`) were just appended;
   /// `checkpoint` is called only when a checkpoint is due.
-  private mutating func addVersion(
+  @inlinable
+  mutating func addVersion(
     parent: Int, eventCount: Int, weight: Int, label: String?, timestampMillis: Int64, checkpoint: () -> _NewCheckpoint
   ) -> Int {
     let version = nodes.count
@@ -216,6 +256,7 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   }
 
   /// A new checkpoint's state: a snapshot, or a fold to build one from later.
+  @usableFromInline
   enum _NewCheckpoint {
     case snapshot(Snapshot)
     case pending(ListFold<Section, Item>)
@@ -226,6 +267,7 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   /// (the caller's largest task, kept on its own thread and stack), then both take what is left.
   ///
   /// - Complexity: O(items) per pending checkpoint.
+  @inlinable
   mutating func buildPendingCheckpoints(alongside work: [() -> Void] = [], whileRunning own: () -> Void = {}) {
     let pending = Array(pendingCheckpoints)
     pendingCheckpoints = [:]
@@ -257,6 +299,7 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
 
   /// The fold a pending checkpoint at `version` holds (see `pendingCheckpoints`); nil when the
   /// checkpoint there is built, or there is none.
+  @inlinable
   func pendingFold(at version: Int) -> ListFold<Section, Item>? { pendingCheckpoints[Int32(version)] }
 
   /// The total ``ListEvent/replayWeight`` of the events in `range`.
@@ -266,6 +309,7 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   /// alive past the loop, so the array was shared when the events were moved out, and every
   /// commit copied its array (each event through the generic copy witness): 10% of a replay's
   /// folding thread.
+  @inlinable
   @inline(never)
   static func replayWeight(of events: borrowing [Event], in range: Range<Int>) -> Int {
     var weight = 0
@@ -277,6 +321,7 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   /// until the checkpoints fit in `limit` estimated bytes (or only version 0's is left).
   ///
   /// - Complexity: O(versions + events) per doubling.
+  @inlinable
   mutating func thin(toFit limit: Int) {
     repeat {
       checkpointInterval = min(2 * checkpointInterval, Self.maximumCheckpointInterval)
@@ -296,6 +341,7 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   ///
   /// - Complexity: O(versions), plus the events of the checkpoints (a dictionary lookup only at
   ///   versions that were checkpoints or followed one without events).
+  @inlinable
   mutating func respace() {
     // Two passes over the versions, none over the events: a version's own work is the
     // difference between its count and its parent's, except on a checkpoint (reset to 0),
@@ -346,6 +392,7 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   }
 
   /// The checkpoints dropped since the last call (see `droppedCheckpoints`).
+  @inlinable
   mutating func takeDroppedCheckpoints() -> [Snapshot] {
     guard !droppedCheckpoints.isEmpty else { return [] }
     defer { droppedCheckpoints = [] }
@@ -353,6 +400,7 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   }
 
   /// Records that `version` became the head: its parent's redo goes to it next time.
+  @inlinable
   mutating func visit(_ version: Int) {
     let parent = nodes[version].parent
     if parent >= 0 { nodes[Int(parent)].redoChild = Int32(version) }
@@ -362,6 +410,7 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   /// (from `from` upwards, in order) and the versions to apply (downwards, in order).
   ///
   /// - Complexity: O(path length).
+  @inlinable
   func path(from: Int, to: Int) -> (revert: [Int], apply: [Int]) {
     var a = from
     var b = to
@@ -393,6 +442,7 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   /// fold, was most of `state(at:)`. Counting versions too bounds walks over empty versions.
   ///
   /// - Complexity: O(min(path length, limit)).
+  @inlinable
   func path(from: Int, to: Int, limit: Int) -> (revert: [Int], apply: [Int])? {
     var a = from
     var b = to
@@ -420,6 +470,7 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   }
 
   /// The number of events along a path, stopping early once it exceeds `limit`.
+  @inlinable
   func eventCount(along versions: [Int], limit: Int) -> Int {
     var total = 0
     for version in versions {
@@ -435,6 +486,7 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   ///
   /// - Complexity: O(the cheapest plan's events), at most O(2 × checkpointInterval + one
   ///   transaction) (the current interval).
+  @inlinable
   func foldPlan(at version: Int, orFrom head: Int, state headState: Snapshot) -> (base: Snapshot, events: [Event]) {
     let (ancestor, forwardEvents) = checkpointedAncestor(of: version)
     let descendant = forwardEvents > 0 ? checkpointedDescendant(of: version, limit: forwardEvents - 1) : nil
@@ -460,6 +512,7 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   ///
   /// - Complexity: O(2 × checkpointInterval + events of one transaction) (the current interval;
   ///   twice it where thinning left a longer gap).
+  @inlinable
   func foldPlan(at version: Int) -> (base: Snapshot, events: [Event]) {
     let plan = foldPlanFromVersion(at: version)
     assert(pendingCheckpoints[Int32(plan.baseVersion)] == nil, "a pending checkpoint used as a snapshot")
@@ -468,6 +521,7 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
 
   /// ``foldPlan(at:)`` naming the checkpoint it starts from instead of returning its state (a
   /// flat replay's may be pending: see ``pendingFold(at:)``).
+  @inlinable
   func foldPlanFromVersion(at version: Int) -> (baseVersion: Int, events: [Event]) {
     let (ancestor, forwardEvents) = checkpointedAncestor(of: version)
     if forwardEvents > 0, let descendant = checkpointedDescendant(of: version, limit: forwardEvents - 1) {
@@ -477,6 +531,7 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   }
 
   /// The nearest checkpointed ancestor-or-self of `version` and the number of events after it.
+  @inlinable
   func checkpointedAncestor(of version: Int) -> (version: Int, events: Int) {
     var events = 0
     var current = version
@@ -491,6 +546,7 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   /// redo child, else its newest child) within `limit` events and `limit` versions; nil if none.
   ///
   /// - Complexity: O(min(limit, distance to the checkpoint)).
+  @inlinable
   func checkpointedDescendant(of version: Int, limit: Int) -> (version: Int, events: Int)? {
     var events = 0
     var current = version
@@ -508,6 +564,7 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   }
 
   /// The events of the versions after the checkpoint at `ancestor` down to `version`.
+  @inlinable
   func applyPlan(from ancestor: Int, to version: Int) -> [Event] {
     var chain: [Int] = []
     var current = version
@@ -522,6 +579,7 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
 
   /// The inverses of the events of the versions from the checkpoint at `descendant` up to (not
   /// including) its ancestor `version`, newest first.
+  @inlinable
   func revertPlan(from descendant: Int, to version: Int) -> [Event] {
     var plan: [Event] = []
     var current = descendant
@@ -533,6 +591,7 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   }
 
   /// Appends the inverses of `version`'s events, newest first (what reverting it applies).
+  @inlinable
   func appendInverses(of version: Int, to plan: inout [Event]) {
     let node = nodes[version]
     var index = node.firstEvent + Int(node.eventCount)
@@ -544,9 +603,14 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
 }
 
 /// Hands out task indices to the threads that share a list of tasks.
+@usableFromInline
 final class _TaskCounter: Sendable {
-  private let next = Atomic<Int>(0)
+  @inlinable
+  init() {}
+
+  @usableFromInline let next = Atomic<Int>(0)
 
   /// The next unclaimed index (past the end once every task is taken).
+  @inlinable
   func claim() -> Int { next.add(1, ordering: .relaxed).oldValue }
 }

@@ -1,47 +1,51 @@
 import ListState
 
 /// Everything a ``ListStore`` guards with its lock.
+@usableFromInline
 struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
-  var graph: _HistoryGraph<Section, Item>
-  var head = 0
-  var headSnapshot = ListSnapshot<Section, Item>()
-  let clock: @Sendable () -> Double
+  @usableFromInline var graph: _HistoryGraph<Section, Item>
+  @usableFromInline var head = 0
+  @usableFromInline var headSnapshot = ListSnapshot<Section, Item>()
+  @usableFromInline let clock: @Sendable () -> Double
 
-  var codec: HistoryCodec<Section, Item>?
-  var sink: (any HistoryRecordSink)?
-  var recordSequence: UInt64 = 0
-  var journalCheckpointBytes = 256 * 1024
+  @usableFromInline var codec: HistoryCodec<Section, Item>?
+  @usableFromInline var sink: (any HistoryRecordSink)?
+  @usableFromInline var recordSequence: UInt64 = 0
+  @usableFromInline var journalCheckpointBytes = 256 * 1024
   /// Where the checkpoint budget stands (without a background encoder, which keeps its own).
-  var checkpointSpacing = _CheckpointSpacing()
+  @usableFromInline var checkpointSpacing = _CheckpointSpacing()
   /// Checkpoint records skipped because they exceeded the sink's payload limit (see
   /// `checkpointIfDue()`).
-  var refusedCheckpoints = 0
+  @usableFromInline var refusedCheckpoints = 0
   /// Set instead of `codec` and `sink` when records are encoded on another thread (a journal
   /// with deferred, relaxed writes): `persist` then only queues what to encode.
-  var backgroundEncoder: _BackgroundRecordEncoder<Section, Item>?
+  @usableFromInline var backgroundEncoder: _BackgroundRecordEncoder<Section, Item>?
   /// With a background encoder: the sequence of the last checkpoint record queued (0: none).
   /// A replay sets it to the stream's last checkpoint.
-  var lastCheckpointSequence: UInt64 = 0
+  @usableFromInline var lastCheckpointSequence: UInt64 = 0
   /// Kept by a replay for a background encoder that continues the stream: the item count of
   /// the last checkpoint's state (nil: none) and the first record after it at which a
   /// checkpoint became due (nil: none yet).
-  var lastCheckpointItems: Int?
-  var checkpointDueSince: UInt64?
+  @usableFromInline var lastCheckpointItems: Int?
+  @usableFromInline var checkpointDueSince: UInt64?
 
-  var observers: [UInt64: @Sendable (ListChange<Section, Item>) -> Void] = [:]
-  var nextObserverID: UInt64 = 0
-  var pending: [ListChange<Section, Item>] = []
-  var isDelivering = false
+  @usableFromInline var observers: [UInt64: @Sendable (ListChange<Section, Item>) -> Void] = [:]
+  @usableFromInline var nextObserverID: UInt64 = 0
+  @usableFromInline var pending: [ListChange<Section, Item>] = []
+  @usableFromInline var isDelivering = false
 
+  @inlinable
   init(graph: _HistoryGraph<Section, Item>, clock: @escaping @Sendable () -> Double) {
     self.graph = graph
     self.clock = clock
   }
 
   /// Now in milliseconds (timestamps are kept at the precision the codec stores).
+  @inlinable
   func nowMillis() -> Int64 { HistoryCodec<Section, Item>.millis(clock()) }
 
   /// Encodes a record and hands it to the sink; on failure the codec is as before.
+  @inlinable
   mutating func persist(_ content: HistoryRecordContent<Section, Item>) throws {
     if let backgroundEncoder {
       // Queued, not encoded: throws only an earlier record's failure (or a closed journal's).
@@ -68,6 +72,7 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
   /// names the items: the codec must stop treating their remembered contents as current.
   ///
   /// - Complexity: O(items named by the events), or O(items remembered) for nil.
+  @inlinable
   mutating func forgetCurrentContents(changedBy events: [ListEvent<Section, Item>]?) {
     if let backgroundEncoder {
       // After a failure the next record's submission throws it; nothing to forget then.
@@ -84,6 +89,7 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
   ///
   /// The last checkpoint's size then counts the skipped one's. A store reopened from the file
   /// does not know of it (the file holds no trace), so it tries once more at its first change.
+  @inlinable
   mutating func checkpointIfDue() {
     if let backgroundEncoder {
       // The lagged rule (see `_BackgroundRecordEncoder`): the same records give the same file.

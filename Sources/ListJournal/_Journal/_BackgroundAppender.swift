@@ -30,24 +30,33 @@ import Synchronization
 /// if let error = appender.failure { throw error }
 /// ```
 /// - Complexity: O(1) per call, plus the waits described; the batches' appends run on the queue.
+@usableFromInline
 final class _BackgroundAppender: Sendable {
-  let writer: JournalWriter
-  let tracker: _DurabilityTracker
+  @usableFromInline let writer: JournalWriter
+  @usableFromInline let tracker: _DurabilityTracker
   /// Batches that may be pending or being written at once.
-  let capacity: Int
+  @usableFromInline let capacity: Int
 
-  private struct Status {
+  @usableFromInline
+  struct Status {
     /// The first failed append (set once).
-    var failure: JournalError?
+    @usableFromInline var failure: JournalError?
     /// Batches enqueued and not yet finished (written, failed or dropped).
-    var pendingBatches = 0
+    @usableFromInline var pendingBatches = 0
+
+    @inlinable
+    init(failure: JournalError? = nil, pendingBatches: Int = 0) {
+      self.failure = failure
+      self.pendingBatches = pendingBatches
+    }
   }
 
-  private let status = Mutex(Status())
-  private let queue = DispatchQueue(label: "ListJournal.JournalStore.backgroundAppender")
+  @usableFromInline let status = Mutex(Status())
+  @usableFromInline let queue = DispatchQueue(label: "ListJournal.JournalStore.backgroundAppender")
   /// Free places among the `capacity` batches; taken by `enqueue`, given back by the batch.
-  private let room: DispatchSemaphore
+  @usableFromInline let room: DispatchSemaphore
 
+  @inlinable
   init(writer: JournalWriter, tracker: _DurabilityTracker, capacity: Int = 4) {
     self.writer = writer
     self.tracker = tracker
@@ -56,13 +65,16 @@ final class _BackgroundAppender: Sendable {
   }
 
   /// The first failed append, if any: every batch after it was or will be dropped.
+  @inlinable
   var failure: JournalError? { status.withLock { $0.failure } }
 
   /// Whether no batch is pending or being written (every enqueued one has finished).
+  @inlinable
   var isIdle: Bool { status.withLock { $0.pendingBatches == 0 } }
 
   /// Queues `batch` to be appended after every batch enqueued before, waiting while
   /// ``capacity`` batches are pending.
+  @inlinable
   func enqueue(_ batch: [JournalRecord]) {
     room.wait()
     status.withLock { $0.pendingBatches += 1 }
@@ -78,6 +90,7 @@ final class _BackgroundAppender: Sendable {
 
   /// A semaphore signalled once every batch enqueued before this call has finished (written,
   /// or dropped after a failure). Wait for it without holding a lock the queue's batches need.
+  @inlinable
   func markAfterEnqueuedBatches() -> DispatchSemaphore {
     let finished = DispatchSemaphore(value: 0)
     queue.async { finished.signal() }
@@ -89,6 +102,7 @@ final class _BackgroundAppender: Sendable {
   /// batch: the file ends before the failed batch, and nothing may follow it (a gap). Call it
   /// only when no batch is pending (``isIdle``, with enqueuing held off) or from the queue
   /// itself, so records stay in order.
+  @inlinable
   func append(_ batch: [JournalRecord]) throws(JournalError) {
     if let failure { throw failure }
     let last: AppendReceipt?

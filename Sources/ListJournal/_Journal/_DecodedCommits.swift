@@ -9,17 +9,26 @@ import ListHistory
 /// travel that decodes a hundred thousand commits. A commit out of that order (only in a
 /// damaged or foreign file) goes to a dictionary beside it, so any sequence of versions gives
 /// what the dictionary alone gave: the commit decoded last for each version.
+@usableFromInline
 struct _DecodedCommits<Section: ListElement, Item: ListElement> {
-  typealias Commit = HistoryCommit<Section, Item>
+  @usableFromInline typealias Commit = HistoryCommit<Section, Item>
 
   /// The version of `_slots[0]`.
-  var _first = 0
+  @usableFromInline var _first = 0
   /// The commits of versions `_first ..< _first + _slots.count`; nil once taken.
-  var _slots: [Commit?] = []
+  @usableFromInline var _slots: [Commit?] = []
   /// Commits whose version did not continue `_slots`.
-  var _others: [Int: Commit] = [:]
+  @usableFromInline var _others: [Int: Commit] = [:]
+
+  @inlinable
+  init(_first: Int = 0, _slots: [Commit?] = [], _others: [Int: Commit] = [:]) {
+    self._first = _first
+    self._slots = _slots
+    self._others = _others
+  }
 
   /// Keeps `commit`, replacing one kept with the same version.
+  @inlinable
   mutating func insert(_ commit: consuming Commit) {
     let version = commit.version.rawValue
     if _slots.isEmpty && _others.isEmpty { _first = version }
@@ -35,6 +44,7 @@ struct _DecodedCommits<Section: ListElement, Item: ListElement> {
   }
 
   /// Moves out the commit of `version`, if one is kept.
+  @inlinable
   mutating func take(_ version: Int) -> Commit? {
     let index = version - _first
     if index >= 0 && index < _slots.count, let commit = _slots[index].take() { return commit }

@@ -5,24 +5,37 @@ import Synchronization
 /// The writer reports the highest durable *sequence* (possibly before the sink has even learnt
 /// the sequence of the record it just appended — `.strict` reports inside `append`), so both
 /// orders are handled: a commit registered at or below the durable sequence is durable at once.
+@usableFromInline
 final class _DurabilityTracker: Sendable {
+  @usableFromInline
   struct State {
     /// (sequence, version) of commit records not yet durable, oldest first.
-    var pending: [(sequence: UInt64, version: Int)] = []
-    var pendingStart = 0
-    var durableSequence: UInt64 = 0
-    var durableVersion = 0
+    @usableFromInline var pending: [(sequence: UInt64, version: Int)] = []
+    @usableFromInline var pendingStart = 0
+    @usableFromInline var durableSequence: UInt64 = 0
+    @usableFromInline var durableVersion = 0
+
+    @inlinable
+    init(pending: [(sequence: UInt64, version: Int)] = [], pendingStart: Int = 0, durableSequence: UInt64 = 0, durableVersion: Int = 0) {
+      self.pending = pending
+      self.pendingStart = pendingStart
+      self.durableSequence = durableSequence
+      self.durableVersion = durableVersion
+    }
   }
 
-  let state = Mutex(State())
-  let onDurable: (@Sendable (Version) -> Void)?
+  @usableFromInline let state = Mutex(State())
+  @usableFromInline let onDurable: (@Sendable (Version) -> Void)?
 
-  init(onDurable: (@Sendable (Version) -> Void)?) {
+  @inlinable
+  init(onDurable: (@Sendable (Version) -> Void)? = nil) {
     self.onDurable = onDurable
   }
 
+  @inlinable
   var durableVersion: Version { Version(state.withLock { $0.durableVersion }) }
 
+  @inlinable
   func start(durableVersion: Version, durableSequence: UInt64) {
     state.withLock {
       $0.durableVersion = max($0.durableVersion, durableVersion.rawValue)
@@ -31,6 +44,7 @@ final class _DurabilityTracker: Sendable {
   }
 
   /// A commit record for `version` was appended as `sequence`.
+  @inlinable
   func register(sequence: UInt64, version: Int) {
     let advanced = state.withLock { state -> Int? in
       if sequence <= state.durableSequence {
@@ -45,6 +59,7 @@ final class _DurabilityTracker: Sendable {
   }
 
   /// The writer made every record up to `sequence` durable.
+  @inlinable
   func advance(toSequence sequence: UInt64) {
     let advanced = state.withLock { state -> Int? in
       guard sequence > state.durableSequence else { return nil }

@@ -1,15 +1,19 @@
 /// Generic events as JSON-like values (the JSON Lines export's `events`).
+@usableFromInline
 enum _EventJSON {
-  typealias Event = ListEvent<JournalValueElement, JournalValueElement>
+  @usableFromInline typealias Event = ListEvent<JournalValueElement, JournalValueElement>
 
+  @inlinable
   static func element(_ element: JournalValueElement) -> JournalValue {
     .object([.init("id", element.id), .init("content", element.content)])
   }
 
+  @inlinable
   static func outline(_ outline: ListOutline<JournalValueElement>) -> JournalValue {
     .array(outline.roots.map(node))
   }
 
+  @inlinable
   static func node(_ node: ListOutline<JournalValueElement>.Node) -> JournalValue {
     .object([
       .init("item", element(node.item)), .init("expanded", .bool(node.isExpanded)),
@@ -17,6 +21,7 @@ enum _EventJSON {
     ])
   }
 
+  @inlinable
   static func location(_ location: Event.Location) -> JournalValue {
     switch location.container {
     case .section(let id): .object([.init("section", id), .init("index", .int(Int64(location.index)))])
@@ -24,6 +29,7 @@ enum _EventJSON {
     }
   }
 
+  @inlinable
   static func value(of event: Event) -> JournalValue {
     var members: [JournalValue.Member] = [.init("op", .string(event.kindName))]
     switch event {

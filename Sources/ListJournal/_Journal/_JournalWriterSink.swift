@@ -11,33 +11,46 @@ import Synchronization
 /// store goes on committing; ``flush()`` hands over what is held and waits until everything is
 /// written. Batches are handed over under the lock, so a flush from another thread and a store
 /// commit never reorder records; the lock is not held while waiting for the writes.
+@usableFromInline
 final class _JournalWriterSink: HistoryRecordSink {
-  let writer: JournalWriter
-  let tracker: _DurabilityTracker
-  let defersWrites: Bool
+  @usableFromInline let writer: JournalWriter
+  @usableFromInline let tracker: _DurabilityTracker
+  @usableFromInline let defersWrites: Bool
   /// Payload bytes held back before `write` hands them to the background writer (the default
   /// grouped chunk size).
+  @inlinable
   static var deferredByteLimit: Int { 64 * 1024 }
   /// Batches of `deferredByteLimit` that may wait for the background writer before `write`
   /// blocks: enough to ride out a slow write or a descheduled writer thread, and a bounded
   /// amount of memory (about 256 KiB of payload, more when a record is larger than a batch).
+  @inlinable
   static var deferredBatchesInFlight: Int { 4 }
 
-  private struct Deferred {
-    var records: [JournalRecord] = []
-    var bytes = 0
+  @usableFromInline
+  struct Deferred {
+    @usableFromInline var records: [JournalRecord] = []
+    @usableFromInline var bytes = 0
     /// Set by `close()`: later changes must fail as they would writing through (holding them
     /// would lose them silently).
-    var isClosed = false
+    @usableFromInline var isClosed = false
+
+    @inlinable
+    init(records: [JournalRecord] = [], bytes: Int = 0, isClosed: Bool = false) {
+      self.records = records
+      self.bytes = bytes
+      self.isClosed = isClosed
+    }
   }
-  private let deferred = Mutex(Deferred())
+  @usableFromInline let deferred = Mutex(Deferred())
   /// The deferred writes' background writer (nil without `defersWrites`). It keeps the first
   /// failed write: from then on every `write`, `flush` and `close` throws it.
-  private let background: _BackgroundAppender?
+  @usableFromInline let background: _BackgroundAppender?
 
   /// The writer's record limit: the store skips a checkpoint larger than this.
+  @inlinable
   var maximumPayloadBytes: Int? { writer.maximumRecordPayload }
 
+  @inlinable
   init(writer: JournalWriter, tracker: _DurabilityTracker, defersWrites: Bool = false) {
     self.writer = writer
     self.tracker = tracker
@@ -46,6 +59,7 @@ final class _JournalWriterSink: HistoryRecordSink {
       defersWrites ? _BackgroundAppender(writer: writer, tracker: tracker, capacity: Self.deferredBatchesInFlight) : nil
   }
 
+  @inlinable
   func write(_ record: HistoryRecord) throws {
     let journalRecord = JournalRecord(
       kind: JournalRecord.Kind(rawValue: record.kind.rawValue), version: record.version, payload: record.payload)
@@ -74,17 +88,20 @@ final class _JournalWriterSink: HistoryRecordSink {
 
   /// Writes the held-back records and waits until every record handed to the background writer
   /// is in the file; throws the first failed write (this one's or an earlier background one).
+  @inlinable
   func flush() throws(JournalError) {
     try flush(closing: false)
   }
 
   /// Flushes, then refuses later changes (the journal is being closed). When it returns, no
   /// batch is pending or being written.
+  @inlinable
   func close() throws(JournalError) {
     try flush(closing: true)
   }
 
-  private func flush(closing: Bool) throws(JournalError) {
+  @inlinable
+  func flush(closing: Bool) throws(JournalError) {
     guard let background else { return }
     let written = try deferred.withLock { (held) throws(JournalError) -> DispatchSemaphore? in
       if closing { held.isClosed = true }
@@ -105,7 +122,8 @@ final class _JournalWriterSink: HistoryRecordSink {
   }
 
   /// The held records, leaving none held.
-  private func takeHeld(_ held: inout Deferred) -> [JournalRecord] {
+  @inlinable
+  func takeHeld(_ held: inout Deferred) -> [JournalRecord] {
     let records = held.records
     held.records = []
     held.records.reserveCapacity(records.count)

@@ -60,12 +60,27 @@ extension JournalMaintenance {
   /// - Throws: `.unsupported` naming the line of a malformed input line; `.invalidRecord` when
   ///   the imported records do not replay (the half-written output is removed).
   /// - Returns: the number of records imported.
+  /// - Complexity: O(input size) to read the lines (only `kind`, `version` and `payload` are
+  ///   decoded; the rest of each line is checked, not built), plus one replay of the result.
   @inlinable
   @discardableResult
   public static func importJSONLines(
     from inputPath: String, toJournalAt outputPath: String, options: JournalOptions = JournalOptions()
   ) throws(JournalStoreError) -> Int {
-    guard let data = FileManager.default.contents(atPath: inputPath), let text = String(data: data, encoding: .utf8) else {
+    var recordLines: [Int] = []
+    return try importJSONLines(from: inputPath, toJournalAt: outputPath, options: options, recordLines: &recordLines)
+  }
+
+  /// ``importJSONLines(from:toJournalAt:options:)``, also listing the input line of each
+  /// record (record *n* is `recordLines[n - 1]`; blank lines hold none), filled in before the
+  /// replay so a caller can name the line of a record that does not replay.
+  @inlinable
+  @discardableResult
+  package static func importJSONLines(
+    from inputPath: String, toJournalAt outputPath: String, options: JournalOptions = JournalOptions(),
+    recordLines: inout [Int]
+  ) throws(JournalStoreError) -> Int {
+    guard let data = FileManager.default.contents(atPath: inputPath) else {
       throw .unsupported("cannot read \(inputPath)")
     }
     var options = options
@@ -73,43 +88,74 @@ extension JournalMaintenance {
     options.onDurable = nil
     let writer: JournalWriter
     do { writer = try JournalWriter.create(at: outputPath, options: options) } catch { throw .journal(error) }
-    var count = 0
+    recordLines = []
     do throws(JournalStoreError) {
-      for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
-        if trimmed.isEmpty { continue }
-        let lineNumber = index + 1
-        guard let object = try? JSONSerialization.jsonObject(with: Data(trimmed.utf8)) as? [String: Any] else {
-          throw .unsupported("\(inputPath):\(lineNumber): not a JSON object")
-        }
-        guard let kindName = object["kind"] as? String,
-          let kind = ["commit": HistoryRecord.Kind.commit, "headMove": .headMove, "checkpoint": .checkpoint][kindName]
-        else { throw .unsupported("\(inputPath):\(lineNumber): missing or unknown \"kind\"") }
-        guard let version = (object["version"] as? NSNumber)?.int64Value, version >= 0 else {
-          throw .unsupported("\(inputPath):\(lineNumber): missing or negative \"version\"")
-        }
-        guard let encoded = object["payload"] as? String, let payload = Data(base64Encoded: encoded) else {
-          throw .unsupported("\(inputPath):\(lineNumber): missing or invalid base64 \"payload\"")
-        }
-        let record = JournalRecord(kind: JournalRecord.Kind(rawValue: kind.rawValue), version: UInt64(version), payload: Array(payload))
-        do {
-          if kind == .checkpoint { try writer.appendCheckpoint(version: record.version, payload: record.payload) } else {
-            try writer.append(record)
-          }
+      var failure: JournalStoreError?
+      data.withUnsafeBytes { raw in
+        do throws(JournalStoreError) {
+          try appendRecords(
+            lines: raw.bindMemory(to: UInt8.self), of: inputPath, to: writer, recordLines: &recordLines)
         } catch {
-          if case .versionOutOfOrder = error { throw .unsupported("\(inputPath):\(lineNumber): \(error)") }
-          throw .journal(error)
+          failure = error
         }
-        count += 1
       }
+      if let failure { throw failure }
       do { try writer.close() } catch { throw .journal(error) }
-      _ = try JournalHistory<JournalValueElement, JournalValueElement>.open(at: outputPath)
+      // Only that it replays matters: no in-memory checkpoints to build, and the replayed
+      // history is freed off the caller's path.
+      let replayed = try JournalHistory<JournalValueElement, JournalValueElement>.open(
+        at: outputPath, codec: .generic(), checkpointInterval: 1 << 40)
+      _releaseInBackground(replayed)
     } catch {
       try? writer.close()
       try? FileManager.default.removeItem(atPath: outputPath)
       throw error
     }
-    return count
+    return recordLines.count
+  }
+
+  /// Appends the record of each non-blank line of `bytes` to `writer`, noting its line number.
+  @inlinable
+  static func appendRecords(
+    lines bytes: UnsafeBufferPointer<UInt8>, of inputPath: String, to writer: JournalWriter, recordLines: inout [Int]
+  ) throws(JournalStoreError) {
+    let scanner = _ExportLineScanner()
+    var lineStart = 0
+    var lineNumber = 0
+    while lineStart < bytes.count {
+      let lineEnd = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.count
+      lineNumber += 1
+      defer { lineStart = lineEnd + 1 }
+      let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd])
+      if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+      let fields: _ExportLineScanner.Fields
+      do { fields = try scanner.scan(line) } catch {
+        throw .unsupported("\(inputPath):\(lineNumber): not a JSON object")
+      }
+      let kind: HistoryRecord.Kind
+      switch fields.kind {
+      case "commit": kind = .commit
+      case "headMove": kind = .headMove
+      case "checkpoint": kind = .checkpoint
+      default: throw .unsupported("\(inputPath):\(lineNumber): missing or unknown \"kind\"")
+      }
+      guard let version = fields.version, version >= 0 else {
+        throw .unsupported("\(inputPath):\(lineNumber): missing or negative \"version\"")
+      }
+      guard let payload = fields.payload else {
+        throw .unsupported("\(inputPath):\(lineNumber): missing or invalid base64 \"payload\"")
+      }
+      let record = JournalRecord(kind: JournalRecord.Kind(rawValue: kind.rawValue), version: UInt64(version), payload: payload)
+      do throws(JournalError) {
+        if kind == .checkpoint { try writer.appendCheckpoint(version: record.version, payload: record.payload) } else {
+          try writer.append(record)
+        }
+      } catch {
+        if case .versionOutOfOrder = error { throw .unsupported("\(inputPath):\(lineNumber): \(error)") }
+        throw .journal(error)
+      }
+      recordLines.append(lineNumber)
+    }
   }
 
   @inlinable

@@ -5,7 +5,7 @@ import Dispatch
 /// cold memory, 0.1–0.2 s of a 10M-event replay's serial end), so that the caller does not wait
 /// for it. The value must not be shared, or the queue only drops a reference.
 @inlinable
-func _releaseInBackground<Value: Sendable>(_ value: consuming Value) {
+package func _releaseInBackground<Value: Sendable>(_ value: consuming Value) {
   let retired = consume value
   DispatchQueue.global(qos: .utility).async { withExtendedLifetime(retired) {} }
 }

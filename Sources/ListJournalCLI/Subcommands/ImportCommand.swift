@@ -24,23 +24,17 @@ struct ImportCommand: ParsableCommand {
 
   func run() throws {
     try reportingFailures { () throws(ListLanguageError) in
-      guard let data = FileManager.default.contents(atPath: jsonl) else {
+      guard FileManager.default.isReadableFile(atPath: jsonl) else {
         throw ListLanguageError(message: "cannot read '\(jsonl)'")
       }
       guard !FileManager.default.fileExists(atPath: journal) else {
         throw ListLanguageError(message: "'\(journal)' already exists; import creates a new journal")
       }
-      // The line of each record (blank lines are skipped), to name the line of a record that
-      // does not replay.
+      // The line of each record, to name the line of a record that does not replay.
       var recordLines: [Int] = []
-      for (index, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-        .enumerated() where !line.allSatisfy(\.isWhitespace)
-      {
-        recordLines.append(index + 1)
-      }
       let count: Int
       do throws(JournalStoreError) {
-        count = try JournalMaintenance.importJSONLines(from: jsonl, toJournalAt: journal)
+        count = try JournalMaintenance.importJSONLines(from: jsonl, toJournalAt: journal, recordLines: &recordLines)
       } catch {
         throw Self.describe(error, input: jsonl, recordLines: recordLines)
       }

@@ -29,6 +29,7 @@ public enum JournalValue: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The value of `key` when this is an object that has it.
+  @inlinable
   public subscript(key: String) -> JournalValue? {
     guard case .object(let members) = self else { return nil }
     return members.first { $0.key == key }?.value
@@ -39,57 +40,65 @@ public enum JournalValue: Hashable, Sendable, CustomStringConvertible {
   /// - Complexity: O(size of the value).
   @inlinable
   public var jsonText: String {
-    var out = ""
-    write(into: &out)
-    return out
+    var out: [UInt8] = []
+    writeJSON(into: &out)
+    return String(decoding: out, as: UTF8.self)
   }
 
   @inlinable
   public var description: String { jsonText }
 
+  /// Appends the value's JSON text (``jsonText``) to `out` as UTF-8: bytes, not `String`
+  /// appends, since exports write millions of values.
+  ///
+  /// - Complexity: O(size of the value).
   @inlinable
-  func write(into out: inout String) {
+  public func writeJSON(into out: inout [UInt8]) {
     switch self {
-    case .null: out += "null"
-    case .bool(let value): out += value ? "true" : "false"
-    case .int(let value): out += String(value)
-    case .double(let value): out += value.isFinite ? "\(value)" : "\"\(value)\""
-    case .string(let value): Self.writeString(value, into: &out)
+    case .null: out.append(contentsOf: "null".utf8)
+    case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
+    case .int(let value): out.append(contentsOf: String(value).utf8)
+    case .double(let value): out.append(contentsOf: (value.isFinite ? "\(value)" : "\"\(value)\"").utf8)
+    case .string(let value): Self.writeJSONString(value, into: &out)
     case .array(let values):
-      out += "["
+      out.append(UInt8(ascii: "["))
       for (index, value) in values.enumerated() {
-        if index > 0 { out += "," }
-        value.write(into: &out)
+        if index > 0 { out.append(UInt8(ascii: ",")) }
+        value.writeJSON(into: &out)
       }
-      out += "]"
+      out.append(UInt8(ascii: "]"))
     case .object(let members):
-      out += "{"
+      out.append(UInt8(ascii: "{"))
       for (index, member) in members.enumerated() {
-        if index > 0 { out += "," }
-        Self.writeString(member.key, into: &out)
-        out += ":"
-        member.value.write(into: &out)
+        if index > 0 { out.append(UInt8(ascii: ",")) }
+        Self.writeJSONString(member.key, into: &out)
+        out.append(UInt8(ascii: ":"))
+        member.value.writeJSON(into: &out)
       }
-      out += "}"
+      out.append(UInt8(ascii: "}"))
     }
   }
 
+  /// A JSON string: `"` and `\\` escaped, `\n`, `\r`, `\t` and other control characters as
+  /// escapes, everything else as its UTF-8 bytes.
   @inlinable
-  static func writeString(_ string: String, into out: inout String) {
-    out += "\""
-    for scalar in string.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: out.unicodeScalars.append(scalar)
+  public static func writeJSONString(_ string: String, into out: inout [UInt8]) {
+    out.append(UInt8(ascii: "\""))
+    for byte in string.utf8 {
+      switch byte {
+      case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+      case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+      case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+      case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+      case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+      case 0..<0x20:
+        let hex = Array("0123456789abcdef".utf8)
+        out.append(contentsOf: [
+          UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 15)],
+        ])
+      default: out.append(byte)
       }
     }
-    out += "\""
+    out.append(UInt8(ascii: "\""))
   }
 }

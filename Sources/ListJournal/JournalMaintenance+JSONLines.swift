@@ -24,35 +24,62 @@ extension JournalMaintenance {
   /// Writes every record of the journal at `path` as one JSON line to `outputPath`.
   ///
   /// - Returns: the number of records written.
+  /// - Complexity: O(journal size); the lines are written as they are made, in blocks.
   @inlinable
   @discardableResult
   public static func export(at path: String, toJSONLines outputPath: String) throws(JournalStoreError) -> Int {
+    guard FileManager.default.createFile(atPath: outputPath, contents: nil),
+      let file = FileHandle(forWritingAtPath: outputPath)
+    else { throw .unsupported("cannot write \(outputPath)") }
+    defer { try? file.close() }
+    do throws(JournalStoreError) {
+      return try export(at: path) { block throws(JournalStoreError) in
+        do { try file.write(contentsOf: block) } catch { throw .unsupported("cannot write \(outputPath): \(error)") }
+      }
+    } catch {
+      try? FileManager.default.removeItem(atPath: outputPath)  // no partial export left behind
+      throw error
+    }
+  }
+
+  /// ``export(at:toJSONLines:)``, handing the JSON Lines text to `write` in blocks of whole
+  /// lines (for a tool that streams them to its output).
+  @inlinable
+  @discardableResult
+  package static func export(
+    at path: String, writing write: ([UInt8]) throws(JournalStoreError) -> Void
+  ) throws(JournalStoreError) -> Int {
     let reader: JournalReader
     do { reader = try JournalReader.open(at: path) } catch { throw .journal(error) }
     var codec = HistoryCodec<JournalValueElement, JournalValueElement>.generic()
-    var output = ""
+    var block: [UInt8] = []
+    block.reserveCapacity(Self.exportBlockBytes + 4096)
     var count = 0
     var iterator = reader.makeIterator()
-    do {
-      while let record = try nextRecord(&iterator) {
-        guard let kind = HistoryRecord.Kind(rawValue: record.kind.rawValue) else { continue }
-        let history = HistoryRecord(kind: kind, sequence: record.sequence, version: record.version, payload: record.payload)
-        let content: HistoryRecordContent<JournalValueElement, JournalValueElement>
-        do { content = try codec.decode(history) } catch {
-          throw .invalidRecord(
-            offset: _JournalReplay.offset(ofSequence: record.sequence, in: reader), sequence: record.sequence,
-            version: record.version, reason: error.description)
-        }
-        output += jsonLine(sequence: record.sequence, version: record.version, content: content, payload: record.payload)
-        output += "\n"
-        count += 1
+    while let record = try nextRecord(&iterator) {
+      guard let kind = HistoryRecord.Kind(rawValue: record.kind.rawValue) else { continue }
+      let history = HistoryRecord(kind: kind, sequence: record.sequence, version: record.version, payload: record.payload)
+      let content: HistoryRecordContent<JournalValueElement, JournalValueElement>
+      do { content = try codec.decode(history) } catch {
+        throw .invalidRecord(
+          offset: _JournalReplay.offset(ofSequence: record.sequence, in: reader), sequence: record.sequence,
+          version: record.version, reason: error.description)
+      }
+      writeJSONLine(sequence: record.sequence, version: record.version, content: content, payload: record.payload, into: &block)
+      block.append(0x0A)
+      count += 1
+      if block.count >= Self.exportBlockBytes {
+        try write(block)
+        block.removeAll(keepingCapacity: true)
       }
     }
-    guard FileManager.default.createFile(atPath: outputPath, contents: Data(output.utf8)) else {
-      throw .unsupported("cannot write \(outputPath)")
-    }
+    if !block.isEmpty { try write(block) }
     return count
   }
+
+  /// How much of an export is handed on at a time.
+  @inlinable
+  static var exportBlockBytes: Int { 1 << 20 }
 
   /// Creates a new journal at `outputPath` from a JSON Lines export (see the shape above), then
   /// verifies it by replaying it. Fails if `outputPath` exists.
@@ -163,11 +190,12 @@ extension JournalMaintenance {
     do { return try iterator.next() } catch { throw .journal(error) }
   }
 
+  /// One record's JSON line, without its line break.
   @inlinable
-  static func jsonLine(
+  static func writeJSONLine(
     sequence: UInt64, version: UInt64, content: HistoryRecordContent<JournalValueElement, JournalValueElement>,
-    payload: [UInt8]
-  ) -> String {
+    payload: [UInt8], into out: inout [UInt8]
+  ) {
     var members: [JournalValue.Member] = [.init("sequence", .int(Int64(sequence)))]
     switch content {
     case .commit(let commit):
@@ -189,7 +217,11 @@ extension JournalMaintenance {
       members.append(.init("version", .int(Int64(version))))
       members.append(.init("head", .int(Int64(checkpoint.head.rawValue))))
     }
-    members.append(.init("payload", .string(Data(payload).base64EncodedString())))
-    return JournalValue.object(members).jsonText
+    // The members, then the payload written straight from its bytes (the last member).
+    JournalValue.object(members).writeJSON(into: &out)
+    out.removeLast()
+    out.append(contentsOf: #","payload":""#.utf8)
+    _Base64.encode(payload, into: &out)
+    out.append(contentsOf: #""}"#.utf8)
   }
 }

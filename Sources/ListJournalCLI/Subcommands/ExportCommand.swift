@@ -36,19 +36,15 @@ struct ExportCommand: ParsableCommand {
       guard FileManager.default.fileExists(atPath: journal) else {
         throw ListLanguageError(message: "cannot open journal '\(journal)': No such file or directory")
       }
-      let destination =
-        output ?? FileManager.default.temporaryDirectory.appendingPathComponent("listjournal-export-\(UUID().uuidString).jsonl").path
-      defer { if output == nil { try? FileManager.default.removeItem(atPath: destination) } }
       do throws(JournalStoreError) {
-        try JournalMaintenance.export(at: journal, toJSONLines: destination)
+        if let output {
+          try JournalMaintenance.export(at: journal, toJSONLines: output)
+        } else {
+          try JournalMaintenance.export(at: journal) { block in OutputStream.standardOutput.write(bytes: block) }
+        }
       } catch {
         throw ListLanguageError(message: "journal '\(journal)': \(error)")
       }
-      guard output == nil else { return }
-      guard let data = FileManager.default.contents(atPath: destination) else {
-        throw ListLanguageError(message: "cannot read the export of '\(journal)'")
-      }
-      OutputStream.standardOutput.write(String(decoding: data, as: UTF8.self))
     }
   }
 }

@@ -33,6 +33,11 @@ final class OutputStream: @unchecked Sendable {
     if buffer.count >= capacity { flush() }
   }
 
+  func write(bytes: [UInt8]) {
+    buffer.append(contentsOf: bytes)
+    if buffer.count >= capacity { flush() }
+  }
+
   func writeLine(_ text: String) {
     write(text)
     write("\n")

@@ -1,13 +1,15 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// The ListState benchmark runner: a small release-mode program (see Tools/bench).
+// Every benchmark runner, in one package that depends on ListJournal by path exactly as an app
+// does: no unsafe flags, so the numbers are those of the build a user gets (see README.md).
 let package = Package(
   name: "ListJournalBenchmarks",
   platforms: [.macOS(.v15)],
   dependencies: [
     .package(name: "ListJournal", path: "../.."),
-    // Only for a reference row: the persistent hash map the model's identifier index resembles.
+    // Only for a reference row of ListStateBench: the persistent hash map the model's identifier
+    // index resembles.
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
   ],
   targets: [
@@ -16,7 +18,17 @@ let package = Package(
       dependencies: [
         .product(name: "ListState", package: "ListJournal"),
         .product(name: "HashTreeCollections", package: "swift-collections"),
-      ])
+      ]),
+    .executableTarget(
+      name: "HistoryBench",
+      dependencies: [.product(name: "ListJournal", package: "ListJournal")]),
+    .executableTarget(
+      name: "DiffBench",
+      dependencies: [.product(name: "ListJournal", package: "ListJournal")]),
+    // A driver for profilers (perf, callgrind): one diff workload in a loop.
+    .executableTarget(
+      name: "DiffProfile",
+      dependencies: [.product(name: "ListJournal", package: "ListJournal")]),
   ],
   swiftLanguageModes: [.v6]
 )

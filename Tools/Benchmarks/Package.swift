@@ -13,22 +13,26 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
   ],
   targets: [
+    // The one timing harness (monotonic clock, warm-up, repeats, median and min) and the results
+    // writer every runner shares.
+    .target(name: "BenchmarkSupport"),
     .executableTarget(
       name: "ListStateBench",
       dependencies: [
+        "BenchmarkSupport",
         .product(name: "ListState", package: "ListJournal"),
         .product(name: "HashTreeCollections", package: "swift-collections"),
       ]),
     .executableTarget(
       name: "HistoryBench",
-      dependencies: [.product(name: "ListJournal", package: "ListJournal")]),
+      dependencies: ["BenchmarkSupport", .product(name: "ListJournal", package: "ListJournal")]),
     .executableTarget(
       name: "DiffBench",
-      dependencies: [.product(name: "ListJournal", package: "ListJournal")]),
+      dependencies: ["BenchmarkSupport", .product(name: "ListJournal", package: "ListJournal")]),
     // A driver for profilers (perf, callgrind): one diff workload in a loop.
     .executableTarget(
       name: "DiffProfile",
-      dependencies: [.product(name: "ListJournal", package: "ListJournal")]),
+      dependencies: ["BenchmarkSupport", .product(name: "ListJournal", package: "ListJournal")]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -29,6 +29,11 @@ let package = Package(
     .executableTarget(
       name: "DiffBench",
       dependencies: ["BenchmarkSupport", .product(name: "ListJournal", package: "ListJournal")]),
+    // An app-like consumer: its own Codable element types, the public API only; run in debug
+    // and in release by Tools/bench-app.
+    .executableTarget(
+      name: "AppBench",
+      dependencies: ["BenchmarkSupport", .product(name: "ListJournal", package: "ListJournal")]),
     // A driver for profilers (perf, callgrind): one diff workload in a loop.
     .executableTarget(
       name: "DiffProfile",

@@ -83,7 +83,7 @@ enum RowUnit: String {
     switch self {
     case .perSecond: return grouped(shown)
     case .bytes: return fixed(shown, decimals: 1)
-    default: return shown >= 100 ? fixed(shown, decimals: 0) : shown >= 1 ? fixed(shown, decimals: 2) : fixed(shown, decimals: 3)
+    default: return fixed(shown, decimals: shown >= 100 ? 0 : shown >= 1 ? 2 : 3)
     }
   }
 }
@@ -376,7 +376,9 @@ for round in 0..<6 {
   }
   if round > 0 { undoRedo.append(seconds / Double(pairs)) }
 }
-add(Row(key: "undo-redo", label: "in-memory ListStore: undo + redo of one commit", unit: .microseconds, samples: undoRedo))
+add(Row(
+  key: "undo-redo", label: "in-memory ListStore: undo + redo of one commit", unit: .microseconds,
+  samples: undoRedo))
 
 // MARK: - A journal-backed store
 
@@ -413,7 +415,9 @@ add(Row(key: "journal-bytes", label: "JournalStore: file bytes per event of thos
 
 var reopen = Samples()
 for round in 0..<4 {
-  let (reopened, seconds) = try measure { try JournalStore<TodoList, TodoItem>.open(at: journalPath, durability: .grouped) }
+  let (reopened, seconds) = try measure {
+    try JournalStore<TodoList, TodoItem>.open(at: journalPath, durability: .grouped)
+  }
   let events = reopened.store.eventCount
   precondition(reopened.store.head == journal.store.head)
   try reopened.close()
@@ -430,8 +434,9 @@ let head = store.head
 for distance in [1, 100] {
   let from = Version(head.rawValue - distance)
   let changesets = try sample(repeats: 15) { try store.changeset(from: from, to: head) }
+  let commits = distance == 1 ? "1 commit" : "\(distance) commits"
   add(Row(
-    key: "changeset-\(distance)", label: "changeset between versions \(distance) commit\(distance == 1 ? "" : "s") apart (10K items)",
+    key: "changeset-\(distance)", label: "changeset between versions \(commits) apart (10K items)",
     unit: .milliseconds, samples: changesets))
 }
 

@@ -56,7 +56,8 @@ func utcTimestamp() -> String {
   var parts = tm()
   gmtime_r(&now, &parts)
   func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-  return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min))Z"
+  let date = "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))"
+  return date + "T\(two(parts.tm_hour)):\(two(parts.tm_min))Z"
 }
 
 /// Processors available to this process.

@@ -1,20 +1,37 @@
-# Sourced by the benchmark scripts of the side packages under Tools/ (Benchmarks, HistoryBench,
-# DiffBench), which depend on the root package by path.
+# Sourced by the benchmark scripts. Builds a runner of Tools/Benchmarks, the package that depends
+# on the root package by path as an app does, in the build a user gets: `swift build -c CONFIG`
+# with the default flags and no environment.
 #
-#   release_build RUNNER_SOURCE [swift build arguments...]
+#   runner="$(benchmark_build RUNNER [debug|release])"   # prints the runner's executable
+#   runner="$(release_build RUNNER)"                     # the same, release
+#   "$benchmark_results/NAME.txt"                        # where a runner's last run is saved
 #
-# Builds the current package in release mode. Two incremental-build traps are avoided:
-# - RUNNER_SOURCE is touched first: the runner's dependency file lists only the modules it
+# Two incremental-build traps are avoided:
+# - The runner's sources are touched first: its dependency file lists only the modules it
 #   imports directly, so library changes behind them (or @inlinable code specialized into the
 #   runner) would otherwise leave old model code in the binary.
 # - A file added to or removed from the root package leaves this package's build manifest
 #   stale ("cannot find type ... in scope"): on failure the manifest is regenerated once.
-release_build() {
-  local runner="$1"
-  shift
-  touch "$runner"
-  if ! swift build -c release "$@" >/dev/null 2>&1; then
-    rm -f .build/release.yaml .build/build.db
-    swift build -c release "$@" 2>&1 | grep -E 'error' || true
+benchmark_package="$(cd "$(dirname "${BASH_SOURCE[0]}")/../Benchmarks" && pwd)"
+benchmark_results="$benchmark_package/Results"
+
+benchmark_build() {
+  local runner="$1" configuration="${2:-release}" log
+  log="$(mktemp)"
+  echo "building $runner ($configuration)..." >&2
+  touch "$benchmark_package/Sources/$runner"/*.swift
+  if ! swift build --package-path "$benchmark_package" -c "$configuration" --product "$runner" >"$log" 2>&1; then
+    rm -f "$benchmark_package/.build/$configuration.yaml" "$benchmark_package/.build/build.db"
+    if ! swift build --package-path "$benchmark_package" -c "$configuration" --product "$runner" >"$log" 2>&1; then
+      grep -E 'error' "$log" >&2 || cat "$log" >&2
+      rm -f "$log"
+      return 1
+    fi
   fi
+  rm -f "$log"
+  echo "$(swift build --package-path "$benchmark_package" -c "$configuration" --show-bin-path)/$runner"
+}
+
+release_build() {
+  benchmark_build "$1" release
 }

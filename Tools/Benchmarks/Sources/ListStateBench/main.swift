@@ -6,6 +6,7 @@
 // Timings are the minimum over a few rounds (the machine is shared; the minimum is the least
 // disturbed run). Per-operation benchmarks run on a flat list of `Int` items in one section,
 // with operation arguments drawn from a fixed-seed generator.
+import BenchmarkSupport
 import HashTreeCollections
 import ListState
 
@@ -28,64 +29,6 @@ struct Generator {
   mutating func int(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
 
-let clock = ContinuousClock()
-
-func seconds(_ duration: Duration) -> Double {
-  Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
-}
-
-func time(_ body: () throws -> Void) rethrows -> Double {
-  let start = clock.now
-  try body()
-  return seconds(clock.now - start)
-}
-
-/// Resident set size of this process in MB (Linux: /proc/self/statm; elsewhere: peak RSS).
-func residentMB() -> Double {
-  #if os(Linux)
-  if let file = fopen("/proc/self/statm", "r") {
-    defer { fclose(file) }
-    var size = 0
-    var resident = 0
-    if fscanf_wrapper(file, &size, &resident) == 2 {
-      return Double(resident * Int(sysconf(Int32(_SC_PAGESIZE)))) / 1_048_576
-    }
-  }
-  #endif
-  var usage = rusage()
-  #if os(Linux)
-  getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-  return Double(usage.ru_maxrss) / 1024
-  #else
-  getrusage(RUSAGE_SELF, &usage)
-  return Double(usage.ru_maxrss) / 1_048_576
-  #endif
-}
-
-#if os(Linux)
-/// Reads the first two numbers of /proc/self/statm.
-func fscanf_wrapper(_ file: UnsafeMutablePointer<FILE>, _ a: inout Int, _ b: inout Int) -> Int {
-  var buffer = [CChar](repeating: 0, count: 256)
-  guard fgets(&buffer, 256, file) != nil else { return 0 }
-  let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-  let fields = text.split(separator: " ").compactMap { Int($0) }
-  guard fields.count >= 2 else { return 0 }
-  a = fields[0]
-  b = fields[1]
-  return 2
-}
-#endif
-
-func pad(_ text: String, _ width: Int) -> String {
-  text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
-}
-
-func format(_ value: Double, digits: Int = 0) -> String {
-  let scale = pow(10.0, Double(digits))
-  let rounded = (value * scale).rounded() / scale
-  return digits == 0 ? String(Int(rounded)) : String(rounded)
-}
-
 // MARK: - Arguments
 
 var maxSize = 1_000_000
@@ -96,19 +39,20 @@ while let argument = arguments.popFirst() {
   case "--max": maxSize = Int(arguments.popFirst() ?? "") ?? maxSize
   case "--only": only = arguments.popFirst()
   default:
-    print("usage: ListStateBench [--max N] [--only memory|ops|edits|bulk]")
+    print("usage: ListStateBench [--max N] [--only memory|ops|edits|bulk|profile-index]")
     exit(2)
   }
 }
 
 // MARK: - Memory (first, so that nothing else has touched the heap)
 
-print("ListStateBench — release build; times are the minimum of several rounds\n")
+Results.begin("ListStateBench", settings: Array(CommandLine.arguments.dropFirst()))
+Results.write("ListStateBench — \(buildConfiguration) build; times are the minimum of several rounds\n")
 let onlyBenchmark = only
 @MainActor func enabled(_ name: String) -> Bool { onlyBenchmark == nil || onlyBenchmark == name }
-let baselineMB = residentMB()
+let baselineMB = residentMegabytes()
 var memorySnapshot: Snapshot? = enabled("memory") ? try Snapshot(section: 0, items: Array(0..<1_000_000)) : nil
-let withListMB = residentMB()
+let withListMB = residentMegabytes()
 memorySnapshot = nil
 
 // MARK: - Profiling loop (not part of the table): `--only profile-index` runs index-of on 1M items.
@@ -119,7 +63,7 @@ if onlyBenchmark == "profile-index" {
   var checksum = 0
   let elapsed = time { for probe in probes { checksum &+= state.snapshot.index(ofItem: probe)! } }
   let sectionElapsed = time { for probe in probes.reversed() { checksum &+= state.snapshot.sectionIdentifier(containingItem: probe)! } }
-  print("index-of \(elapsed * 1e3) ns/op, section-of \(sectionElapsed * 1e3) ns/op (\(checksum))")
+  Results.write("index-of \(elapsed * 1e3) ns/op, section-of \(sectionElapsed * 1e3) ns/op (\(checksum))")
 }
 
 // MARK: - Per-operation cost at growing sizes
@@ -144,7 +88,8 @@ struct SizeState {
   /// Reference: swift-collections' persistent hash map (a structurally shared trie, the kind of
   /// building block a value whose copies are O(1) needs) at the same size.
   var persistentReference: TreeDictionary<Int, Int>
-  var best: [String: Double] = [:]
+  /// Per-operation nanoseconds of each round, by operation.
+  var samples: [String: Samples] = [:]
 
   init(size: Int) throws {
     self.size = size
@@ -163,7 +108,7 @@ struct SizeState {
     persistentReference = TreeDictionary(uniqueKeysWithValues: (0..<size).map { ($0, $0) })
   }
 
-  /// One batch of each operation; keeps the per-operation minimum.
+  /// One batch of each operation; adds each operation's per-operation time to its samples.
   mutating func round(batch: Int) throws {
     let anchors = (0..<batch).map { _ in live[generator.int(live.count)] }
     var nextID = self.nextID
@@ -233,7 +178,7 @@ struct SizeState {
       "ref: TreeDictionary get": persistentTime, "ref: TreeDictionary set": persistentSetTime,
     ]
     for (name, total) in results {
-      best[name] = min(best[name] ?? .infinity, total / Double(batch) * 1e9)
+      samples[name, default: Samples()].append(total / Double(batch) * 1e9)
     }
   }
 }
@@ -244,23 +189,23 @@ var states = try sizes.map { try SizeState(size: $0) }
 for _ in 0..<7 {
   for i in states.indices { try states[i].round(batch: 4_000) }
 }
-for state in states { perOperation[state.size] = state.best }
+for state in states { perOperation[state.size] = state.samples.mapValues(\.min) }
 
 if !sizes.isEmpty {
-print("Per-operation time (ns), flat Int items in 10 sections, random positions:")
+Results.write("Per-operation time (ns), flat Int items in 10 sections, random positions:")
 var header = pad("operation", 23)
 for size in sizes { header += pad(size >= 1_000_000 ? "\(size / 1_000_000)M" : "\(size / 1_000)K", 9) }
 header += pad("ratio", 8) + "  target ≤3×"
-print(header)
+Results.write(header)
 for operation in operations {
   var line = pad(operation, 23)
-  for size in sizes { line += pad(format(perOperation[size]![operation]!), 9) }
+  for size in sizes { line += pad(format(perOperation[size]![operation]!, digits: 0), 9) }
   if let small = perOperation[sizes.first!]?[operation], let large = perOperation[sizes.last!]?[operation] {
     let ratio = large / small
     line += pad(format(ratio, digits: 2) + "×", 8)
     if !operation.hasPrefix("ref") { line += ratio <= 3 ? "  met" : "  NOT met" }
   }
-  print(line)
+  Results.write(line)
 }
 }
 
@@ -271,17 +216,17 @@ if enabled("edits") {
   var snapshot = try Snapshot(section: 0, items: Array(0..<size))
   var generator = Generator(state: 99)
   let edits = 1_000
-  var editsAlone = Double.infinity
-  var editsWithSnapshots = Double.infinity
+  var editsAloneSamples = Samples()
+  var editsWithSnapshotsSamples = Samples()
   for _ in 0..<5 {
     let pairs = (0..<edits).map { _ in (generator.int(size), generator.int(size)) }.filter { $0.0 != $0.1 }
-    editsAlone = min(editsAlone, try time {
+    editsAloneSamples.append(try time {
       for (item, anchor) in pairs { try snapshot.moveItem(item, beforeItem: anchor) }
     })
     let more = (0..<edits).map { _ in (generator.int(size), generator.int(size)) }.filter { $0.0 != $0.1 }
     var history: [Snapshot] = []
     history.reserveCapacity(edits)
-    editsWithSnapshots = min(editsWithSnapshots, try time {
+    editsWithSnapshotsSamples.append(try time {
       for (item, anchor) in more {
         try snapshot.moveItem(item, beforeItem: anchor)
         history.append(snapshot)
@@ -290,10 +235,12 @@ if enabled("edits") {
     precondition(history.count == more.count)
     history = []
   }
+  let editsAlone = editsAloneSamples.min
+  let editsWithSnapshots = editsWithSnapshotsSamples.min
   let ratio = editsWithSnapshots / editsAlone
-  print("")
-  print("Snapshot after each of \(edits) moves on a \(size)-item list:")
-  print("  edits alone \(format(editsAlone * 1e3, digits: 2)) ms, with a snapshot kept after each "
+  Results.write("")
+  Results.write("Snapshot after each of \(edits) moves on a \(size)-item list:")
+  Results.write("  edits alone \(format(editsAlone * 1e3, digits: 2)) ms, with a snapshot kept after each "
     + "\(format(editsWithSnapshots * 1e3, digits: 2)) ms: ratio \(format(ratio, digits: 2))× (target ≤3×: "
     + (ratio <= 3 ? "met" : "NOT met") + ")")
 }
@@ -302,41 +249,44 @@ if enabled("edits") {
 
 if enabled("bulk") {
   let ids = Array(0..<100_000)
-  var buildTime = Double.infinity
-  var dictionaryTime = Double.infinity
-  var reservedTime = Double.infinity
+  var buildSamples = Samples()
+  var dictionarySamples = Samples()
+  var reservedSamples = Samples()
   for _ in 0..<7 {
-    buildTime = min(buildTime, try time {
+    buildSamples.append(try time {
       var snapshot = Snapshot()
       try snapshot.appendSections([0])
       try snapshot.appendItems(ids)
       precondition(snapshot.numberOfItems == ids.count)
     })
-    dictionaryTime = min(dictionaryTime, time {
+    dictionarySamples.append(time {
       var dictionary: [Int: Int] = [:]
       for id in ids { dictionary[id] = id }
       precondition(dictionary.count == ids.count)
     })
-    reservedTime = min(reservedTime, time {
+    reservedSamples.append(time {
       let dictionary = [Int: Int](uniqueKeysWithValues: ids.lazy.map { ($0, $0) })
       precondition(dictionary.count == ids.count)
     })
   }
+  let buildTime = buildSamples.min
+  let dictionaryTime = dictionarySamples.min
+  let reservedTime = reservedSamples.min
   let ratio = buildTime / dictionaryTime
-  print("")
-  print("Bulk build of 100,000 items (appendSections + appendItems):")
-  print("  snapshot \(format(buildTime * 1e3, digits: 2)) ms; [Int: Int] by insertion "
+  Results.write("")
+  Results.write("Bulk build of 100,000 items (appendSections + appendItems):")
+  Results.write("  snapshot \(format(buildTime * 1e3, digits: 2)) ms; [Int: Int] by insertion "
     + "\(format(dictionaryTime * 1e3, digits: 2)) ms: ratio \(format(ratio, digits: 2))× (target ≤2×: "
     + (ratio <= 2 ? "met" : "NOT met") + ")")
-  print("  (for reference, [Int: Int](uniqueKeysWithValues:) with reserved capacity: "
+  Results.write("  (for reference, [Int: Int](uniqueKeysWithValues:) with reserved capacity: "
     + "\(format(reservedTime * 1e3, digits: 2)) ms, ratio \(format(buildTime / reservedTime, digits: 2))×)")
 }
 
 // MARK: - Memory report
 
 if enabled("memory") {
-print("")
-print("Memory of a 1,000,000-item flat Int list: process resident \(format(withListMB, digits: 1)) MB "
+Results.write("")
+Results.write("Memory of a 1,000,000-item flat Int list: process resident \(format(withListMB, digits: 1)) MB "
   + "(\(format(withListMB - baselineMB, digits: 1)) MB above the \(format(baselineMB, digits: 1)) MB baseline); "
   + "target <150 MB: " + (withListMB < 150 ? "met" : "NOT met"))
 }

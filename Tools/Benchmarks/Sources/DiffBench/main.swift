@@ -1,21 +1,11 @@
+import BenchmarkSupport
 import ListJournal
 
 // Workloads of issue 5 (fixed seeds): 100,000 Int identifiers.
 //   flat:       one section; 10% deleted, 10% inserted, 2% moved, 1% updated
 //   sectioned:  100 sections of 1,000; the same edits across sections (moves may cross sections)
 //   unchanged:  equal states (distinct arrays, so no buffer-identity shortcut)
-// Each is timed over several runs with ContinuousClock; the median and the best are printed.
-
-struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
+// Each is timed over several runs after a warm-up; the median and the best are printed.
 
 typealias Rows = ListVisibleRows<Int, Int>
 
@@ -52,25 +42,19 @@ func edit(_ rows: [[Int]], seed: UInt64) -> (rows: [[Int]], updated: Set<Int>) {
   return (rows, updated)
 }
 
+/// Times `body` (one warm-up, then `runs` runs) and prints the median, the best and what the
+/// last run returned (a move count or size, a check that the work was done).
 func measure(_ name: String, runs: Int = 15, _ body: () -> Int) {
-  let clock = ContinuousClock()
-  var times: [Duration] = []
   var result = 0
-  for _ in 0..<runs {
-    let start = clock.now
-    result &+= body()
-    times.append(clock.now - start)
-  }
-  times.sort()
-  func ms(_ duration: Duration) -> String {
-    let micro = duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
-    let fraction = String(micro % 1000)
-    return "\(micro / 1000).\(String(repeating: "0", count: 3 - fraction.count) + fraction) ms"
-  }
-  print("\(name + String(repeating: " ", count: max(0, 46 - name.count))) median \(ms(times[times.count / 2]))  best \(ms(times[0]))  [\(result / runs)]")
+  let samples = sample(repeats: runs) { result = body() }
+  func ms(_ seconds: Double) -> String { fixed(seconds * 1e3, decimals: 3) + " ms" }
+  Results.write(
+    "\(name + String(repeating: " ", count: max(0, 46 - name.count))) median \(ms(samples.median))  "
+      + "best \(ms(samples.min))  [\(result)]")
 }
 
 let filter = CommandLine.arguments.dropFirst().first
+Results.begin("DiffBench", settings: filter.map { [$0] } ?? [])
 func wants(_ name: String) -> Bool { filter.map { name.contains($0) } ?? true }
 
 // Flat.

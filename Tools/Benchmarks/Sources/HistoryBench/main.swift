@@ -6,6 +6,7 @@
 //   SAMPLES=n: how many random versions time travel visits (200)
 //   CHECKPOINT_BUDGET_MB=n: the time-travel history's in-memory checkpoint budget in MiB
 //     (default: the library's, CheckpointBudget.default; 0: unbounded)
+import BenchmarkSupport
 import ListJournal
 
 #if canImport(Glibc)
@@ -32,17 +33,6 @@ struct Row: ListElement, Codable, JournalValueConvertible {
     }
     self.id = Int(id)
     self.value = Int(value)
-  }
-}
-
-struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
 
@@ -139,45 +129,9 @@ final class MemorySink: HistoryRecordSink, @unchecked Sendable {
 
 // MARK: - Helpers
 
-func environment(_ name: String, _ defaultValue: Int) -> Int {
-  guard let raw = getenv(name), let value = Int(String(cString: raw)) else { return defaultValue }
-  return value
-}
-
-func seconds(_ duration: Duration) -> Double {
-  Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-}
-
-func measure<T>(_ body: () throws -> T) rethrows -> (T, Double) {
-  let clock = ContinuousClock()
-  let start = clock.now
-  let result = try body()
-  return (result, seconds(clock.now - start))
-}
-
-func residentMegabytes() -> Int {
-  #if canImport(Glibc)
-  guard let file = fopen("/proc/self/statm", "r") else { return -1 }
-  defer { fclose(file) }
-  var buffer = [CChar](repeating: 0, count: 128)
-  guard fgets(&buffer, 128, file) != nil else { return -1 }
-  let fields = String(cString: buffer).split(separator: " ")
-  guard fields.count > 1, let resident = Int(fields[1]) else { return -1 }
-  return resident * Int(sysconf(Int32(_SC_PAGESIZE))) / (1 << 20)
-  #else
-  return -1
-  #endif
-}
-
 func report(_ name: String, _ value: String, target: String = "") {
   let padded = name + String(repeating: " ", count: max(1, 58 - name.count))
-  print("\(padded) \(value)\(target.isEmpty ? "" : "   (target \(target))")")
-}
-
-func format(_ value: Double, _ digits: Int = 2) -> String {
-  var factor = 1.0
-  for _ in 0..<digits { factor *= 10 }
-  return String((value * factor).rounded() / factor)
+  Results.write("\(padded) \(value)\(target.isEmpty ? "" : "   (target \(target))")")
 }
 
 // MARK: - 1. Mixed workload: size, decode, fold
@@ -189,7 +143,13 @@ let travelInterval = environment("CHECKPOINT_INTERVAL", 16_384)
 let travelBudgetMegabytes = environment("CHECKPOINT_BUDGET_MB", -1)
 let travelBudget: CheckpointBudget =
   travelBudgetMegabytes < 0 ? .default : travelBudgetMegabytes == 0 ? .unbounded : .bytes(travelBudgetMegabytes << 20)
-print("HistoryBench: \(eventTarget) mixed events on a \(listSize)-item list; time travel in a \(historyTarget)-event history")
+Results.begin(
+  "HistoryBench",
+  settings: environmentSettings([
+    "EVENTS", "HISTORY", "LIST_SIZE", "CHECKPOINT_INTERVAL", "CHECKPOINT_BUDGET_MB", "SAMPLES", "PROFILE",
+    "FOLD_REPEAT", "BUILD_REPEAT",
+  ]))
+Results.write("HistoryBench: \(eventTarget) mixed events on a \(listSize)-item list; time travel in a \(historyTarget)-event history")
 
 let sink = MemorySink()
 let store = Store(codec: HistoryCodec(), sink: sink, checkpointInterval: 65_536, journalCheckpointBytes: Int.max)
@@ -202,8 +162,8 @@ let (_, liveSeconds) = measure {
 }
 let workloadRecords = Array(sink.records[setupRecords...])
 let workloadBytes = workloadRecords.reduce(0) { $0 + $1.payload.count }
-report("live: commits/undo/redo through the store", "\(format(Double(produced) / liveSeconds / 1e6)) M events/s")
-report("encoded size, mixed workload (payload bytes/event)", format(Double(workloadBytes) / Double(produced)), target: "<= 16")
+report("live: commits/undo/redo through the store", "\(format(Double(produced) / liveSeconds / 1e6, digits: 2)) M events/s")
+report("encoded size, mixed workload (payload bytes/event)", format(Double(workloadBytes) / Double(produced), digits: 2), target: "<= 16")
 
 // A checkpoint of the whole list, for scale.
 var checkpointCodec = HistoryCodec<String, Row>()
@@ -214,11 +174,11 @@ report("checkpoint record of the \(store.snapshot.numberOfItems)-item list", "\(
 // Decode every record with a fresh codec.
 var decoder = HistoryCodec<String, Row>()
 let (decoded, decodeSeconds) = try measure { try sink.records.map { try decoder.decode($0) } }
-report("decode (typed, fast path)", "\(format(Double(produced) / decodeSeconds / 1e6)) M events/s")
+report("decode (typed, fast path)", "\(format(Double(produced) / decodeSeconds / 1e6, digits: 2)) M events/s")
 
 var genericDecoder = HistoryCodec<JournalValueElement, JournalValueElement>.generic()
 let (_, genericSeconds) = try measure { try workloadRecords.count > 0 ? sink.records.map { try genericDecoder.decode($0) }.count : 0 }
-report("decode (generic JournalValue, no app types)", "\(format(Double(produced) / genericSeconds / 1e6)) M events/s")
+report("decode (generic JournalValue, no app types)", "\(format(Double(produced) / genericSeconds / 1e6, digits: 2)) M events/s")
 
 // Fold the decoded events: commits apply, undo reverts the head's events, redo re-applies the
 // child's — what replay does, without the store's bookkeeping. The setup records (populating
@@ -294,13 +254,6 @@ struct Folder<Target: FoldTarget> {
 func foldWorkload<Target: FoldTarget>(_ folder: inout Folder<Target>, _ records: ArraySlice<HistoryRecordContent<String, Row>>) throws -> Int {
   try folder.fold(records)
 }
-/// CPU time of this thread: unlike the wall clock, it does not count time the scheduler gave
-/// to other processes (the development machine is shared).
-func threadCPUSeconds() -> Double {
-  var time = timespec()
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-  return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-}
 var folder = Folder<Store.Snapshot>()
 _ = try folder.fold(decoded[..<setupRecords])
 let foldStartCPU = threadCPUSeconds()
@@ -309,8 +262,8 @@ let foldCPUSeconds = threadCPUSeconds() - foldStartCPU
 let folded = folder.snapshot
 folder = Folder()
 let foldRate = Double(foldedCount) / foldSeconds
-report("fold decoded events (mixed workload)", "\(format(foldRate / 1e6)) M events/s", target: ">= 2 M/s")
-report("  same, per second of thread CPU time", "\(format(Double(foldedCount) / foldCPUSeconds / 1e6)) M events/s")
+report("fold decoded events (mixed workload)", "\(format(foldRate / 1e6, digits: 2)) M events/s", target: ">= 2 M/s")
+report("  same, per second of thread CPU time", "\(format(Double(foldedCount) / foldCPUSeconds / 1e6, digits: 2)) M events/s")
 report("fold result equals the live head state", "\(folded == store.snapshot)")
 /// `PROFILE=fold` (into a snapshot) or `PROFILE=flat` (into a `ListFold`, building its
 /// snapshot): fold the workload FOLD_REPEAT more times, report the best, and stop — so that a
@@ -325,7 +278,7 @@ func profileFold<Target: FoldTarget>(into _: Target.Type, events: Int) throws ->
     again.snapshot.finish()
     best = min(best, threadCPUSeconds() - start)
   }
-  if best < .infinity { report("  best of the repeats, per CPU second", "\(format(Double(events) / best / 1e6)) M events/s") }
+  if best < .infinity { report("  best of the repeats, per CPU second", "\(format(Double(events) / best / 1e6, digits: 2)) M events/s") }
   exit(0)
 }
 let profile = getenv("PROFILE").map { String(cString: $0) }
@@ -338,15 +291,15 @@ let flatStartCPU = threadCPUSeconds()
 var flatBuildSeconds = 0.0
 let ((flatCount, flatSnapshot), flatSeconds) = try measure {
   let count = try foldWorkload(&flatFolder, decoded[setupRecords...])
-  let (snapshot, buildSeconds) = try measure { flatFolder.snapshot.snapshot() }
+  let (snapshot, buildSeconds) = measure { flatFolder.snapshot.snapshot() }
   flatBuildSeconds = buildSeconds
   return (count, snapshot)
 }
 let flatCPUSeconds = threadCPUSeconds() - flatStartCPU
 flatFolder = Folder()
-report("fold into ListFold + build the final snapshot", "\(format(Double(flatCount) / flatSeconds / 1e6)) M events/s", target: ">= 2 M/s")
-report("  same, per second of thread CPU time", "\(format(Double(flatCount) / flatCPUSeconds / 1e6)) M events/s")
-report("  of which building the final snapshot (\(flatSnapshot.numberOfItems) items)", "\(format(flatBuildSeconds * 1000, 1)) ms")
+report("fold into ListFold + build the final snapshot", "\(format(Double(flatCount) / flatSeconds / 1e6, digits: 2)) M events/s", target: ">= 2 M/s")
+report("  same, per second of thread CPU time", "\(format(Double(flatCount) / flatCPUSeconds / 1e6, digits: 2)) M events/s")
+report("  of which building the final snapshot (\(flatSnapshot.numberOfItems) items)", "\(format(flatBuildSeconds * 1000, digits: 1)) ms")
 report("ListFold result equals the live head state", "\(flatSnapshot == store.snapshot)")
 if profile == "flat" { try profileFold(into: ListFold<String, Row>.self, events: flatCount) }
 /// `PROFILE=build`: build the folded state's snapshot BUILD_REPEAT times, report the best, and
@@ -362,17 +315,17 @@ if profile == "build" {
     best = min(best, threadCPUSeconds() - start)
     precondition(built.numberOfItems == again.snapshot.numberOfItems)
   }
-  report("  build the snapshot (\(again.snapshot.numberOfItems) items), best", "\(format(best * 1000, 1)) ms")
+  report("  build the snapshot (\(again.snapshot.numberOfItems) items), best", "\(format(best * 1000, digits: 1)) ms")
   exit(0)
 }
 
 let (replayed, replaySeconds) = try measure { try Store(replaying: sink.records, codec: HistoryCodec(), checkpointInterval: 65_536) }
-report("replay records into a store (decode+verify+fold+tree)", "\(format(Double(produced) / replaySeconds / 1e6)) M events/s")
+report("replay records into a store (decode+verify+fold+tree)", "\(format(Double(produced) / replaySeconds / 1e6, digits: 2)) M events/s")
 report("replayed store equals the live one", "\(replayed.head == store.head && replayed.snapshot == store.snapshot)")
 // Checkpoints 2^20 events apart (the CLI's read-only sessions): the replay folds into a
 // `ListFold` and builds the head's snapshot at the end.
 let (sparse, sparseSeconds) = try measure { try Store(replaying: sink.records, codec: HistoryCodec(), checkpointInterval: 1 << 20) }
-report("  same with checkpoints 2^20 events apart (flat fold)", "\(format(Double(produced) / sparseSeconds / 1e6)) M events/s")
+report("  same with checkpoints 2^20 events apart (flat fold)", "\(format(Double(produced) / sparseSeconds / 1e6, digits: 2)) M events/s")
 report("  replayed store equals the live one", "\(sparse.head == store.head && sparse.snapshot == store.snapshot)")
 
 // MARK: - 2. Undo/redo against history length
@@ -392,8 +345,8 @@ try smallWorkload.populate(small)
 for _ in 0..<1_000 { _ = smallWorkload.step(small) }
 try small.updateItem(Row(id: 1, value: 7))
 try store.updateItem(Row(id: workload.pick(store.snapshot), value: 7))
-report("undo+redo of a 1-event transaction, 1K-event history", "\(format(try undoRedoMicroseconds(small, rounds: 20_000))) µs")
-report("undo+redo of a 1-event transaction, \(produced / 1000)K-event history", "\(format(try undoRedoMicroseconds(store, rounds: 20_000))) µs")
+report("undo+redo of a 1-event transaction, 1K-event history", "\(format(try undoRedoMicroseconds(small, rounds: 20_000), digits: 2)) µs")
+report("undo+redo of a 1-event transaction, \(produced / 1000)K-event history", "\(format(try undoRedoMicroseconds(store, rounds: 20_000), digits: 2)) µs")
 
 // MARK: - 3. Time travel in a long history
 
@@ -420,21 +373,18 @@ let (_, buildSeconds) = measure {
 }
 report(
   "build \(historyTarget / 1_000)K-event history (checkpoint every \(travelInterval)+, budget \(travelBudget))",
-  "\(format(buildSeconds, 1)) s, RSS \(residentMegabytes()) MiB")
+  "\(format(buildSeconds, digits: 1)) s, RSS \(Int(residentMegabytes())) MiB")
 report("  checkpoint interval at the end (doubled by the budget)", "\(long.checkpointInterval)")
-report("  slowest step while building: thinning (\(thinnings) of them) / other", "\(format(slowestThinning * 1000)) / \(format(slowestStep * 1000)) ms")
+report("  slowest step while building: thinning (\(thinnings) of them) / other", "\(format(slowestThinning * 1000, digits: 2)) / \(format(slowestStep * 1000, digits: 2)) ms")
 var travelRandom = SplitMix(state: 7)
-var worst = 0.0
-var total = 0.0
+var travels = Samples()
 let samples = environment("SAMPLES", 200)
 for _ in 0..<samples {
   let version = Version(Int.random(in: 0...long.latestVersion.rawValue, using: &travelRandom))
-  let (_, time) = try measure { try long.state(at: version) }
-  worst = max(worst, time)
-  total += time
+  travels.append(try measure { try long.state(at: version) }.seconds)
 }
-report("state(at: random version), mean of \(samples)", "\(format(total / Double(samples) * 1000)) ms", target: "< 20 ms")
-report("state(at: random version), worst of \(samples)", "\(format(worst * 1000)) ms")
+report("state(at: random version), mean of \(samples)", "\(format(travels.total / Double(samples) * 1000, digits: 2)) ms", target: "< 20 ms")
+report("state(at: random version), worst of \(samples)", "\(format(travels.max * 1000, digits: 2)) ms")
 
 // MARK: - 4. Model primitives alone (what the fold is made of)
 
@@ -463,7 +413,7 @@ func primitiveRates(size: Int) throws {
     for _ in 0..<rounds { try snapshot.expand([Int.random(in: 0..<size, using: &random)]) }
   }
   report("model primitives on \(size) items: updateItem / moveItem(to:) / location / expand",
-    "\(format(update / Double(rounds) * 1e6)) / \(format(move / Double(rounds) * 1e6)) / \(format(locate / Double(rounds) * 1e6)) / \(format(expand / Double(rounds) * 1e6)) µs")
+    "\(format(update / Double(rounds) * 1e6, digits: 2)) / \(format(move / Double(rounds) * 1e6, digits: 2)) / \(format(locate / Double(rounds) * 1e6, digits: 2)) / \(format(expand / Double(rounds) * 1e6, digits: 2)) µs")
 }
 try primitiveRates(size: 1_000)
 try primitiveRates(size: listSize)

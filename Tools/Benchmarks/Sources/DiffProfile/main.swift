@@ -1,20 +1,10 @@
+import BenchmarkSupport
 import ListJournal
 
 // A profiling driver (not a benchmark): builds a workload like DiffBench's in linear time and runs
 // one diff repeatedly, for `perf record` / `valgrind --tool=callgrind`.
 // Usage: DiffProfile flat|sections|nopredicate|unchanged|snapshot|content|apply [iterations]
 // Per-diff instruction counts: (callgrind total at N iterations - at 1) / (N - 1).
-
-struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
 
 /// 10% deleted, 10% inserted, 2% moved (anywhere, across sections), 1% updated; O(n).
 func edit(_ rows: [[Int]], seed: UInt64) -> (rows: [[Int]], updated: Set<Int>) {

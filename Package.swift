@@ -1,9 +1,16 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layering (each target depends only on the ones above it):
-//   ListState → ListHistory (+CMemoryHints) → JournalFormat (+CZstd) → ListDiff → ListJournal (umbrella)
-//   → ListJournalUIKit (Apple platforms only) / ListJournalCLI (`listjournal`, +CEdit)
+// Layers (each target imports only the ones before it; the dependencies below are the imports):
+//   ListState                       snapshots: persistent storage, operations, queries, typed errors
+//   ListHistory (+CMemoryHints)     events, transactions, the undo tree, the codec, the store
+//   JournalFormat (+CZstd)          the journal file's bytes: chunks, records, recovery, compaction
+//   ListDiff                        changesets between versions and snapshots
+//   ListJournal                     the umbrella an app imports: journal-backed stores
+//   ListJournalUIKit                UIKit/AppKit glue (compiled only where they exist)
+//   ListJournalCLI (+CEdit)         the `listjournal` executable
+//   JournalFormatTesting            test doubles for the file layer (an in-memory file system)
+//
 // Speed without build flags: the generic engine (ListState, ListHistory, ListDiff, ListJournal)
 // is `@inlinable` throughout, so an app's release build specializes it for the app's own element
 // types, as the CLI's build does for its own; no unsafe flag is needed or offered.
@@ -16,57 +23,56 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "ListJournal", targets: ["ListJournal"]),
-    // The core model alone (the benchmarks package depends on just this).
+    // The core model alone.
     .library(name: "ListState", targets: ["ListState"]),
     .library(name: "ListJournalUIKit", targets: ["ListJournalUIKit"]),
+    // For an app's tests: a file system that fails and crashes on request.
+    .library(name: "JournalFormatTesting", targets: ["JournalFormatTesting"]),
     .executable(name: "listjournal", targets: ["ListJournalCLI"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
   ],
   targets: [
-    .target(
-      name: "ListState",
-      dependencies: [.product(name: "HashTreeCollections", package: "swift-collections")]),
-    // Cache prefetch hints for a replay's fold (C: Swift cannot spell them).
+    .target(name: "ListState"),
+    // Cache prefetch and page population hints for a replay (C: Swift cannot spell them).
     .target(name: "CMemoryHints"),
     .target(name: "ListHistory", dependencies: ["ListState", "CMemoryHints"]),
     .systemLibrary(
       name: "CZstd", pkgConfig: "libzstd",
       providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
-    .target(name: "JournalFormat", dependencies: ["CZstd", "ListHistory"]),
-    // Crash-test writer/checker, benchmarks and fuzz-seed generator for the journal (Tools/crash-test,
-    // Tools/bench-journal, Tools/fuzz). Not a product.
-    .executableTarget(name: "JournalTool", dependencies: ["JournalFormat", "ListJournal"], path: "Tools/JournalTool"),
+    .target(name: "JournalFormat", dependencies: ["CZstd"]),
+    .target(name: "JournalFormatTesting", dependencies: ["JournalFormat"]),
     .target(name: "ListDiff", dependencies: ["ListState", "ListHistory"]),
-    .target(
-      name: "ListJournal", dependencies: ["ListState", "ListHistory", "JournalFormat", "ListDiff"]),
+    .target(name: "ListJournal", dependencies: ["ListState", "ListHistory", "JournalFormat", "ListDiff"]),
     .target(name: "ListJournalUIKit", dependencies: ["ListJournal"]),
     .systemLibrary(
       name: "CEdit", pkgConfig: "libedit",
       providers: [.apt(["libedit-dev"]), .brew(["libedit"])]),
     .executableTarget(
       name: "ListJournalCLI",
-      // The modules it imports directly too, so a layout change in one of them rebuilds the CLI.
       dependencies: [
         "ListJournal", "ListState", "ListHistory", "JournalFormat", "ListDiff", "CEdit",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
+    // Crash-test writer/checker, benchmarks and fuzz-seed generator for the journal (Tools/crash-test,
+    // Tools/bench-journal, Tools/fuzz): it uses package-level APIs, so it lives here. Not a product.
+    .executableTarget(
+      name: "JournalTool", dependencies: ["CZstd", "JournalFormat", "ListJournal"],
+      path: "Tools/JournalTool"),
 
     .target(
-      // ListState directly too: the incremental build then tracks its module (through the
-      // umbrella's re-export alone, a ListState layout change left TestSupport stale).
-      name: "TestSupport", dependencies: ["JournalFormat", "ListJournal", "ListState"], path: "Tests/TestSupport"),
+      name: "TestSupport", dependencies: ["ListState", "ListHistory", "JournalFormat", "ListDiff"],
+      path: "Tests/TestSupport"),
     .testTarget(name: "ListStateTests", dependencies: ["ListState", "TestSupport"]),
-    .testTarget(name: "ListHistoryTests", dependencies: ["ListHistory", "TestSupport"]),
-    .testTarget(name: "JournalFormatTests", dependencies: ["JournalFormat", "TestSupport"]),
-    .testTarget(name: "ListDiffTests", dependencies: ["ListDiff", "TestSupport"]),
+    .testTarget(name: "ListHistoryTests", dependencies: ["ListHistory", "ListState", "TestSupport"]),
+    .testTarget(name: "JournalFormatTests", dependencies: ["JournalFormat", "JournalFormatTesting", "TestSupport"]),
+    .testTarget(name: "ListDiffTests", dependencies: ["ListDiff", "ListHistory", "ListState", "TestSupport"]),
     .testTarget(
-      name: "ListJournalTests", dependencies: ["ListJournal", "TestSupport"],
+      name: "ListJournalTests", dependencies: ["ListJournal", "JournalFormatTesting", "TestSupport"],
       exclude: ["Fixtures"]),
     .testTarget(
-      name: "ListJournalCLITests", dependencies: ["ListJournalCLI", "ListJournal", "TestSupport"],
+      name: "ListJournalCLITests", dependencies: ["ListJournalCLI", "ListJournal", "ListState", "TestSupport"],
       exclude: ["Golden"]),
   ],
   swiftLanguageModes: [.v6]

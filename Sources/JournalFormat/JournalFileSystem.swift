@@ -10,8 +10,9 @@ public enum JournalFileMode: Sendable, Hashable {
 
 /// The file layer under the journal, so tests can inject faults and crashes.
 ///
-/// `POSIXFileSystem` is the real implementation; `FaultInjectingFileSystem` is an in-memory one
-/// that fails the Nth operation and simulates crashes that drop or tear unsynced writes.
+/// `POSIXFileSystem` is the real implementation; `FaultInjectingFileSystem` (in the
+/// `JournalFormatTesting` library) is an in-memory one that fails the Nth operation and simulates
+/// crashes that drop or tear unsynced writes.
 ///
 /// ```swift
 /// let fs: any JournalFileSystem = POSIXFileSystem()

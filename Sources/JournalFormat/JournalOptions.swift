@@ -18,7 +18,7 @@ public struct JournalOptions: Sendable {
   public var frameTargetBytes: Int = 256 * 1024
   /// Caps applied to everything read from the file.
   public var limits = JournalLimits()
-  /// The file layer; swap in `FaultInjectingFileSystem` in tests.
+  /// The file layer; swap in `FaultInjectingFileSystem` (`JournalFormatTesting`) in tests.
   public var fileSystem: any JournalFileSystem = POSIXFileSystem()
   /// Called (outside the writer's lock) with the highest durable sequence whenever it advances.
   public var onDurable: (@Sendable (UInt64) -> Void)?

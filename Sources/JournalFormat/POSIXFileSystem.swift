@@ -49,7 +49,7 @@ public struct POSIXFileSystem: JournalFileSystem {
 }
 
 /// The parent directory of `path` ("." for a bare name).
-func _directoryName(of path: String) -> String {
+package func _directoryName(of path: String) -> String {
   guard let slash = path.lastIndex(of: "/") else { return "." }
   return slash == path.startIndex ? "/" : String(path[..<slash])
 }

@@ -1,5 +1,6 @@
 import Testing
 @testable import JournalFormat
+import JournalFormatTesting
 
 /// `JournalWriter.append(contentsOf:)`: several records in one chunk, all or none.
 @Suite struct BatchAppendTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import JournalFormat
+import JournalFormatTesting
 
 /// Fault injection: failed writes/syncs/renames and simulated crashes.
 @Suite struct FaultInjectionTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JournalFormat
+import JournalFormatTesting
 
 /// With `grouped` durability most chunks are compressed and written by the sync thread without
 /// the writer's lock, while appends continue into the next chunk (and a full group or a

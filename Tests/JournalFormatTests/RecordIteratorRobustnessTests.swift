@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JournalFormat
+import JournalFormatTesting
 
 /// Iterator copies and failures: a copy keeps reading its own chunk's records, a chunk is never
 /// handed out by `next()` unchecked, and a malformed chunk stops the iterator for good.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JournalFormat
+import JournalFormatTesting
 
 /// The iterator reads a chunk's records one at a time from its decoded bytes; these pin down
 /// that `next()`, `next(into:)` and `forEachRemaining` see the same records, wherever one stops

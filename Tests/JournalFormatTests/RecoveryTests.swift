@@ -1,5 +1,6 @@
 import Testing
 @testable import JournalFormat
+import JournalFormatTesting
 
 /// The reliability regime: truncation at every offset, bit flips, bursts.
 @Suite struct RecoveryTests {

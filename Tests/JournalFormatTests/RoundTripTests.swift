@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import JournalFormat
+import JournalFormatTesting
 
 @Suite struct RoundTripTests {
   @Test(arguments: [JournalDurability.strict, .grouped, .relaxed])

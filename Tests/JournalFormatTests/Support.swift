@@ -1,5 +1,6 @@
 import Foundation
 @testable import JournalFormat
+import JournalFormatTesting
 import TestSupport
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import Foundation
+import JournalFormatTesting
 import ListJournal
 import TestSupport
 import Testing

@@ -1,3 +1,4 @@
+import JournalFormat
 import Synchronization
 
 #if canImport(Glibc)
@@ -13,7 +14,8 @@ import Darwin
 ///
 /// It models what a crash can do to a real file system: file data reaches "disk" only at
 /// `sync`, and directory entries (creations, renames) only at `syncDirectory`. Useful to users'
-/// own tests of code built on the journal, so it ships in the library.
+/// own tests of code built on the journal, so it ships as a library product of its own
+/// (`JournalFormatTesting`), apart from the library an app links.
 ///
 /// ```swift
 /// let fs = FaultInjectingFileSystem()
@@ -294,10 +296,10 @@ final class _FaultInjectingFile: JournalFileHandle, @unchecked Sendable {
 }
 
 /// Small deterministic generator for reproducible crash tearing.
-struct _SplitMix64 {
+package struct _SplitMix64 {
   var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
+  package init(seed: UInt64) { state = seed }
+  package mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

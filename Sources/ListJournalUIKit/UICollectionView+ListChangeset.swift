@@ -1,5 +1,7 @@
-// The UIKit adapter: applies a ListChangeset to a UICollectionView, stage by stage. Compiled only
-// where UIKit exists; elsewhere this file is empty and the target builds to nothing.
+// The UIKit adapters: apply a ListChangeset to a UICollectionView or a UITableView. Compiled
+// only where UIKit exists; elsewhere this file is empty and the target builds to nothing. Every
+// decision (the stages, their order, the data set inside each batch) is ListDiff's
+// `ListChangeset.apply(to:setData:completion:)`; these types only forward to the view.
 #if canImport(UIKit)
 import UIKit
 import ListJournal
@@ -23,41 +25,13 @@ extension UICollectionView {
     setData: (ListVisibleRows<SectionID, ItemID>?) -> Void,
     completion: ((Bool) -> Void)? = nil
   ) {
-    guard !changeset.isEmpty else {
-      completion?(true)
-      return
-    }
-    guard window != nil else {
-      setData(nil)
-      reloadData()
-      completion?(true)
-      return
-    }
-    // performBatchUpdates runs its block before returning: `setData` does not really escape.
-    withoutActuallyEscaping(setData) { setData in
-      for (index, stage) in changeset.stages.enumerated() {
-        let isLast = index == changeset.stages.count - 1
-        performBatchUpdates({
-          setData(stage.after)
-          if !stage.sectionDeletes.isEmpty { deleteSections(IndexSet(stage.sectionDeletes)) }
-          if !stage.sectionInserts.isEmpty { insertSections(IndexSet(stage.sectionInserts)) }
-          for move in stage.sectionMoves { moveSection(move.from, toSection: move.to) }
-          if !stage.sectionReloads.isEmpty { reloadSections(IndexSet(stage.sectionReloads)) }
-          if !stage.itemDeletes.isEmpty { deleteItems(at: stage.itemDeletes.map(Self.indexPath)) }
-          if !stage.itemInserts.isEmpty { insertItems(at: stage.itemInserts.map(Self.indexPath)) }
-          for move in stage.itemMoves { moveItem(at: Self.indexPath(move.from), to: Self.indexPath(move.to)) }
-          if !stage.itemReloads.isEmpty { reloadItems(at: stage.itemReloads.map(Self.indexPath)) }
-        }, completion: isLast ? completion : nil)
-      }
-    }
+    changeset.apply(to: _CollectionViewBatches(view: self), setData: setData, completion: completion)
   }
-
-  private static func indexPath(_ path: ListIndexPath) -> IndexPath { IndexPath(item: path.row, section: path.section) }
 }
 
 extension UITableView {
-  /// Applies `changeset` as one `performBatchUpdates` per stage; see
-  /// ``UICollectionView/apply(_:setData:completion:)``.
+  /// Applies `changeset` as one `performBatchUpdates` per stage, rows animated with
+  /// `animation`; see ``UICollectionView/apply(_:setData:completion:)``.
   ///
   /// ```swift
   /// tableView.apply(changeset, animation: .fade) { rows in dataSource.rows = rows ?? target }
@@ -69,35 +43,56 @@ extension UITableView {
     setData: (ListVisibleRows<SectionID, ItemID>?) -> Void,
     completion: ((Bool) -> Void)? = nil
   ) {
-    guard !changeset.isEmpty else {
-      completion?(true)
-      return
-    }
-    guard window != nil else {
-      setData(nil)
-      reloadData()
-      completion?(true)
-      return
-    }
-    // performBatchUpdates runs its block before returning: `setData` does not really escape.
-    withoutActuallyEscaping(setData) { setData in
-      for (index, stage) in changeset.stages.enumerated() {
-        let isLast = index == changeset.stages.count - 1
-        performBatchUpdates({
-          setData(stage.after)
-          if !stage.sectionDeletes.isEmpty { deleteSections(IndexSet(stage.sectionDeletes), with: animation) }
-          if !stage.sectionInserts.isEmpty { insertSections(IndexSet(stage.sectionInserts), with: animation) }
-          for move in stage.sectionMoves { moveSection(move.from, toSection: move.to) }
-          if !stage.sectionReloads.isEmpty { reloadSections(IndexSet(stage.sectionReloads), with: animation) }
-          if !stage.itemDeletes.isEmpty { deleteRows(at: stage.itemDeletes.map(Self.indexPath), with: animation) }
-          if !stage.itemInserts.isEmpty { insertRows(at: stage.itemInserts.map(Self.indexPath), with: animation) }
-          for move in stage.itemMoves { moveRow(at: Self.indexPath(move.from), to: Self.indexPath(move.to)) }
-          if !stage.itemReloads.isEmpty { reloadRows(at: stage.itemReloads.map(Self.indexPath), with: animation) }
-        }, completion: isLast ? completion : nil)
-      }
-    }
+    changeset.apply(to: _TableViewBatches(view: self, animation: animation), setData: setData, completion: completion)
   }
+}
 
-  private static func indexPath(_ path: ListIndexPath) -> IndexPath { IndexPath(row: path.row, section: path.section) }
+@MainActor
+struct _CollectionViewBatches: ListBatchUpdateTarget {
+  let view: UICollectionView
+
+  var isShowingRows: Bool { view.window != nil }
+  func reloadAllRows() { view.reloadData() }
+  func performBatch(_ updates: () -> Void, completion: ((Bool) -> Void)?) {
+    // performBatchUpdates runs its block before returning: `updates` does not really escape.
+    withoutActuallyEscaping(updates) { view.performBatchUpdates($0, completion: completion) }
+  }
+  func deleteSections(_ sections: [Int]) { view.deleteSections(IndexSet(sections)) }
+  func insertSections(_ sections: [Int]) { view.insertSections(IndexSet(sections)) }
+  func moveSection(_ section: Int, to destination: Int) { view.moveSection(section, toSection: destination) }
+  func reloadSections(_ sections: [Int]) { view.reloadSections(IndexSet(sections)) }
+  func deleteRows(_ rows: [ListIndexPath]) { view.deleteItems(at: rows.map { IndexPath($0) }) }
+  func insertRows(_ rows: [ListIndexPath]) { view.insertItems(at: rows.map { IndexPath($0) }) }
+  func moveRow(_ row: ListIndexPath, to destination: ListIndexPath) {
+    view.moveItem(at: IndexPath(row), to: IndexPath(destination))
+  }
+  func reloadRows(_ rows: [ListIndexPath]) { view.reloadItems(at: rows.map { IndexPath($0) }) }
+}
+
+@MainActor
+struct _TableViewBatches: ListBatchUpdateTarget {
+  let view: UITableView
+  let animation: UITableView.RowAnimation
+
+  var isShowingRows: Bool { view.window != nil }
+  func reloadAllRows() { view.reloadData() }
+  func performBatch(_ updates: () -> Void, completion: ((Bool) -> Void)?) {
+    withoutActuallyEscaping(updates) { view.performBatchUpdates($0, completion: completion) }
+  }
+  func deleteSections(_ sections: [Int]) { view.deleteSections(IndexSet(sections), with: animation) }
+  func insertSections(_ sections: [Int]) { view.insertSections(IndexSet(sections), with: animation) }
+  func moveSection(_ section: Int, to destination: Int) { view.moveSection(section, toSection: destination) }
+  func reloadSections(_ sections: [Int]) { view.reloadSections(IndexSet(sections), with: animation) }
+  func deleteRows(_ rows: [ListIndexPath]) { view.deleteRows(at: rows.map { IndexPath($0) }, with: animation) }
+  func insertRows(_ rows: [ListIndexPath]) { view.insertRows(at: rows.map { IndexPath($0) }, with: animation) }
+  func moveRow(_ row: ListIndexPath, to destination: ListIndexPath) {
+    view.moveRow(at: IndexPath(row), to: IndexPath(destination))
+  }
+  func reloadRows(_ rows: [ListIndexPath]) { view.reloadRows(at: rows.map { IndexPath($0) }, with: animation) }
+}
+
+extension IndexPath {
+  /// The UIKit index path of a visible row.
+  init(_ path: ListIndexPath) { self.init(item: path.row, section: path.section) }
 }
 #endif

@@ -19,9 +19,15 @@ public enum JournalMaintenance {
   /// (`_checkInvariants`, real in debug builds) on the head state and each checkpointed state.
   /// Never throws: the first problem is in the report, with its byte offset and version.
   ///
+  /// With `writingReadIndex`, a sound journal whose read index (`<path>.index`, see
+  /// ``JournalReadIndex``) is missing or does not describe it gets one, from the replayed
+  /// history (best effort: ``JournalVerification/readIndexWritten`` tells whether it was).
+  ///
   /// - Complexity: O(file size + events · log n).
   @inlinable
-  public static func verify<Section, Item>(at path: String, codec: HistoryCodec<Section, Item>) -> JournalVerification {
+  public static func verify<Section, Item>(
+    at path: String, codec: HistoryCodec<Section, Item>, writingReadIndex: Bool = false
+  ) -> JournalVerification {
     var report = JournalVerification()
     let reader: JournalReader
     do { reader = try JournalReader.open(at: path, tolerateCorruption: true) } catch {
@@ -77,13 +83,22 @@ public enum JournalMaintenance {
       }
       report.checkpointsChecked += 1
     }
+    if writingReadIndex, report.problem == nil, reader.recovery.corruption == nil,
+      (try? JournalReadIndex.open(journal: reader, codec: codec)) == nil
+    {
+      report.readIndexWritten =
+        (try? _ReadIndexWriter.write(
+          of: store, codec: codec, prefix: reader.prefix, journalPath: path, commitCount: counter.commits,
+          headMoveCount: counter.headMoves, fileSystem: POSIXFileSystem())) != nil
+    }
     return report
   }
 
   /// `verify` with generic element values (any app's journal).
   @inlinable
-  public static func verify(at path: String) -> JournalVerification {
-    verify(at: path, codec: HistoryCodec<JournalValueElement, JournalValueElement>.generic())
+  public static func verify(at path: String, writingReadIndex: Bool = false) -> JournalVerification {
+    verify(
+      at: path, codec: HistoryCodec<JournalValueElement, JournalValueElement>.generic(), writingReadIndex: writingReadIndex)
   }
 
   /// Repairs mid-file damage: keeps the valid prefix, saves the damaged original aside as

@@ -51,9 +51,15 @@ enum LogRenderer {
     var children: [Int: [Int]] = [:]
     var byVersion: [Int: LogEntry] = [:]
     var roots: [Int] = []
+    for info in versions { byVersion[info.version] = info }
+    // A version whose parent is not listed (version 0, or older than `log --limit` shows)
+    // starts a root.
     for info in versions {
-      byVersion[info.version] = info
-      if let parent = info.parent { children[parent, default: []].append(info.version) } else { roots.append(info.version) }
+      if let parent = info.parent, byVersion[parent] != nil {
+        children[parent, default: []].append(info.version)
+      } else {
+        roots.append(info.version)
+      }
     }
     var lines: [String] = []
     func line(_ version: Int, prefix: String) -> String {

@@ -33,24 +33,32 @@ final class OutputStream: @unchecked Sendable {
     if buffer.count >= capacity { flush() }
   }
 
+  /// Writes UTF-8 bytes (a large text rendered as bytes, see `SnapshotRenderer.textBytes`).
+  func write(bytes: [UInt8]) {
+    flush()
+    bytes.withUnsafeBytes { writeAll($0) }
+  }
+
   func writeLine(_ text: String) {
     write(text)
     write("\n")
   }
 
   func flush() {
+    buffer.withUnsafeBytes { writeAll($0) }
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  private func writeAll(_ raw: UnsafeRawBufferPointer) {
     var offset = 0
-    while offset < buffer.count {
-      let written = buffer.withUnsafeBytes { raw in
-        systemWrite(descriptor, raw.baseAddress! + offset, raw.count - offset)
-      }
+    while offset < raw.count {
+      let written = systemWrite(descriptor, raw.baseAddress! + offset, raw.count - offset)
       if written < 0 {
         if errno == EINTR { continue }
         break  // EPIPE and friends: the reader is gone; drop the output.
       }
       offset += written
     }
-    buffer.removeAll(keepingCapacity: true)
   }
 }
 

@@ -469,6 +469,16 @@ enum _ReadIndexCheck {
     guard let bytes = try file.section(_ReadIndexSection.counters) else {
       throw .damaged(path: file.path, offset: 0, reason: "no section \(_ReadIndexSection.counters)")
     }
-    return try _ReadIndexCounters.decode(bytes, path: file.path)
+    let counters = try _ReadIndexCounters.decode(bytes, path: file.path)
+    // Every record carries the newest version of its time, so the last one names the newest.
+    let latest = reader.lastVersion ?? 0
+    guard UInt64(counters.versionCount - 1) == latest,
+      UInt64(counters.commitCount + counters.headMoveCount) <= reader.recordCount
+    else {
+      throw .damaged(
+        path: file.path, offset: 0,
+        reason: "counts \(counters.versionCount) versions, \(counters.commitCount) commits and \(counters.headMoveCount) head moves; the journal's newest version is \(latest) in \(reader.recordCount) records")
+    }
+    return counters
   }
 }

@@ -80,11 +80,13 @@ enum _ReadIndexWriter {
   @inlinable
   static func write<Section, Item>(
     of store: ListStore<Section, Item>, codec: HistoryCodec<Section, Item>, prefix: JournalPrefix, journalPath: String,
-    commitCount: Int, headMoveCount: Int, fileSystem: any JournalFileSystem
+    commitCount: Int, headMoveCount: Int, recentVersions: Int = JournalReadIndex<Section, Item>.recentVersionLimit,
+    fileSystem: any JournalFileSystem
   ) throws(JournalStoreError) {
     let sections: [JournalReadIndexFile.Section]
     do {
-      sections = try self.sections(of: store, codec: codec, commitCount: commitCount, headMoveCount: headMoveCount)
+      sections = try self.sections(
+        of: store, codec: codec, commitCount: commitCount, headMoveCount: headMoveCount, recentVersions: recentVersions)
     } catch {
       throw .unsupported("cannot write the read index of '\(journalPath)': \(error)")
     }
@@ -112,15 +114,18 @@ extension JournalHistory {
   /// let history = try JournalHistory.open(at: path)
   /// try history.writeReadIndex(codec: .generic())
   /// ```
+  /// - Parameter recentVersions: how many of the newest versions (and of the head's nearest
+  ///   ancestors) the index holds with their events: the versions it can show without a replay.
   /// - Throws: ``JournalStoreError/journal(_:)`` when the file cannot be written,
   ///   ``JournalStoreError/unsupported(_:)`` when a state cannot be encoded.
   /// - Complexity: O(versions) plus the encoding of the head's state.
   @inlinable
   public func writeReadIndex(
-    codec: HistoryCodec<Section, Item>, fileSystem: any JournalFileSystem = POSIXFileSystem()
+    codec: HistoryCodec<Section, Item>, recentVersions: Int = JournalReadIndex<Section, Item>.recentVersionLimit,
+    fileSystem: any JournalFileSystem = POSIXFileSystem()
   ) throws(JournalStoreError) {
     try _ReadIndexWriter.write(
       of: store, codec: codec, prefix: reader.prefix, journalPath: path, commitCount: info.commitCount,
-      headMoveCount: info.headMoveCount, fileSystem: fileSystem)
+      headMoveCount: info.headMoveCount, recentVersions: max(0, recentVersions), fileSystem: fileSystem)
   }
 }

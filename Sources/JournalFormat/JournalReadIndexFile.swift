@@ -214,6 +214,47 @@ public enum JournalReadIndexProblem: Error, Hashable, Sendable, CustomStringConv
 
   // MARK: Writing
 
+  /// This index's bytes, describing `journal` instead: its sections as they are stored. For a
+  /// rewrite of the journal that keeps every record (compaction without a cut), whose salt,
+  /// length and chunks change but whose history does not.
+  package func describing(_ journal: JournalPrefix) -> [UInt8] {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(self.bytes.count)
+    Self.appendHeader(journal: journal, sectionCount: entries.count, to: &bytes)
+    var offset = Self.headerSize + entries.count * Self.directoryEntrySize
+    for entry in entries {
+      Self.appendDirectoryEntry(kind: entry.kind, flags: entry.flags, offset: offset, stored: entry.storedLength, length: entry.length, to: &bytes)
+      offset += entry.storedLength
+    }
+    for entry in entries { bytes.append(contentsOf: self.bytes[entry.offset..<(entry.offset + entry.storedLength)]) }
+    var crc = _CRC32C()
+    crc.update(bytes)
+    bytes._appendLE(crc.value)
+    return bytes
+  }
+
+  static func appendHeader(journal: JournalPrefix, sectionCount: Int, to bytes: inout [UInt8]) {
+    bytes.append(contentsOf: magic)
+    bytes._appendLE(formatMajor)
+    bytes._appendLE(formatMinor)
+    bytes._appendLE(UInt32(headerSize))
+    bytes._appendLE(journal.salt)
+    bytes._appendLE(UInt64(bitPattern: journal.length))
+    bytes._appendLE(journal.lastSequence)
+    bytes._appendLE(UInt64(bitPattern: journal.lastChunkOffset))
+    bytes._appendLE(journal.lastChunkChecksum)
+    bytes._appendLE(UInt32(sectionCount))
+    bytes._appendLE(UInt64(0))
+  }
+
+  static func appendDirectoryEntry(kind: UInt32, flags: UInt32, offset: Int, stored: Int, length: Int, to bytes: inout [UInt8]) {
+    bytes._appendLE(kind)
+    bytes._appendLE(flags)
+    bytes._appendLE(UInt64(offset))
+    bytes._appendLE(UInt64(stored))
+    bytes._appendLE(UInt64(length))
+  }
+
   /// The bytes of an index describing `journal`, with `sections` in order (those marked
   /// compressed as zstd frames at `level`).
   ///
@@ -235,24 +276,12 @@ public enum JournalReadIndexProblem: Error, Hashable, Sendable, CustomStringConv
     }
     var bytes: [UInt8] = []
     bytes.reserveCapacity(headerSize + stored.count * directoryEntrySize + stored.reduce(0) { $0 + $1.bytes.count } + 4)
-    bytes.append(contentsOf: magic)
-    bytes._appendLE(formatMajor)
-    bytes._appendLE(formatMinor)
-    bytes._appendLE(UInt32(headerSize))
-    bytes._appendLE(journal.salt)
-    bytes._appendLE(UInt64(bitPattern: journal.length))
-    bytes._appendLE(journal.lastSequence)
-    bytes._appendLE(UInt64(bitPattern: journal.lastChunkOffset))
-    bytes._appendLE(journal.lastChunkChecksum)
-    bytes._appendLE(UInt32(stored.count))
-    bytes._appendLE(UInt64(0))
+    appendHeader(journal: journal, sectionCount: stored.count, to: &bytes)
     var offset = headerSize + stored.count * directoryEntrySize
     for section in stored {
-      bytes._appendLE(section.kind)
-      bytes._appendLE(section.flags)
-      bytes._appendLE(UInt64(offset))
-      bytes._appendLE(UInt64(section.bytes.count))
-      bytes._appendLE(UInt64(section.length))
+      appendDirectoryEntry(
+        kind: section.kind, flags: section.flags, offset: offset, stored: section.bytes.count, length: section.length,
+        to: &bytes)
       offset += section.bytes.count
     }
     for section in stored { bytes.append(contentsOf: section.bytes) }

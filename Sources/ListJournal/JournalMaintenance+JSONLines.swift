@@ -27,14 +27,29 @@ extension JournalMaintenance {
   @inlinable
   @discardableResult
   public static func export(at path: String, toJSONLines outputPath: String) throws(JournalStoreError) -> Int {
+    try export(at: path, toJSONLines: outputPath, progress: nil)
+  }
+
+  /// ``export(at:toJSONLines:)``, telling `progress` (records written, records in the journal)
+  /// every 1,024 records and at the end: for a tool's progress bar.
+  @inlinable
+  @discardableResult
+  package static func export(
+    at path: String, toJSONLines outputPath: String, progress: ((_ done: Int, _ total: Int) -> Void)?
+  ) throws(JournalStoreError) -> Int {
     let reader: JournalReader
     do { reader = try JournalReader.open(at: path) } catch { throw .journal(error) }
     var codec = HistoryCodec<JournalValueElement, JournalValueElement>.generic()
     var output = ""
     var count = 0
+    var read = 0
+    let total = Int(reader.recordCount)
+    progress?(0, total)
     var iterator = reader.makeIterator()
     do {
       while let record = try nextRecord(&iterator) {
+        read += 1
+        if read & 1023 == 0 { progress?(read, total) }
         guard let kind = HistoryRecord.Kind(rawValue: record.kind.rawValue) else { continue }
         let history = HistoryRecord(kind: kind, sequence: record.sequence, version: record.version, payload: record.payload)
         let content: HistoryRecordContent<JournalValueElement, JournalValueElement>
@@ -51,6 +66,7 @@ extension JournalMaintenance {
     guard FileManager.default.createFile(atPath: outputPath, contents: Data(output.utf8)) else {
       throw .unsupported("cannot write \(outputPath)")
     }
+    progress?(total, total)
     return count
   }
 
@@ -65,6 +81,18 @@ extension JournalMaintenance {
   public static func importJSONLines(
     from inputPath: String, toJournalAt outputPath: String, options: JournalOptions = JournalOptions()
   ) throws(JournalStoreError) -> Int {
+    try importJSONLines(from: inputPath, toJournalAt: outputPath, options: options, progress: nil)
+  }
+
+  /// ``importJSONLines(from:toJournalAt:options:)``, telling `progress` as it goes: (lines
+  /// read, 2 × lines) while it writes the records, then (lines + records replayed, 2 × lines)
+  /// while it replays them: for a tool's progress bar.
+  @inlinable
+  @discardableResult
+  package static func importJSONLines(
+    from inputPath: String, toJournalAt outputPath: String, options: JournalOptions = JournalOptions(),
+    progress: ((_ done: Int, _ total: Int) -> Void)?
+  ) throws(JournalStoreError) -> Int {
     guard let data = FileManager.default.contents(atPath: inputPath), let text = String(data: data, encoding: .utf8) else {
       throw .unsupported("cannot read \(inputPath)")
     }
@@ -75,7 +103,11 @@ extension JournalMaintenance {
     do { writer = try JournalWriter.create(at: outputPath, options: options) } catch { throw .journal(error) }
     var count = 0
     do throws(JournalStoreError) {
-      for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+      let total = 2 * lines.count
+      progress?(0, total)
+      for (index, line) in lines.enumerated() {
+        if index & 1023 == 1023 { progress?(index + 1, total) }
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty { continue }
         let lineNumber = index + 1
@@ -103,7 +135,10 @@ extension JournalMaintenance {
         count += 1
       }
       do { try writer.close() } catch { throw .journal(error) }
-      _ = try JournalHistory<JournalValueElement, JournalValueElement>.open(at: outputPath)
+      let history = try JournalHistory<JournalValueElement, JournalValueElement>.open(
+        at: outputPath, codec: .generic(), progress: progress.map { report in { done, _ in report(lines.count + done, total) } })
+      // Replayed anyway: the new journal's readers need not replay it again (best effort).
+      if options.writesReadIndex { try? history.writeReadIndex(codec: .generic(), fileSystem: options.fileSystem) }
     } catch {
       try? writer.close()
       try? FileManager.default.removeItem(atPath: outputPath)

@@ -28,6 +28,17 @@ public enum JournalMaintenance {
   public static func verify<Section, Item>(
     at path: String, codec: HistoryCodec<Section, Item>, writingReadIndex: Bool = false
   ) -> JournalVerification {
+    verify(at: path, codec: codec, writingReadIndex: writingReadIndex, progress: nil)
+  }
+
+  /// ``verify(at:codec:writingReadIndex:)``, telling `progress` (records replayed, records in
+  /// the journal) as the replay goes, as ``JournalHistory``'s open does: for a tool's progress
+  /// bar.
+  @inlinable
+  package static func verify<Section, Item>(
+    at path: String, codec: HistoryCodec<Section, Item>, writingReadIndex: Bool = false,
+    progress: ((_ done: Int, _ total: Int) -> Void)?
+  ) -> JournalVerification {
     var report = JournalVerification()
     let reader: JournalReader
     do { reader = try JournalReader.open(at: path, tolerateCorruption: true) } catch {
@@ -41,8 +52,11 @@ public enum JournalMaintenance {
     var checkpointCodec = codec
     let store: ListStore<Section, Item>
     do throws(JournalStoreError) {
-      let progress = _JournalReplay.Progress()
-      var records = _JournalReplay.Records(reader: reader, progress: progress, fromFrame: 0, counter: counter)
+      let replayProgress = _JournalReplay.Progress()
+      let onProgress = progress
+      onProgress?(0, Int(reader.recordCount))
+      var records = _JournalReplay.Records(
+        reader: reader, progress: replayProgress, fromFrame: 0, counter: counter, onProgress: onProgress)
       records.onCheckpoint = { record in
         if case .checkpoint(let value)? = try? checkpointCodec.decode(record) {
           checkpoints.append((record.sequence, _JournalReplay.offset(ofSequence: record.sequence, in: reader), value))
@@ -51,9 +65,10 @@ public enum JournalMaintenance {
       do {
         store = try ListStore(replaying: records, codec: codec, sink: nil, checkpointInterval: 256, journalCheckpointBytes: .max)
       } catch {
-        throw _JournalReplay.failure(error, reader: reader, progress: progress)
+        throw _JournalReplay.failure(error, reader: reader, progress: replayProgress)
       }
-      if let failure = progress.error { throw .journal(failure) }
+      if let failure = replayProgress.error { throw .journal(failure) }
+      onProgress?(Int(reader.recordCount), Int(reader.recordCount))
       report.recordCount = UInt64(counter.commits + counter.headMoves + counter.checkpoints)
     } catch {
       report.problem = error
@@ -99,6 +114,17 @@ public enum JournalMaintenance {
   public static func verify(at path: String, writingReadIndex: Bool = false) -> JournalVerification {
     verify(
       at: path, codec: HistoryCodec<JournalValueElement, JournalValueElement>.generic(), writingReadIndex: writingReadIndex)
+  }
+
+  /// ``verify(at:writingReadIndex:)`` with a progress handler (see
+  /// ``verify(at:codec:writingReadIndex:progress:)``).
+  @inlinable
+  package static func verify(
+    at path: String, writingReadIndex: Bool = false, progress: ((_ done: Int, _ total: Int) -> Void)?
+  ) -> JournalVerification {
+    verify(
+      at: path, codec: HistoryCodec<JournalValueElement, JournalValueElement>.generic(), writingReadIndex: writingReadIndex,
+      progress: progress)
   }
 
   /// Repairs mid-file damage: keeps the valid prefix, saves the damaged original aside as

@@ -40,7 +40,11 @@ struct ExportCommand: ParsableCommand {
         output ?? FileManager.default.temporaryDirectory.appendingPathComponent("listjournal-export-\(UUID().uuidString).jsonl").path
       defer { if output == nil { try? FileManager.default.removeItem(atPath: destination) } }
       do throws(JournalStoreError) {
-        try JournalMaintenance.export(at: journal, toJSONLines: destination)
+        let bar = ProgressBar.onStandardError(label: "exporting", showingAfter: 0.25)
+        defer { bar?.finish() }
+        try JournalMaintenance.export(
+          at: journal, toJSONLines: destination,
+          progress: bar.map { bar in { done, total in bar.update(done: done, total: total) } })
       } catch {
         throw ListLanguageError(message: "journal '\(journal)': \(error)")
       }

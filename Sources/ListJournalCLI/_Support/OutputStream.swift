@@ -18,9 +18,14 @@ final class OutputStream: @unchecked Sendable {
   private var buffer: [UInt8] = []
   private let capacity: Int
 
+  /// Whether flushing first erases a progress bar on the same terminal (stdout on a terminal:
+  /// the bar is on stderr, which shows on the same screen).
+  private let clearsProgressBar: Bool
+
   init(descriptor: Int32, capacity: Int = 64 * 1024) {
     self.descriptor = descriptor
     self.capacity = capacity
+    clearsProgressBar = descriptor == STDOUT_FILENO && isatty(descriptor) == 1
     buffer.reserveCapacity(capacity)
   }
 
@@ -36,6 +41,7 @@ final class OutputStream: @unchecked Sendable {
   /// Writes UTF-8 bytes (a large text rendered as bytes, see `SnapshotRenderer.textBytes`).
   func write(bytes: [UInt8]) {
     flush()
+    if clearsProgressBar && !bytes.isEmpty { ProgressBar.active?.clear() }
     bytes.withUnsafeBytes { writeAll($0) }
   }
 
@@ -45,6 +51,7 @@ final class OutputStream: @unchecked Sendable {
   }
 
   func flush() {
+    if clearsProgressBar && !buffer.isEmpty { ProgressBar.active?.clear() }
     buffer.withUnsafeBytes { writeAll($0) }
     buffer.removeAll(keepingCapacity: true)
   }
@@ -64,6 +71,7 @@ final class OutputStream: @unchecked Sendable {
 
 /// Prints `error: …` on stderr, after flushing stdout so the two streams interleave in order.
 func printError(_ message: String) {
+  ProgressBar.active?.clear()
   OutputStream.standardOutput.flush()
   OutputStream.standardError.writeLine("error: \(message)")
   OutputStream.standardError.flush()
@@ -80,6 +88,7 @@ private func systemWrite(_ descriptor: Int32, _ pointer: UnsafeRawPointer, _ cou
 
 /// Prints `warning: …` on stderr.
 func printWarning(_ message: String) {
+  ProgressBar.active?.clear()
   OutputStream.standardOutput.flush()
   OutputStream.standardError.writeLine("warning: \(message)")
   OutputStream.standardError.flush()

@@ -75,7 +75,7 @@ final class _GenericJournalSession: JournalSession {
   /// Replays the journal `reader` opened, drawing a progress bar on a terminal meanwhile (a
   /// long journal takes seconds).
   static func replaying(_ reader: JournalReader) throws(ListLanguageError) -> _GenericJournalSession {
-    let bar = ProgressBar.onStandardError(label: "replaying")
+    let bar = ProgressBar.onStandardError(label: "replaying", showingAfter: 0.25)
     defer { bar?.finish() }
     return try _GenericJournalSession(reader: reader) { done, total in bar?.update(done: done, total: total) }
   }

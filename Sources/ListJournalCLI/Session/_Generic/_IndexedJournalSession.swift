@@ -40,6 +40,13 @@ final class _IndexedJournalSession: JournalSession {
     } catch {
       throw ListLanguageError(message: _GenericJournalSession.describe(.journal(error), path: path))
     }
+    return try open(reader)
+  }
+
+  /// A session on the journal `reader` opened (without damage: a damaged journal is refused by
+  /// the replay, as ``open(_:)`` refuses it).
+  static func open(_ reader: JournalReader) throws(ListLanguageError) -> any JournalSession {
+    let path = reader.path
     guard let index = try? Index.open(journal: reader, codec: .generic()) else {
       return try _GenericJournalSession.replaying(reader)
     }

@@ -54,20 +54,25 @@ enum SnapshotRenderer {
     return bytes
   }
 
+  /// `text`'s UTF-8, copied as one buffer (a small string's `utf8` view is appended a byte at
+  /// a time).
   private static func append(_ text: String, to bytes: inout [UInt8]) {
-    bytes.append(contentsOf: text.utf8)
+    var text = text
+    text.withUTF8 { bytes.append(contentsOf: $0) }
   }
 
-  /// A content in quotes, as `ListTokenizer.quoted(_:force: true)` writes it: as it is when it
-  /// holds no quote or backslash to escape.
+  /// A content in quotes, as `ListTokenizer.quoted(_:force: true)` writes it: forced quoting
+  /// only escapes quotes and backslashes, so a content without them goes between quotes as it is.
   private static func appendQuotedContent(_ text: String, to bytes: inout [UInt8]) {
-    if text.utf8.contains(where: { $0 == 0x22 || $0 == 0x5C }) {
-      append(ListTokenizer.quoted(text, force: true), to: &bytes)
-      return
+    var text = text
+    let plain = text.withUTF8 { utf8 in
+      guard !utf8.contains(where: { $0 == 0x22 || $0 == 0x5C }) else { return false }
+      bytes.append(0x22)
+      bytes.append(contentsOf: utf8)
+      bytes.append(0x22)
+      return true
     }
-    bytes.append(0x22)
-    append(text, to: &bytes)
-    bytes.append(0x22)
+    if !plain { append(ListTokenizer.quoted(text, force: true), to: &bytes) }
   }
 
   private static func appendSection(id: String, content: String, style: TerminalStyle, to bytes: inout [UInt8]) {

@@ -19,8 +19,7 @@ import Synchronization
 /// (`HistoryCodec.generic()`) reads the index of any app's journal.
 ///
 /// ```swift
-/// let reader = try JournalReader.open(at: path)
-/// if let index = try? JournalReadIndex.open(journal: reader, codec: .generic()) {
+/// if let index = try JournalReadIndex.open(at: path) {     // nil: no usable index, replay
 ///     print(index.versionCount, index.head)                // no decoding at all
 ///     let head = try index.snapshot()                       // the head's state
 ///     let previous = try index.state(at: Version(index.head.rawValue - 1))   // nil: replay

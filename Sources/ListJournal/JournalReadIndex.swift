@@ -12,7 +12,7 @@ import Synchronization
 /// (``JournalHistory``). What the index cannot answer (a version far from the head) comes back
 /// as nil: ask a ``JournalHistory`` then. A ``JournalStore`` writes the index when it closes
 /// cleanly (so a journal written before the index existed gains one on its next write);
-/// ``JournalHistory/writeReadIndex(codec:fileSystem:)`` and
+/// ``JournalHistory/writeReadIndex(codec:recentVersions:fileSystem:)`` and
 /// ``JournalMaintenance/verify(at:codec:writingReadIndex:)`` write one for a replayed journal.
 ///
 /// States and events are encoded with the journal's own ``HistoryCodec``, so the generic codec
@@ -318,17 +318,32 @@ public final class JournalReadIndex<Section: ListElement, Item: ListElement>: Se
     return state
   }
 
-  /// The list at `version` as sections with their outlines (see ``headSections()``), folded
-  /// from the head's state with a ``ListFold``; nil when the way leaves the indexed versions.
+  /// Up to this many events from the head, ``sections(at:)`` edits the head's outlines where
+  /// the events name their items (a walk of the state per event); beyond, it folds them.
+  @inlinable
+  static var outlineEditLimit: Int { 32 }
+
+  /// The list at `version` as sections with their outlines (see ``headSections()``), from the
+  /// head's state: a few events are applied to its outlines in place, more are folded with a
+  /// ``ListFold``; nil when the way leaves the indexed versions.
   ///
   /// - Throws: `.damaged` when an indexed event does not apply to the state it should.
-  /// - Complexity: the head's sections once; then O(items) to fold and unfold them plus the
-  ///   events on the way (none at the head).
+  /// - Complexity: the head's sections once; then O(items) per event for a few events, else
+  ///   O(items) to fold and unfold them plus the events (none at the head).
   @inlinable
   public func sections(at version: Version) throws(JournalReadIndexProblem) -> [(Section, ListOutline<Item>)]? {
     guard let events = try events(from: head, to: version) else { return nil }
     let sections = try headSections()
     if events.isEmpty { return sections }
+    if events.count <= Self.outlineEditLimit {
+      var patch = _OutlinePatch(sections)
+      for event in events {
+        do { try patch.apply(event) } catch {
+          throw .damaged(path: path, offset: 0, reason: "an indexed event on the way to version \(version.rawValue) does not apply: \(error)")
+        }
+      }
+      return patch.sections
+    }
     var fold: ListFold<Section, Item>
     do { fold = try ListFold(sections: sections) } catch {
       throw .damaged(path: path, offset: 0, reason: "head state: \(error)")

@@ -35,6 +35,11 @@ public struct JournalOptions: Sendable {
     didSet { formatMinor = min(formatMinor, Self.newestFormatMinor) }
   }
 
+  /// Whether a journal-backed store writes the journal's read index (`<path>.index`, a cache
+  /// for readers that would otherwise replay the whole history) when it closes cleanly
+  /// (default true). The journal never depends on it.
+  public var writesReadIndex = true
+
   /// The newest format minor this library writes.
   public static var newestFormatMinor: UInt16 { _FileHeader.currentMinor }
 

@@ -28,6 +28,9 @@ public final class JournalReader: Sendable {
   public let nextSequence: UInt64
   /// Version of the last record, nil when empty.
   public let lastVersion: UInt64?
+  /// What identifies the readable prefix (up to ``JournalRecoveryReport/validBytes``): for
+  /// caches derived from it, such as the read index.
+  public let prefix: JournalPrefix
   let limits: JournalLimits
   let bytes: JournalMappedBytes
 
@@ -43,6 +46,9 @@ public final class JournalReader: Sendable {
       tornTailReason: scan.tornTailReason, corruption: scan.corruption)
     nextSequence = scan.nextSequence ?? (scan.frames.first?.firstSequence ?? 1)
     lastVersion = scan.lastVersion
+    prefix = JournalPrefix(
+      salt: header.salt, length: Int64(scan.validEnd), lastSequence: nextSequence &- 1,
+      lastChunkOffset: Int64(scan.lastChunk?.offset ?? 0), lastChunkChecksum: scan.lastChunk?.checksum ?? 0)
     self.limits = limits
     self.bytes = bytes
   }

@@ -250,11 +250,11 @@ extension JournalWriter {
   /// checkpoint waiting for it goes on (to append, or to find the writer closed). Returns
   /// whether it was written.
   private func _writeInFlight(_ taken: _TakenChunk) -> Bool {
-    let result: Result<Int64, JournalError>
+    let result: Result<_WrittenChunk, JournalError>
     do throws(JournalError) { result = .success(try _write(taken)) } catch { result = .failure(error) }
     state.withLock { s in
       switch result {
-      case .success(let bytes): _recordWritten(taken, bytes: bytes, &s)
+      case .success(let written): _recordWritten(taken, written, &s)
       case .failure(let error): if s.closedReason == nil { _poison(&s, error) }
       }
       s.chunkInFlight = false
@@ -294,7 +294,7 @@ extension JournalWriter {
     guard s.file != nil else { throw .writerClosed(cause: s.closedReason ?? "closed") }
     guard var taken = _takeChunk(&s, forceFrameEnd: forceFrameEnd) else { return }
     do throws(JournalError) {
-      _recordWritten(taken, bytes: try _write(taken), &s)
+      _recordWritten(taken, try _write(taken), &s)
       // Nothing was appended meanwhile (the lock is held): the buffer goes back, emptied.
       swap(&s.pending, &taken.records)
       s.pending.removeAll(keepingCapacity: true)
@@ -330,9 +330,10 @@ extension JournalWriter {
     return taken
   }
 
-  /// Compresses a taken chunk and writes it at its offset; returns the bytes written. It reads
-  /// no writer state: the caller holds the lock, or is the sync thread with the chunk in flight.
-  private func _write(_ taken: _TakenChunk) throws(JournalError) -> Int64 {
+  /// Compresses a taken chunk and writes it at its offset; returns its size and checksum. It
+  /// reads no writer state: the caller holds the lock, or is the sync thread with the chunk in
+  /// flight.
+  private func _write(_ taken: _TakenChunk) throws(JournalError) -> _WrittenChunk {
     let compressed = try taken.compressor.compress(taken.records, endFrame: taken.endFrame)
     guard compressed.count <= options.limits.maxChunkBytes, taken.records.count <= options.limits.maxChunkBytes else {
       throw .tooLarge(
@@ -344,12 +345,14 @@ extension JournalWriter {
     header.uncompressedLength = UInt32(taken.records.count)
     let bytes = header.encode(salt: salt, offset: taken.offset, payload: compressed)
     try taken.file.write(bytes, at: taken.offset)
-    return Int64(bytes.count)
+    let checksum = bytes.withUnsafeBytes { $0._loadLE(UInt32.self, at: _ChunkHeader.checksumOffset) }
+    return _WrittenChunk(byteCount: Int64(bytes.count), checksum: checksum)
   }
 
   /// Moves the file's end and the frame past a written chunk.
-  private func _recordWritten(_ taken: _TakenChunk, bytes: Int64, _ s: inout _WriterState) {
-    s.endOffset = taken.offset + bytes
+  private func _recordWritten(_ taken: _TakenChunk, _ written: _WrittenChunk, _ s: inout _WriterState) {
+    s.lastChunk = (taken.offset, written.checksum)
+    s.endOffset = taken.offset + written.byteCount
     s.frameInputBytes = taken.endFrame ? 0 : s.frameInputBytes + taken.records.count
     s.frameOpen = !taken.endFrame
     s.writtenSequence = taken.lastSequence

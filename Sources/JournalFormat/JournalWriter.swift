@@ -109,7 +109,9 @@ public final class JournalWriter: Sendable {
       try fs.rename(temporary, to: path)
       try fs.syncDirectory(containing: path)
       let compressor = try _ZstdCompressor(level: options.compressionLevel)
-      let state = _WriterState(file: file, compressor: compressor, endOffset: Int64(_FileHeader.size), nextSequence: firstSequence, lastVersion: nil)
+      let state = _WriterState(
+        file: file, compressor: compressor, endOffset: Int64(_FileHeader.size), lastChunk: nil, nextSequence: firstSequence,
+        lastVersion: nil)
       return JournalWriter(
         path: path, salt: header.salt, formatMinor: header.minor,
         recovery: JournalRecoveryReport(validBytes: Int64(_FileHeader.size), tornTailBytes: 0), options: options, state: state)
@@ -150,7 +152,8 @@ public final class JournalWriter: Sendable {
       let compressor = try _ZstdCompressor(level: options.compressionLevel)
       let next = scan.nextSequence ?? 1
       let state = _WriterState(
-        file: file, compressor: compressor, endOffset: Int64(scan.validEnd), nextSequence: next, lastVersion: scan.lastVersion)
+        file: file, compressor: compressor, endOffset: Int64(scan.validEnd),
+        lastChunk: scan.lastChunk.map { (Int64($0.offset), $0.checksum) }, nextSequence: next, lastVersion: scan.lastVersion)
       return JournalWriter(
         path: path, salt: header.salt, formatMinor: header.minor, recovery: recovery, options: options, state: state)
     } catch {
@@ -170,6 +173,17 @@ public final class JournalWriter: Sendable {
 
   /// Whether the writer has stopped (closed or failed).
   public var isClosed: Bool { state.withLock { $0.closedReason != nil } }
+
+  /// What identifies the journal's bytes written so far (after ``close()``: the whole file).
+  /// Meaningful for a writer that closed cleanly; after a failed write the file may end
+  /// elsewhere.
+  public var prefix: JournalPrefix {
+    state.withLock { s in
+      JournalPrefix(
+        salt: salt, length: s.endOffset, lastSequence: s.writtenSequence, lastChunkOffset: s.lastChunk?.offset ?? 0,
+        lastChunkChecksum: s.lastChunk?.checksum ?? 0)
+    }
+  }
 }
 
 func _nowNanoseconds() -> Int64 {

@@ -73,6 +73,20 @@ public final class JournalHistory<Section: ListElement, Item: ListElement>: Send
     do { reader = try JournalReader.open(at: path, limits: limits, tolerateCorruption: tolerateCorruption) } catch {
       throw .journal(error)
     }
+    return try open(
+      reader: reader, codec: codec, checkpointInterval: checkpointInterval, checkpointBudget: checkpointBudget,
+      progress: progress)
+  }
+
+  /// Replays the journal `reader` opened (the prefix it saw), telling `progress` as
+  /// ``open(at:codec:tolerateCorruption:limits:checkpointInterval:checkpointBudget:progress:)``
+  /// does: for a tool that opened the journal already (to look for its read index).
+  @inlinable
+  package static func open(
+    reader: JournalReader, codec: HistoryCodec<Section, Item>, checkpointInterval: Int = 4_096,
+    checkpointBudget: CheckpointBudget = .default, progress: ((_ done: Int, _ total: Int) -> Void)?
+  ) throws(JournalStoreError) -> JournalHistory {
+    let path = reader.path
     let counter = _KindCounter()
     let store = try _JournalReplay.replay(
       reader, codec: codec, sink: nil, checkpointInterval: checkpointInterval, checkpointBudget: checkpointBudget,
@@ -83,16 +97,9 @@ public final class JournalHistory<Section: ListElement, Item: ListElement>: Send
 
   @inlinable
   static func makeInfo(reader: JournalReader, store: ListStore<Section, Item>, counter: _KindCounter) -> JournalInfo {
-    let compressed = reader.frames.reduce(Int64(0)) { $0 + $1.byteCount }
-    let uncompressed = reader.frames.reduce(Int64(0)) { $0 + $1.uncompressedBytes }
-    return JournalInfo(
-      formatVersion: "\(reader.formatMajor).\(reader.formatMinor)",
-      fileBytes: reader.recovery.validBytes + reader.recovery.tornTailBytes, validBytes: reader.recovery.validBytes,
-      tornTailBytes: reader.recovery.tornTailBytes, compressedBytes: compressed, uncompressedBytes: uncompressed,
-      compressionRatio: compressed == 0 ? 0 : Double(uncompressed) / Double(compressed), frameCount: reader.frames.count,
-      checkpointCount: reader.frames.filter(\.startsWithCheckpoint).count, recordCount: reader.recordCount,
-      commitCount: counter.commits, headMoveCount: counter.headMoves, versionCount: store.latestVersion.rawValue + 1,
-      eventCount: store.eventCount, head: store.head, createdAt: Double(reader.createdAtNanoseconds) / 1e9)
+    JournalInfo(
+      reader: reader, versionCount: store.latestVersion.rawValue + 1, eventCount: store.eventCount, head: store.head,
+      commitCount: counter.commits, headMoveCount: counter.headMoves)
   }
 
   // MARK: Reading

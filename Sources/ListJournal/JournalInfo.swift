@@ -59,6 +59,21 @@ public struct JournalInfo: Hashable, Sendable {
     self.createdAt = createdAt
   }
 
+  /// The facts of the file `reader` read, with the history's counts.
+  @inlinable
+  init(reader: JournalReader, versionCount: Int, eventCount: Int, head: Version, commitCount: Int, headMoveCount: Int) {
+    let compressed = reader.frames.reduce(Int64(0)) { $0 + $1.byteCount }
+    let uncompressed = reader.frames.reduce(Int64(0)) { $0 + $1.uncompressedBytes }
+    self.init(
+      formatVersion: "\(reader.formatMajor).\(reader.formatMinor)",
+      fileBytes: reader.recovery.validBytes + reader.recovery.tornTailBytes, validBytes: reader.recovery.validBytes,
+      tornTailBytes: reader.recovery.tornTailBytes, compressedBytes: compressed, uncompressedBytes: uncompressed,
+      compressionRatio: compressed == 0 ? 0 : Double(uncompressed) / Double(compressed), frameCount: reader.frames.count,
+      checkpointCount: reader.frames.filter(\.startsWithCheckpoint).count, recordCount: reader.recordCount,
+      commitCount: commitCount, headMoveCount: headMoveCount, versionCount: versionCount, eventCount: eventCount,
+      head: head, createdAt: Double(reader.createdAtNanoseconds) / 1e9)
+  }
+
   /// File bytes per event (0 without events).
   @inlinable
   public var bytesPerEvent: Double { eventCount == 0 ? 0 : Double(fileBytes) / Double(eventCount) }

@@ -28,12 +28,22 @@ extension JournalMaintenance {
   @inlinable
   @discardableResult
   public static func export(at path: String, toJSONLines outputPath: String) throws(JournalStoreError) -> Int {
+    try export(at: path, toJSONLines: outputPath, progress: nil)
+  }
+
+  /// ``export(at:toJSONLines:)``, telling `progress` (records written, records in the journal)
+  /// every 1,024 records and at the end: for a tool's progress bar.
+  @inlinable
+  @discardableResult
+  package static func export(
+    at path: String, toJSONLines outputPath: String, progress: ((_ done: Int, _ total: Int) -> Void)?
+  ) throws(JournalStoreError) -> Int {
     guard FileManager.default.createFile(atPath: outputPath, contents: nil),
       let file = FileHandle(forWritingAtPath: outputPath)
     else { throw .unsupported("cannot write \(outputPath)") }
     defer { try? file.close() }
     do throws(JournalStoreError) {
-      return try export(at: path) { block throws(JournalStoreError) in
+      return try export(at: path, progress: progress) { block throws(JournalStoreError) in
         do { try file.write(contentsOf: block) } catch { throw .unsupported("cannot write \(outputPath): \(error)") }
       }
     } catch {
@@ -43,11 +53,12 @@ extension JournalMaintenance {
   }
 
   /// ``export(at:toJSONLines:)``, handing the JSON Lines text to `write` in blocks of whole
-  /// lines (for a tool that streams them to its output).
+  /// lines (for a tool that streams them to its output), and telling `progress` as above.
   @inlinable
   @discardableResult
   package static func export(
-    at path: String, writing write: ([UInt8]) throws(JournalStoreError) -> Void
+    at path: String, progress: ((_ done: Int, _ total: Int) -> Void)? = nil,
+    writing write: ([UInt8]) throws(JournalStoreError) -> Void
   ) throws(JournalStoreError) -> Int {
     let reader: JournalReader
     do { reader = try JournalReader.open(at: path) } catch { throw .journal(error) }
@@ -55,8 +66,13 @@ extension JournalMaintenance {
     var block: [UInt8] = []
     block.reserveCapacity(Self.exportBlockBytes + 4096)
     var count = 0
+    var read = 0
+    let total = Int(reader.recordCount)
+    progress?(0, total)
     var iterator = reader.makeIterator()
     while let record = try nextRecord(&iterator) {
+      read += 1
+      if read & 1023 == 0 { progress?(read, total) }
       guard let kind = HistoryRecord.Kind(rawValue: record.kind.rawValue) else { continue }
       let history = HistoryRecord(kind: kind, sequence: record.sequence, version: record.version, payload: record.payload)
       let content: HistoryRecordContent<JournalValueElement, JournalValueElement>
@@ -74,6 +90,7 @@ extension JournalMaintenance {
       }
     }
     if !block.isEmpty { try write(block) }
+    progress?(total, total)
     return count
   }
 
@@ -95,17 +112,20 @@ extension JournalMaintenance {
     from inputPath: String, toJournalAt outputPath: String, options: JournalOptions = JournalOptions()
   ) throws(JournalStoreError) -> Int {
     var recordLines: [Int] = []
-    return try importJSONLines(from: inputPath, toJournalAt: outputPath, options: options, recordLines: &recordLines)
+    return try importJSONLines(
+      from: inputPath, toJournalAt: outputPath, options: options, recordLines: &recordLines, progress: nil)
   }
 
   /// ``importJSONLines(from:toJournalAt:options:)``, also listing the input line of each
   /// record (record *n* is `recordLines[n - 1]`; blank lines hold none), filled in before the
-  /// replay so a caller can name the line of a record that does not replay.
+  /// replay so a caller can name the line of a record that does not replay, and telling
+  /// `progress` as it goes: (bytes read, 2 × bytes) while it writes the records, then (bytes +
+  /// the replay's share, 2 × bytes) while it replays them: for a tool's progress bar.
   @inlinable
   @discardableResult
   package static func importJSONLines(
     from inputPath: String, toJournalAt outputPath: String, options: JournalOptions = JournalOptions(),
-    recordLines: inout [Int]
+    recordLines: inout [Int], progress: ((_ done: Int, _ total: Int) -> Void)?
   ) throws(JournalStoreError) -> Int {
     guard let data = FileManager.default.contents(atPath: inputPath) else {
       throw .unsupported("cannot read \(inputPath)")
@@ -121,17 +141,23 @@ extension JournalMaintenance {
       data.withUnsafeBytes { raw in
         do throws(JournalStoreError) {
           try appendRecords(
-            lines: raw.bindMemory(to: UInt8.self), of: inputPath, to: writer, recordLines: &recordLines)
+            lines: raw.bindMemory(to: UInt8.self), of: inputPath, to: writer, recordLines: &recordLines,
+            progress: progress.map { report in { done, _ in report(done, 2 * data.count) } })
         } catch {
           failure = error
         }
       }
       if let failure { throw failure }
       do { try writer.close() } catch { throw .journal(error) }
-      // Only that it replays matters: no in-memory checkpoints to build, and the replayed
-      // history is freed off the caller's path.
+      // That it replays is what matters (no in-memory checkpoints to build); the replayed
+      // history then writes the read index, and is freed off the caller's path.
       let replayed = try JournalHistory<JournalValueElement, JournalValueElement>.open(
-        at: outputPath, codec: .generic(), checkpointInterval: 1 << 40)
+        at: outputPath, codec: .generic(), checkpointInterval: 1 << 40,
+        progress: progress.map { report in
+          { done, total in report(data.count + (total == 0 ? data.count : data.count * done / total), 2 * data.count) }
+        })
+      // Best effort: readers replay a journal without one.
+      if options.writesReadIndex { try? replayed.writeReadIndex(codec: .generic(), fileSystem: options.fileSystem) }
       _releaseInBackground(replayed)
     } catch {
       try? writer.close()
@@ -144,7 +170,8 @@ extension JournalMaintenance {
   /// Appends the record of each non-blank line of `bytes` to `writer`, noting its line number.
   @inlinable
   static func appendRecords(
-    lines bytes: UnsafeBufferPointer<UInt8>, of inputPath: String, to writer: JournalWriter, recordLines: inout [Int]
+    lines bytes: UnsafeBufferPointer<UInt8>, of inputPath: String, to writer: JournalWriter, recordLines: inout [Int],
+    progress: ((_ bytesRead: Int, _ total: Int) -> Void)?
   ) throws(JournalStoreError) {
     let scanner = _ExportLineScanner()
     var lineStart = 0
@@ -182,6 +209,7 @@ extension JournalMaintenance {
         throw .journal(error)
       }
       recordLines.append(lineNumber)
+      if recordLines.count & 1023 == 0 { progress?(lineEnd, bytes.count) }
     }
   }
 

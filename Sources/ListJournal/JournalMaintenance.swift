@@ -19,9 +19,26 @@ public enum JournalMaintenance {
   /// (`_checkInvariants`, real in debug builds) on the head state and each checkpointed state.
   /// Never throws: the first problem is in the report, with its byte offset and version.
   ///
+  /// With `writingReadIndex`, a sound journal whose read index (`<path>.index`, see
+  /// ``JournalReadIndex``) is missing or does not describe it gets one, from the replayed
+  /// history (best effort: ``JournalVerification/readIndexWritten`` tells whether it was).
+  ///
   /// - Complexity: O(file size + events · log n).
   @inlinable
-  public static func verify<Section, Item>(at path: String, codec: HistoryCodec<Section, Item>) -> JournalVerification {
+  public static func verify<Section, Item>(
+    at path: String, codec: HistoryCodec<Section, Item>, writingReadIndex: Bool = false
+  ) -> JournalVerification {
+    verify(at: path, codec: codec, writingReadIndex: writingReadIndex, progress: nil)
+  }
+
+  /// ``verify(at:codec:writingReadIndex:)``, telling `progress` (records replayed, records in
+  /// the journal) as the replay goes, as ``JournalHistory``'s open does: for a tool's progress
+  /// bar.
+  @inlinable
+  package static func verify<Section, Item>(
+    at path: String, codec: HistoryCodec<Section, Item>, writingReadIndex: Bool = false,
+    progress: ((_ done: Int, _ total: Int) -> Void)?
+  ) -> JournalVerification {
     var report = JournalVerification()
     let reader: JournalReader
     do { reader = try JournalReader.open(at: path, tolerateCorruption: true) } catch {
@@ -35,8 +52,11 @@ public enum JournalMaintenance {
     var checkpointCodec = codec
     let store: ListStore<Section, Item>
     do throws(JournalStoreError) {
-      let progress = _JournalReplay.Progress()
-      var records = _JournalReplay.Records(reader: reader, progress: progress, fromFrame: 0, counter: counter)
+      let replayProgress = _JournalReplay.Progress()
+      let onProgress = progress
+      onProgress?(0, Int(reader.recordCount))
+      var records = _JournalReplay.Records(
+        reader: reader, progress: replayProgress, fromFrame: 0, counter: counter, onProgress: onProgress)
       records.onCheckpoint = { record in
         if case .checkpoint(let value)? = try? checkpointCodec.decode(record) {
           checkpoints.append((record.sequence, _JournalReplay.offset(ofSequence: record.sequence, in: reader), value))
@@ -45,9 +65,10 @@ public enum JournalMaintenance {
       do {
         store = try ListStore(replaying: records, codec: codec, sink: nil, checkpointInterval: 256, journalCheckpointBytes: .max)
       } catch {
-        throw _JournalReplay.failure(error, reader: reader, progress: progress)
+        throw _JournalReplay.failure(error, reader: reader, progress: replayProgress)
       }
-      if let failure = progress.error { throw .journal(failure) }
+      if let failure = replayProgress.error { throw .journal(failure) }
+      onProgress?(Int(reader.recordCount), Int(reader.recordCount))
       report.recordCount = UInt64(counter.commits + counter.headMoves + counter.checkpoints)
     } catch {
       report.problem = error
@@ -77,13 +98,33 @@ public enum JournalMaintenance {
       }
       report.checkpointsChecked += 1
     }
+    if writingReadIndex, report.problem == nil, reader.recovery.corruption == nil,
+      (try? JournalReadIndex.open(journal: reader, codec: codec)) == nil
+    {
+      report.readIndexWritten =
+        (try? _ReadIndexWriter.write(
+          of: store, codec: codec, prefix: reader.prefix, journalPath: path, commitCount: counter.commits,
+          headMoveCount: counter.headMoves, fileSystem: POSIXFileSystem())) != nil
+    }
     return report
   }
 
   /// `verify` with generic element values (any app's journal).
   @inlinable
-  public static func verify(at path: String) -> JournalVerification {
-    verify(at: path, codec: HistoryCodec<JournalValueElement, JournalValueElement>.generic())
+  public static func verify(at path: String, writingReadIndex: Bool = false) -> JournalVerification {
+    verify(
+      at: path, codec: HistoryCodec<JournalValueElement, JournalValueElement>.generic(), writingReadIndex: writingReadIndex)
+  }
+
+  /// ``verify(at:writingReadIndex:)`` with a progress handler (see
+  /// ``verify(at:codec:writingReadIndex:progress:)``).
+  @inlinable
+  package static func verify(
+    at path: String, writingReadIndex: Bool = false, progress: ((_ done: Int, _ total: Int) -> Void)?
+  ) -> JournalVerification {
+    verify(
+      at: path, codec: HistoryCodec<JournalValueElement, JournalValueElement>.generic(), writingReadIndex: writingReadIndex,
+      progress: progress)
   }
 
   /// Repairs mid-file damage: keeps the valid prefix, saves the damaged original aside as

@@ -49,11 +49,16 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   @usableFromInline let writer: JournalWriter
   @usableFromInline let tracker: _DurabilityTracker
   @usableFromInline let sink: _JournalWriterSink
+  /// The codec as the caller gave it (fresh tables): the read index's streams are encoded
+  /// with a copy of it.
+  @usableFromInline let codec: HistoryCodec<Section, Item>
+  /// Commit and head-move records the journal held when it was opened.
+  @usableFromInline let openedRecords: (commits: Int, headMoves: Int)
 
   @inlinable
   init(
     store: Store, path: String, writer: JournalWriter, tracker: _DurabilityTracker, sink: _JournalWriterSink,
-    durability: JournalDurability
+    durability: JournalDurability, codec: HistoryCodec<Section, Item>, openedRecords: (commits: Int, headMoves: Int)
   ) {
     self.store = store
     self.path = path
@@ -62,6 +67,8 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
     self.sink = sink
     self.recovery = writer.recovery
     self.durability = durability
+    self.codec = codec
+    self.openedRecords = openedRecords
   }
 
   /// Creates the journal at `path` (when missing and `createIfMissing`) or opens it, recovering a
@@ -119,6 +126,25 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
     clock: @escaping @Sendable () -> Double = _systemClock,
     onDurable: (@Sendable (Version) -> Void)? = nil
   ) throws(JournalStoreError) -> JournalStore {
+    try open(
+      at: path, durability: durability, createIfMissing: createIfMissing, codec: codec, options: options,
+      checkpointInterval: checkpointInterval, checkpointBudget: checkpointBudget,
+      journalCheckpointBytes: journalCheckpointBytes, defersWrites: defersWrites, clock: clock, onDurable: onDurable,
+      progress: nil)
+  }
+
+  /// ``open(at:durability:createIfMissing:codec:options:checkpointInterval:checkpointBudget:journalCheckpointBytes:defersWrites:clock:onDurable:)``,
+  /// telling `progress` (records read, records in the journal) as the replay goes, as
+  /// ``JournalHistory``'s open does: for a tool's progress bar.
+  @inlinable
+  package static func open(
+    at path: String, durability: JournalDurability = .grouped, createIfMissing: Bool = true,
+    codec: HistoryCodec<Section, Item>, options: JournalOptions = JournalOptions(),
+    checkpointInterval: Int = 4_096, checkpointBudget: CheckpointBudget = .default,
+    journalCheckpointBytes: Int = 256 * 1024, defersWrites: Bool = false,
+    clock: @escaping @Sendable () -> Double = _systemClock,
+    onDurable: (@Sendable (Version) -> Void)? = nil, progress: ((_ done: Int, _ total: Int) -> Void)?
+  ) throws(JournalStoreError) -> JournalStore {
     let tracker = _DurabilityTracker(onDurable: onDurable)
     var options = options
     options.durability = durability
@@ -135,17 +161,20 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
       let sink = _JournalWriterSink(writer: writer, tracker: tracker, defersWrites: defersWrites)
       // Append only the encodings the file's header announces (a 1.0 file stays readable by
       // older readers).
-      var codec = codec
-      codec.encoderFormatMinor = min(codec.encoderFormatMinor, writer.formatMinor)
+      var appending = codec
+      appending.encoderFormatMinor = min(appending.encoderFormatMinor, writer.formatMinor)
+      let counter = _KindCounter()
       // Deferred relaxed writes promise nothing at commit time, so the encoding of their
       // records moves off the committing thread too. (Not with `.strict` or `.grouped`: their
       // `onDurable` may run on the background writer, which must never wait for the store.)
       let store = try _JournalReplay.replay(
-        reader, codec: codec, sink: sink, checkpointInterval: checkpointInterval, checkpointBudget: checkpointBudget,
+        reader, codec: appending, sink: sink, checkpointInterval: checkpointInterval, checkpointBudget: checkpointBudget,
         journalCheckpointBytes: journalCheckpointBytes, encodingInBackground: defersWrites && durability == .relaxed,
-        clock: clock)
+        clock: clock, counter: counter, onProgress: progress)
       tracker.start(durableVersion: store.latestVersion, durableSequence: writer.durableSequence)
-      return JournalStore(store: store, path: path, writer: writer, tracker: tracker, sink: sink, durability: durability)
+      return JournalStore(
+        store: store, path: path, writer: writer, tracker: tracker, sink: sink, durability: durability, codec: codec,
+        openedRecords: (counter.commits, counter.headMoves))
     } catch {
       try? writer.close()
       throw error
@@ -252,8 +281,15 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   /// `defersWrites` it first writes what is held back and waits for the background writer,
   /// which has stopped when it returns; after a failed background write it throws that
   /// failure (every time).
+  ///
+  /// A clean close then writes the journal's read index (`<path>.index`, see
+  /// ``JournalReadIndex``) unless `options.writesReadIndex` is off or the index there already
+  /// describes the journal. That is best effort: a failure to write it is ignored (readers
+  /// replay the journal instead), and it never touches the journal.
   @inlinable
   public func close() throws(JournalStoreError) {
+    // Only a writer that has not failed holds exactly what the store shows.
+    let wasOpen = !writer.isClosed
     // Held-back records first; if they cannot be written the writer is closed by the failure.
     let flushed = Result { () throws(JournalStoreError) in
       // Refuse later changes first, then write what was queued: a change racing the close is
@@ -263,6 +299,29 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
     }
     do { try writer.close() } catch { throw .journal(error) }
     try flushed.get()
+    if wasOpen { writeReadIndex() }
+  }
+
+  /// Writes the read index after a clean close, ignoring any failure. The store is final by
+  /// now: the writer is closed, so a change racing the close has either reached the file
+  /// before it (and the store, whose lock every read here takes) or failed.
+  @inlinable
+  func writeReadIndex() {
+    let options = writer.options
+    guard options.writesReadIndex else { return }
+    let prefix = writer.prefix
+    let indexPath = JournalReadIndexFile.path(forJournal: path)
+    // Opened and closed without a change: an index that describes the file stays.
+    if let existing = try? JournalReadIndexFile.read(at: indexPath, fileSystem: options.fileSystem),
+      existing.journal == prefix
+    {
+      return
+    }
+    try? _ReadIndexWriter.write(
+      of: store, codec: codec, prefix: prefix, journalPath: path,
+      commitCount: openedRecords.commits + sink.commitRecords.load(ordering: .relaxed),
+      headMoveCount: openedRecords.headMoves + sink.headMoveRecords.load(ordering: .relaxed),
+      fileSystem: options.fileSystem)
   }
 
   /// Whether the writer has stopped (closed, or after a failed write or sync).

@@ -19,6 +19,9 @@ public struct JournalVerification: Sendable, Equatable {
   public var tornTailBytes: Int64 = 0
   /// The first problem found, nil when the journal is sound.
   public var problem: JournalStoreError?
+  /// Whether the verification wrote the journal's read index (asked for, the journal sound,
+  /// and the index missing or not describing it).
+  public var readIndexWritten = false
 
   @inlinable
   init(recordCount: UInt64 = 0, versionCount: Int = 0, eventCount: Int = 0, checkpointsChecked: Int = 0, statesChecked: Int = 0, tornTailBytes: Int64 = 0, problem: JournalStoreError? = nil) {

@@ -22,6 +22,39 @@ struct ProgressBarTests {
     #expect(drawn.last == "\r\u{1B}[2K")
   }
 
+  /// `NO_COLOR`: no escape sequence at all; a shorter line is padded over the longer one and
+  /// the bar is erased with spaces.
+  @Test func withoutEscapesTheBarIsErasedWithSpaces() {
+    var drawn: [String] = []
+    let bar = ProgressBar(label: "x", unit: "bytes", width: 4, erasesWithEscape: false, clock: { 0 }) { drawn.append($0) }
+    bar.update(done: 100, total: 1000)
+    bar.clear()
+    bar.update(done: 1000, total: 1000)
+    bar.finish()
+    #expect(drawn == [
+      "\rx [----]  10%  100/1000 bytes", "\r" + String(repeating: " ", count: 29) + "\r", "\rx [####] 100%  1000/1000 bytes",
+      "\r" + String(repeating: " ", count: 30) + "\r",
+    ])
+    #expect(!drawn.joined().contains("\u{1B}"))
+  }
+
+  /// A bar that shows after a delay draws nothing for a job done before it.
+  @Test func aDelayedBarStaysHiddenForAQuickJob() {
+    var now = 0.0
+    var drawn: [String] = []
+    let bar = ProgressBar(label: "x", width: 4, showingAfter: 0.25, clock: { now }) { drawn.append($0) }
+    for done in 0...10 { bar.update(done: done, total: 10) }
+    bar.finish()
+    #expect(drawn.isEmpty)
+    let slow = ProgressBar(label: "x", width: 4, showingAfter: 0.25, clock: { now }) { drawn.append($0) }
+    for done in 0...1_000 {
+      now = Double(done) / 1_000
+      slow.update(done: done, total: 1_000)
+    }
+    #expect(slow.drawCount >= 2)
+    #expect(drawn.last == "\rx [####] 100%  1000/1000 records")
+  }
+
   @Test func lineShowsTheFraction() {
     #expect(ProgressBar.line(label: "x", done: 37, total: 100, width: 10) == "x [###-------]  37%  37/100 records")
     #expect(ProgressBar.line(label: "x", done: 0, total: 0, width: 4) == "x [####] 100%  0/0 records")
@@ -37,9 +70,12 @@ struct ProgressBarTests {
   }
 
   /// On a terminal (a pseudo-terminal from util-linux `script`), `replay` draws the bar on
-  /// stderr, ends at 100% and erases it before printing its report.
-  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "util-linux script is not installed"))
-  func replayDrawsTheBarOnATerminal() throws {
+  /// stderr, ends at 100% and erases it before printing its report: with an escape sequence,
+  /// or with `NO_COLOR` with spaces.
+  @Test(
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "util-linux script is not installed"),
+    arguments: [false, true])
+  func replayDrawsTheBarOnATerminal(noColor: Bool) throws {
     let directory = try CLIRunner.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     _ = try CLIRunner.run(["exec", "j.journal"], stdin: "append-sections S\nappend a\nundo\n", in: directory)
@@ -49,6 +85,9 @@ struct ProgressBarTests {
     process.arguments = ["-qec", "'\(binary.path)' replay j.journal", "/dev/null"]
     process.currentDirectoryURL = directory
     process.standardInput = FileHandle.nullDevice
+    var environment = ProcessInfo.processInfo.environment
+    environment["NO_COLOR"] = noColor ? "1" : nil
+    process.environment = environment
     let output = Pipe()
     process.standardOutput = output
     try process.run()
@@ -57,6 +96,8 @@ struct ProgressBarTests {
     let text = String(decoding: data, as: UTF8.self)
     #expect(process.terminationStatus == 0)
     #expect(text.hasPrefix("\rreplaying [------------------------------]   0%  0/3 records"), "\(text.debugDescription)")
-    #expect(text.contains("\rreplaying [##############################] 100%  3/3 records\r\u{1B}[2Kversions: 3\r\n"), "\(text.debugDescription)")
+    let erase = noColor ? "\r" + String(repeating: " ", count: 60) + "\r" : "\r\u{1B}[2K"
+    #expect(text.contains("\rreplaying [##############################] 100%  3/3 records\(erase)versions: 3\r\n"), "\(text.debugDescription)")
+    #expect(text.contains("\u{1B}") == !noColor)
   }
 }

@@ -6,6 +6,8 @@ struct _ChunkHeader: Equatable {
   static let frameEndFlag: UInt8 = 0x02
   static let checkpointFlag: UInt8 = 0x04
   static let knownFlags: UInt8 = 0x07
+  /// Where the stored CRC32C sits in the header.
+  static let checksumOffset = 44
 
   var flags: UInt8
   var compressedLength: UInt32
@@ -74,7 +76,7 @@ struct _ChunkHeader: Equatable {
     guard file.count - offset - size >= Int(header.compressedLength) else {
       return .failure(.init("chunk extends past end of file", extendsPastEnd: true))
     }
-    let stored = file._loadLE(UInt32.self, at: offset + 44)
+    let stored = file._loadLE(UInt32.self, at: offset + checksumOffset)
     let computed = checksum(
       salt: salt, offset: Int64(offset),
       header: UnsafeRawBufferPointer(rebasing: file[offset..<(offset + 44)]),

@@ -8,6 +8,8 @@ struct _Scanner {
     var corruption: JournalError?
     var nextSequence: UInt64?
     var lastVersion: UInt64?
+    /// Offset and stored checksum of the last chunk accepted (for `JournalPrefix`).
+    var lastChunk: (offset: Int, checksum: UInt32)?
     /// Whether the last frame is unterminated.
     var lastFrameOpen: Bool { frames.last.map { !$0.isTerminated } ?? false }
   }
@@ -23,6 +25,7 @@ struct _Scanner {
           result.corruption = .corrupted(offset: Int64(offset), lastGoodVersion: result.lastVersion, reason: reason)
           return result
         }
+        result.lastChunk = (offset, file._loadLE(UInt32.self, at: offset + _ChunkHeader.checksumOffset))
         offset += header.totalSize
         result.validEnd = offset
       case .failure(let failure):

@@ -4,6 +4,8 @@ struct _WriterState: ~Copyable {
   let compressor: _ZstdCompressor
   /// Where the next chunk goes.
   var endOffset: Int64
+  /// Offset and stored checksum of the last chunk in the file (for `JournalPrefix`).
+  var lastChunk: (offset: Int64, checksum: UInt32)?
   var nextSequence: UInt64
   var lastVersion: UInt64?
   /// Whether the current zstd frame has chunks in the file (so the next chunk continues it).
@@ -35,10 +37,14 @@ struct _WriterState: ~Copyable {
   /// Kept for tests, which see a checkpoint waiting through it.
   var waitingForChunkInFlight = 0
 
-  init(file: any JournalFileHandle, compressor: _ZstdCompressor, endOffset: Int64, nextSequence: UInt64, lastVersion: UInt64?) {
+  init(
+    file: any JournalFileHandle, compressor: _ZstdCompressor, endOffset: Int64, lastChunk: (offset: Int64, checksum: UInt32)?,
+    nextSequence: UInt64, lastVersion: UInt64?
+  ) {
     self.file = file
     self.compressor = compressor
     self.endOffset = endOffset
+    self.lastChunk = lastChunk
     self.nextSequence = nextSequence
     self.lastVersion = lastVersion
     writtenSequence = nextSequence &- 1
@@ -61,4 +67,10 @@ struct _TakenChunk {
 
   /// Whether the chunk ends its frame.
   var endFrame: Bool { header.isFrameEnd }
+}
+
+/// A chunk as written: its size in the file and its stored checksum.
+struct _WrittenChunk {
+  let byteCount: Int64
+  let checksum: UInt32
 }

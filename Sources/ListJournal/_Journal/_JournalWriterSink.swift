@@ -46,6 +46,20 @@ final class _JournalWriterSink: HistoryRecordSink {
   /// failed write: from then on every `write`, `flush` and `close` throws it.
   @usableFromInline let background: _BackgroundAppender?
 
+  /// Commit and head-move records handed to the writer (for the read index's counts).
+  @usableFromInline let commitRecords = Atomic<Int>(0)
+  @usableFromInline let headMoveRecords = Atomic<Int>(0)
+
+  /// Counts a record the writer took (or that is held for it).
+  @inlinable
+  func count(_ kind: HistoryRecord.Kind) {
+    switch kind {
+    case .commit: commitRecords.wrappingAdd(1, ordering: .relaxed)
+    case .headMove: headMoveRecords.wrappingAdd(1, ordering: .relaxed)
+    case .checkpoint: break
+    }
+  }
+
   /// The writer's record limit: the store skips a checkpoint larger than this.
   @inlinable
   var maximumPayloadBytes: Int? { writer.maximumRecordPayload }
@@ -66,6 +80,7 @@ final class _JournalWriterSink: HistoryRecordSink {
     guard let background else {
       let receipt = try writer.append(journalRecord)
       if record.kind == .commit { tracker.register(sequence: receipt.sequence, version: Int(record.version)) }
+      count(record.kind)
       return
     }
     // Refused here, not by the background writer: there the failure would be sticky and fail
@@ -82,6 +97,7 @@ final class _JournalWriterSink: HistoryRecordSink {
       if held.isClosed { throw .writerClosed(cause: "closed") }
       held.records.append(journalRecord)
       held.bytes += record.payload.count
+      count(record.kind)
       if held.bytes >= Self.deferredByteLimit { background.enqueue(takeHeld(&held)) }
     }
   }

@@ -37,6 +37,10 @@ extension JournalValueElement {
   var displayContent: String {
     if content == id { return "" }
     guard case .object(let members) = content else { return content.displayText }
+    // The CLI's own elements, `{"id": ID, "content": TEXT}`, without filtering a copy.
+    if members.count == 2, members[0].key == "id", members[0].value == id, members[1].key == "content" {
+      return members[1].value.displayText
+    }
     let rest = members.filter { !($0.key == "id" && $0.value == id) }
     if rest.isEmpty { return "" }
     if rest.count == 1, rest[0].key == "content" { return rest[0].value.displayText }

@@ -18,9 +18,7 @@ enum ChangesetRenderer {
   static func render(
     from: Int, to: Int, session: any JournalSession, json: Bool, style: TerminalStyle
   ) throws(ListLanguageError) -> String {
-    let old = try session.snapshot(at: from)
-    let new = try session.snapshot(at: to)
-    let changeset = ListChangeset(from: old, to: new)
+    let changeset = try session.changeset(from: from, to: to)
     return json ? self.json(changeset, from: from, to: to) : text(changeset, from: from, to: to, style: style)
   }
 

@@ -12,7 +12,9 @@ import Darwin
 /// `ops` counts the sections and items a version changed (``ListEvent/changeCount``), so a
 /// version made by one command shows the count its label names ("Append 2 Items": 2 ops).
 /// Graph: a version with one child continues on the same column; branches nest under
-/// `├─`/`└─`, so a long linear history stays narrow.
+/// `├─`/`└─`, so a long linear history stays narrow. Drawn for the newest versions only
+/// (`log --limit`), each version whose parent is not among them starts a tree of its own and
+/// names that parent: `5 Append Item  (parent 2)`.
 ///
 /// - Complexity: O(versions).
 enum LogRenderer {
@@ -51,15 +53,23 @@ enum LogRenderer {
     var children: [Int: [Int]] = [:]
     var byVersion: [Int: LogEntry] = [:]
     var roots: [Int] = []
+    for info in versions { byVersion[info.version] = info }
+    // A version whose parent is not listed (version 0, or older than `log --limit` shows)
+    // starts a root.
     for info in versions {
-      byVersion[info.version] = info
-      if let parent = info.parent { children[parent, default: []].append(info.version) } else { roots.append(info.version) }
+      if let parent = info.parent, byVersion[parent] != nil {
+        children[parent, default: []].append(info.version)
+      } else {
+        roots.append(info.version)
+      }
     }
     var lines: [String] = []
     func line(_ version: Int, prefix: String) -> String {
       let info = byVersion[version]!
+      // A root of `log --limit`'s tree names the parent it was committed on.
+      let parent = info.parent.flatMap { byVersion[$0] == nil ? "  " + style.dim("(parent \($0))") : nil } ?? ""
       let head = info.isHead ? "  " + style.yellow("← head") : ""
-      return "\(prefix)\(style.bold(String(version))) \(displayLabel(info))\(head)"
+      return "\(prefix)\(style.bold(String(version))) \(displayLabel(info))\(parent)\(head)"
     }
     // Iterative walk: (version, prefix for its own line, prefix for what follows it).
     var stack: [(Int, String, String)] = roots.reversed().map { ($0, "", "") }

@@ -1,3 +1,5 @@
+import ListDiff
+
 /// What the CLI needs from a journal-backed history of a ``TextSnapshot``: the only seam
 /// between the list language and the storage, so the interpreter, `exec`, `repl`, `show`,
 /// `log` and `diff` do not know which history engine or file format is behind it.
@@ -41,8 +43,16 @@ protocol JournalSession: AnyObject {
   func resolve(_ version: VersionReference) throws(ListLanguageError) -> Int
   /// The list at any version, on any branch, without moving the head.
   func snapshot(at version: Int) throws(ListLanguageError) -> TextSnapshot
+  /// ``snapshot(at:)`` as outlines, for printing: a session that has the state in that form
+  /// already (a read index) spares building the snapshot.
+  func outlines(at version: Int) throws(ListLanguageError) -> TextOutlines
+  /// The full diff between the lists at two versions (`diff`).
+  func changeset(from: Int, to: Int) throws(ListLanguageError) -> ListChangeset<String, String>
   /// One entry per version, in version order.
   func versions() -> [LogEntry]
+  /// The entries of the newest `count` versions (every version when nil), in version order:
+  /// what `log --limit` prints.
+  func logEntries(newest count: Int?) throws(ListLanguageError) -> [LogEntry]
   /// How many versions and recorded events the history holds (what `versions()` counts,
   /// without building an entry and a summary per version).
   func historyCounts() -> (versions: Int, events: Int)
@@ -54,6 +64,19 @@ protocol JournalSession: AnyObject {
 }
 
 extension JournalSession {
+  func outlines(at version: Int) throws(ListLanguageError) -> TextOutlines {
+    TextOutlines(try snapshot(at: version))
+  }
+
+  func changeset(from: Int, to: Int) throws(ListLanguageError) -> ListChangeset<String, String> {
+    ListChangeset(from: try snapshot(at: from), to: try snapshot(at: to))
+  }
+
+  func logEntries(newest count: Int?) throws(ListLanguageError) -> [LogEntry] {
+    let all = versions()
+    return count.map { Array(all.suffix($0)) } ?? all
+  }
+
   func perform(_ command: ListCommand) throws(ListLanguageError) -> Int? {
     try begin()
     do throws(ListLanguageError) {

@@ -1,7 +1,8 @@
 /// Opens the journal behind a path as a ``JournalSession``: the one place that decides which
 /// storage backs the CLI.
 ///
-/// Read-only sessions decode any app's journal generically (``_GenericJournalSession``);
+/// Read-only sessions decode any app's journal generically, through its read index when that
+/// describes it (``_IndexedJournalSession``), else by replaying it (``_GenericJournalSession``);
 /// writing sessions use the CLI's own element types (``_StoreJournalSession``).
 ///
 /// ```swift
@@ -10,7 +11,7 @@
 enum JournalSessions {
   static func open(_ path: String, mode: JournalSessionMode) throws(ListLanguageError) -> any JournalSession {
     switch mode {
-    case .readOnly: try _GenericJournalSession(path: path)
+    case .readOnly: try _IndexedJournalSession.open(path)
     case .readWrite(let durability, let createIfMissing):
       try _StoreJournalSession(path: path, durability: durability, createIfMissing: createIfMissing)
     }

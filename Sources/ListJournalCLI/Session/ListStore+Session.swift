@@ -50,12 +50,14 @@ extension ListStore {
     return (versions, events)
   }
 
-  /// One `log` entry per version, oldest first; `summary` describes a version's events.
+  /// One `log` entry per version, oldest first (the newest `count` only, when given);
+  /// `summary` describes a version's events.
   ///
   /// - Complexity: O(versions + events) plus what `summary` costs.
-  func logEntries(summary: ([ListEvent<Section, Item>]) -> [String]) -> [LogEntry] {
+  func logEntries(newest count: Int? = nil, summary: ([ListEvent<Section, Item>]) -> [String]) -> [LogEntry] {
     let head = self.head
-    return (0...latestVersion.rawValue).compactMap { number in
+    let latest = latestVersion.rawValue
+    return (max(0, latest + 1 - (count ?? latest + 1))..<(latest + 1)).compactMap { number in
       guard let info = info(for: Version(number)) else { return nil }
       let events = (try? events(of: Version(number))) ?? []
       return LogEntry(

@@ -22,7 +22,10 @@ struct CompactCommand: ParsableCommand {
   func run() throws {
     try reportingFailures { () throws(ListLanguageError) in
       do throws(JournalError) {
-        let report = try JournalCompactor.compact(at: journal, level: level)
+        let bar = ProgressBar.onStandardError(label: "compacting", showingAfter: 0.25)
+        defer { bar?.finish() }
+        let report = try JournalCompactor.compact(
+          at: journal, level: level, progress: bar.map { bar in { done, total in bar.update(done: done, total: total) } })
         OutputStream.standardOutput.writeLine(
           "compacted: \(report.bytesBefore) → \(report.bytesAfter) bytes, \(report.recordsAfter) records")
       } catch {

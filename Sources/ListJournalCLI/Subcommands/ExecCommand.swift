@@ -56,6 +56,13 @@ struct ExecCommand: ParsableCommand {
       interpreter.acknowledgesCommits = ack
       var lastLine = 0
       var idleFailure: ListLanguageError?
+      // A script file's size is known: its bytes run so far are the progress.
+      let scriptBytes = Self.regularFileSize(input)
+      let bar = scriptBytes.flatMap { _ in
+        ProgressBar.onStandardError(label: "executing", unit: "bytes", showingAfter: 0.25)
+      }
+      var bytesRun = 0
+      defer { bar?.finish() }
       do {
         try LineReader(descriptor: input).forEachLine(
           beforeBlocking: {
@@ -63,6 +70,10 @@ struct ExecCommand: ParsableCommand {
           },
           { line, number in
             if idleFailure != nil { return false }
+            if let bar, let scriptBytes {
+              bytesRun += line.count + 1
+              bar.update(done: min(bytesRun, scriptBytes), total: scriptBytes)
+            }
             lastLine = number
             do throws(ListLanguageError) {
               try interpreter.run(bytes: line, number: number)
@@ -85,6 +96,7 @@ struct ExecCommand: ParsableCommand {
           failed = true
         }
       }
+      bar?.finish()
       try session.close()
       interpreter.acknowledgeDurable()
       // The process ends right after this: releasing the history (every version's events and
@@ -92,5 +104,13 @@ struct ExecCommand: ParsableCommand {
       _ = Unmanaged.passRetained(session as AnyObject)
     }
     if failed { throw ExitCode(1) }
+  }
+
+  /// The size of the file behind `descriptor` when it is a regular file (a script, or stdin
+  /// redirected from one); nil for a pipe or a terminal.
+  static func regularFileSize(_ descriptor: Int32) -> Int? {
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+    return Int(status.st_size)
   }
 }

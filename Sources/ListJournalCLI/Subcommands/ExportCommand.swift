@@ -37,10 +37,15 @@ struct ExportCommand: ParsableCommand {
         throw ListLanguageError(message: "cannot open journal '\(journal)': No such file or directory")
       }
       do throws(JournalStoreError) {
+        let bar = ProgressBar.onStandardError(label: "exporting", showingAfter: 0.25)
+        defer { bar?.finish() }
+        let progress = bar.map { bar in { (done: Int, total: Int) in bar.update(done: done, total: total) } }
         if let output {
-          try JournalMaintenance.export(at: journal, toJSONLines: output)
+          try JournalMaintenance.export(at: journal, toJSONLines: output, progress: progress)
         } else {
-          try JournalMaintenance.export(at: journal) { block in OutputStream.standardOutput.write(bytes: block) }
+          try JournalMaintenance.export(at: journal, progress: progress) { block in
+            OutputStream.standardOutput.write(bytes: block)
+          }
         }
       } catch {
         throw ListLanguageError(message: "journal '\(journal)': \(error)")

@@ -34,7 +34,11 @@ struct ImportCommand: ParsableCommand {
       var recordLines: [Int] = []
       let count: Int
       do throws(JournalStoreError) {
-        count = try JournalMaintenance.importJSONLines(from: jsonl, toJournalAt: journal, recordLines: &recordLines)
+        let bar = ProgressBar.onStandardError(label: "importing", unit: "steps", showingAfter: 0.25)
+        defer { bar?.finish() }
+        count = try JournalMaintenance.importJSONLines(
+          from: jsonl, toJournalAt: journal, recordLines: &recordLines,
+          progress: bar.map { bar in { done, total in bar.update(done: done, total: total) } })
       } catch {
         throw Self.describe(error, input: jsonl, recordLines: recordLines)
       }

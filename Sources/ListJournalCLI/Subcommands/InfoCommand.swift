@@ -24,7 +24,10 @@ struct InfoCommand: ParsableCommand {
       }
       let compressed = reader.frames.reduce(Int64(0)) { $0 + $1.byteCount }
       let uncompressed = reader.frames.reduce(Int64(0)) { $0 + $1.uncompressedBytes }
-      let session = try JournalSessions.open(journal, mode: .readOnly)
+      // The reader checked every chunk already: a sound journal needs no second pass.
+      let session =
+        reader.recovery.corruption == nil
+        ? try _IndexedJournalSession.open(reader) : try JournalSessions.open(journal, mode: .readOnly)
       let (versions, events) = session.historyCounts()
       let out = OutputStream.standardOutput
       out.writeLine("format: \(reader.formatMajor).\(reader.formatMinor)")

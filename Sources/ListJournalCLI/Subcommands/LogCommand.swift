@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// `listjournal log JOURNAL [--format text|json] [--graph]`.
+/// `listjournal log JOURNAL [--limit N] [--format text|json] [--graph]`.
 struct LogCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "log",
@@ -13,9 +13,13 @@ struct LogCommand: ParsableCommand {
       `append-sections A B` is 2 and `append a b` is 1; a command that changed nothing is 0.
       Any app's journal can be read (see `listjournal show --help`).
       --graph draws the undo tree with the head marked.
+      --limit N lists only the newest N versions (the last N lines of the full log; with
+      --graph, the tree they form, each version whose parent is older starting a root): on a
+      long journal that is read from its index instead of replaying it.
 
       Example:
         listjournal log todo.journal --graph
+        listjournal log todo.journal --limit 20
       """)
 
   @Argument(help: "The journal file.")
@@ -27,10 +31,17 @@ struct LogCommand: ParsableCommand {
   @Flag(help: "Draw the undo tree (branches nest; the head is marked).")
   var graph = false
 
+  @Option(help: "List only the newest N versions.")
+  var limit: Int?
+
+  func validate() throws {
+    if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, not \(limit)") }
+  }
+
   func run() throws {
     try reportingFailures { () throws(ListLanguageError) in
       let session = try JournalSessions.open(journal, mode: .readOnly)
-      let versions = session.versions()
+      let versions = try session.logEntries(newest: limit)
       let style = TerminalStyle.forStandardOutput()
       let text =
         graph ? LogRenderer.graph(versions, style: style)

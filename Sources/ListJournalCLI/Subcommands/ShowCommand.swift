@@ -33,11 +33,13 @@ struct ShowCommand: ParsableCommand {
     try reportingFailures { () throws(ListLanguageError) in
       let session = try JournalSessions.open(journal, mode: .readOnly)
       let version = try session.resolve(try at.map { s throws(ListLanguageError) in try versionReference(s) } ?? .head(back: 0))
-      let snapshot = try session.snapshot(at: version)
+      let outlines = try session.outlines(at: version)
       let out = OutputStream.standardOutput
       switch format {
-      case .text: out.writeLine(SnapshotRenderer.text(snapshot, version: version, style: .forStandardOutput()))
-      case .json: out.writeLine(SnapshotRenderer.json(snapshot, version: version))
+      case .text:
+        out.write(bytes: SnapshotRenderer.textBytes(outlines, version: version, style: .forStandardOutput()))
+        out.write("\n")
+      case .json: out.writeLine(SnapshotRenderer.json(outlines, version: version))
       }
     }
   }

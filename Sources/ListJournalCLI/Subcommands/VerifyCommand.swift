@@ -10,7 +10,8 @@ struct VerifyCommand: ParsableCommand {
     discussion: """
       Any app's journal is checked (decoded generically). Names the first bad byte offset and
       version. --repair keeps the valid prefix and sets the
-      original aside.
+      original aside. A sound journal whose read index (JOURNAL.index, which lets show, log,
+      diff and info skip replaying it) is missing or out of date gets a new one.
 
       Example:
         listjournal verify todo.journal || listjournal verify todo.journal --repair
@@ -51,7 +52,10 @@ struct VerifyCommand: ParsableCommand {
       // 2. Full replay of any app's journal (every event verified against the state it applies
       // to), every checkpoint against the replayed state, invariants on the head and the
       // checkpointed states.
-      let report = JournalMaintenance.verify(at: journal)
+      let bar = ProgressBar.onStandardError(label: "verifying", showingAfter: 0.25)
+      let report = JournalMaintenance.verify(
+        at: journal, writingReadIndex: true, progress: bar.map { bar in { done, total in bar.update(done: done, total: total) } })
+      bar?.finish()
       if let problem = report.problem {
         var message = "'\(journal)' is not sound: \(problem)"
         if let version = report.lastGoodVersion { message += " (last good: version \(version.rawValue))" }
@@ -60,6 +64,7 @@ struct VerifyCommand: ParsableCommand {
       out.writeLine(
         "sound: \(reader.recordCount) records in \(reader.frames.count) frames, \(report.versionCount) versions, "
           + "\(report.eventCount) events, \(report.checkpointsChecked) checkpoints and \(report.statesChecked) states checked")
+      if report.readIndexWritten { out.writeLine("read index written: \(journal).index") }
     }
   }
 }

@@ -18,9 +18,14 @@ final class OutputStream: @unchecked Sendable {
   private var buffer: [UInt8] = []
   private let capacity: Int
 
+  /// Whether flushing first erases a progress bar on the same terminal (stdout on a terminal:
+  /// the bar is on stderr, which shows on the same screen).
+  private let clearsProgressBar: Bool
+
   init(descriptor: Int32, capacity: Int = 64 * 1024) {
     self.descriptor = descriptor
     self.capacity = capacity
+    clearsProgressBar = descriptor == STDOUT_FILENO && isatty(descriptor) == 1
     buffer.reserveCapacity(capacity)
   }
 
@@ -33,9 +38,11 @@ final class OutputStream: @unchecked Sendable {
     if buffer.count >= capacity { flush() }
   }
 
+  /// Writes UTF-8 bytes (a large text rendered as bytes, see `SnapshotRenderer.textBytes`).
   func write(bytes: [UInt8]) {
-    buffer.append(contentsOf: bytes)
-    if buffer.count >= capacity { flush() }
+    flush()
+    if clearsProgressBar && !bytes.isEmpty { ProgressBar.active?.clear() }
+    bytes.withUnsafeBytes { writeAll($0) }
   }
 
   func writeLine(_ text: String) {
@@ -44,23 +51,27 @@ final class OutputStream: @unchecked Sendable {
   }
 
   func flush() {
+    if clearsProgressBar && !buffer.isEmpty { ProgressBar.active?.clear() }
+    buffer.withUnsafeBytes { writeAll($0) }
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  private func writeAll(_ raw: UnsafeRawBufferPointer) {
     var offset = 0
-    while offset < buffer.count {
-      let written = buffer.withUnsafeBytes { raw in
-        systemWrite(descriptor, raw.baseAddress! + offset, raw.count - offset)
-      }
+    while offset < raw.count {
+      let written = systemWrite(descriptor, raw.baseAddress! + offset, raw.count - offset)
       if written < 0 {
         if errno == EINTR { continue }
         break  // EPIPE and friends: the reader is gone; drop the output.
       }
       offset += written
     }
-    buffer.removeAll(keepingCapacity: true)
   }
 }
 
 /// Prints `error: …` on stderr, after flushing stdout so the two streams interleave in order.
 func printError(_ message: String) {
+  ProgressBar.active?.clear()
   OutputStream.standardOutput.flush()
   OutputStream.standardError.writeLine("error: \(message)")
   OutputStream.standardError.flush()
@@ -77,6 +88,7 @@ private func systemWrite(_ descriptor: Int32, _ pointer: UnsafeRawPointer, _ cou
 
 /// Prints `warning: …` on stderr.
 func printWarning(_ message: String) {
+  ProgressBar.active?.clear()
   OutputStream.standardOutput.flush()
   OutputStream.standardError.writeLine("warning: \(message)")
   OutputStream.standardError.flush()

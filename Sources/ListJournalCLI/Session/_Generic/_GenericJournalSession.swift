@@ -58,6 +58,28 @@ final class _GenericJournalSession: JournalSession {
     _ = Unmanaged.passRetained(self)
   }
 
+  /// Replays the journal `reader` opened (the prefix it saw).
+  init(reader: JournalReader, progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws(ListLanguageError) {
+    path = reader.path
+    do {
+      store = try JournalHistory.open(
+        reader: reader, codec: .generic(), checkpointInterval: _StoreJournalSession.checkpointInterval,
+        checkpointBudget: _StoreJournalSession.checkpointBudget, progress: progress
+      ).store
+    } catch {
+      throw ListLanguageError(message: Self.describe(error, path: reader.path))
+    }
+    _ = Unmanaged.passRetained(self)
+  }
+
+  /// Replays the journal `reader` opened, drawing a progress bar on a terminal meanwhile (a
+  /// long journal takes seconds).
+  static func replaying(_ reader: JournalReader) throws(ListLanguageError) -> _GenericJournalSession {
+    let bar = ProgressBar.onStandardError(label: "replaying", showingAfter: 0.25)
+    defer { bar?.finish() }
+    return try _GenericJournalSession(reader: reader) { done, total in bar?.update(done: done, total: total) }
+  }
+
   /// What the CLI prints for a journal that cannot be opened or replayed: a record that does
   /// not replay is named by its sequence, its version (0 in the rare case it could not be read
   /// again to find it) and the byte offset of its frame.
@@ -90,6 +112,11 @@ final class _GenericJournalSession: JournalSession {
   /// An identifier in `log` summaries: its display text, quoted as the list language writes it.
   private static func text(_ id: JournalValue) -> String { ListTokenizer.quoted(id.displayText) }
 
+  /// The `log` summary of a version's events.
+  static func summaries(_ events: [ListEvent<JournalValueElement, JournalValueElement>]) -> [String] {
+    ListEvent.summaries(events, sectionText: text, itemText: text)
+  }
+
   func resolve(_ reference: VersionReference) throws(ListLanguageError) -> Int { try store.resolve(reference) }
 
   func snapshot(at version: Int) throws(ListLanguageError) -> TextSnapshot {
@@ -113,6 +140,10 @@ final class _GenericJournalSession: JournalSession {
   func historyCounts() -> (versions: Int, events: Int) { store.historyCounts() }
 
   func versions() -> [LogEntry] {
-    store.logEntries { events in ListEvent.summaries(events, sectionText: Self.text, itemText: Self.text) }
+    store.logEntries(summary: Self.summaries)
+  }
+
+  func logEntries(newest count: Int?) throws(ListLanguageError) -> [LogEntry] {
+    store.logEntries(newest: count, summary: Self.summaries)
   }
 }

@@ -63,10 +63,15 @@ final class _StoreJournalSession: JournalSession {
       case .grouped: .grouped
       case .relaxed: .relaxed
       }
+    // Opening replays the whole journal: seconds for a long one.
+    let bar = ProgressBar.onStandardError(label: "replaying", showingAfter: 0.25)
     do throws(JournalStoreError) {
+      defer { bar?.finish() }
       journal = try JournalStore.open(
-        at: path, durability: mode, createIfMissing: createIfMissing, checkpointInterval: Self.checkpointInterval,
-        checkpointBudget: Self.checkpointBudget, defersWrites: durability == .relaxed, clock: Self.clock())
+        at: path, durability: mode, createIfMissing: createIfMissing, codec: HistoryCodec(),
+        checkpointInterval: Self.checkpointInterval, checkpointBudget: Self.checkpointBudget,
+        defersWrites: durability == .relaxed, clock: Self.clock(),
+        progress: bar.map { bar in { done, total in bar.update(done: done, total: total) } })
     } catch {
       throw ListLanguageError(message: Self.describe(error, path: path))
     }

@@ -1,0 +1,131 @@
+/// Builds and writes a journal's read index from a history that holds exactly the journal's
+/// records (Journal/FORMAT.md §11).
+@usableFromInline
+enum _ReadIndexWriter {
+  /// The index sections of `store`'s history: counters, the version table, the commits of the
+  /// newest `recentVersions` versions and of the head's nearest `recentVersions` ancestors, and
+  /// a checkpoint of the head's state — each stream encoded with a fresh copy of `codec`.
+  ///
+  /// - Complexity: O(versions) plus the encoding of the head's state and the indexed commits.
+  @inlinable
+  static func sections<Section, Item>(
+    of store: ListStore<Section, Item>, codec: HistoryCodec<Section, Item>, commitCount: Int, headMoveCount: Int,
+    recentVersions: Int = JournalReadIndex<Section, Item>.recentVersionLimit
+  ) throws(HistoryCodecError) -> [JournalReadIndexFile.Section] {
+    let latest = store.latestVersion.rawValue
+    let head = store.head.rawValue
+    var table = _ReadIndexVersionTable()
+    table.parents.reserveCapacity(latest + 1)
+    table.millis.reserveCapacity(latest + 1)
+    table.labelIndexes.reserveCapacity(latest + 1)
+    table.eventCounts.reserveCapacity(latest + 1)
+    var labelIndexes: [String: Int32] = [:]
+    var eventCount = 0
+    for version in 0...latest {
+      let info = store.info(for: Version(version))!
+      var label: Int32 = -1
+      if let text = info.label {
+        if let known = labelIndexes[text] {
+          label = known
+        } else {
+          label = Int32(table.labels.count)
+          labelIndexes[text] = label
+          table.labels.append(text)
+        }
+      }
+      table.append(
+        parent: info.parent?.rawValue, millis: _ReadIndexVersionTable.millis(info.timestamp), label: label,
+        eventCount: info.operationCount)
+      eventCount += info.operationCount
+    }
+
+    var indexed = Set<Int>()
+    if latest >= 1 { indexed.formUnion(max(1, latest - recentVersions + 1)...latest) }
+    var cursor = head
+    for _ in 0..<recentVersions where cursor > 0 {
+      indexed.insert(cursor)
+      cursor = Int(table.parents[cursor])
+    }
+    var encoder = codec
+    encoder.reset()
+    var records: [(version: Int, payload: [UInt8])] = []
+    records.reserveCapacity(indexed.count)
+    for version in indexed.sorted() {
+      let info = table.info(of: version)
+      let events = (try? store.events(of: Version(version))) ?? []
+      let commit = HistoryCommit(
+        version: Version(version), parent: info.parent!, timestamp: info.timestamp, label: info.label, events: events)
+      records.append((version, try encoder.encode(.commit(commit), sequence: UInt64(records.count + 1)).payload))
+    }
+
+    var checkpointEncoder = codec
+    checkpointEncoder.reset()
+    let checkpoint = try checkpointEncoder.encode(
+      .checkpoint(HistoryCheckpoint(head: store.head, latestVersion: store.latestVersion, snapshot: store.snapshot)),
+      sequence: 1)
+
+    let counters = _ReadIndexCounters(
+      versionCount: latest + 1, head: head, eventCount: eventCount, commitCount: commitCount,
+      headMoveCount: headMoveCount, codecMinor: Int(codec.encoderFormatMinor))
+    return [
+      JournalReadIndexFile.Section(kind: _ReadIndexSection.counters, bytes: counters.encoded(), compressed: false),
+      JournalReadIndexFile.Section(kind: _ReadIndexSection.versions, bytes: table.encoded()),
+      JournalReadIndexFile.Section(kind: _ReadIndexSection.recent, bytes: _ReadIndexRecords.encode(records)),
+      JournalReadIndexFile.Section(kind: _ReadIndexSection.head, bytes: checkpoint.payload),
+    ]
+  }
+
+  /// Writes the read index of the journal at `journalPath`, whose records up to `prefix` are
+  /// exactly `store`'s history (atomically: temporary file, `fsync`, rename).
+  @inlinable
+  static func write<Section, Item>(
+    of store: ListStore<Section, Item>, codec: HistoryCodec<Section, Item>, prefix: JournalPrefix, journalPath: String,
+    commitCount: Int, headMoveCount: Int, recentVersions: Int = JournalReadIndex<Section, Item>.recentVersionLimit,
+    fileSystem: any JournalFileSystem
+  ) throws(JournalStoreError) {
+    let sections: [JournalReadIndexFile.Section]
+    do {
+      sections = try self.sections(
+        of: store, codec: codec, commitCount: commitCount, headMoveCount: headMoveCount, recentVersions: recentVersions)
+    } catch {
+      throw .unsupported("cannot write the read index of '\(journalPath)': \(error)")
+    }
+    do { try writeFile(sections, prefix: prefix, journalPath: journalPath, fileSystem: fileSystem) } catch {
+      throw .journal(error)
+    }
+  }
+
+  @usableFromInline
+  static func writeFile(
+    _ sections: [JournalReadIndexFile.Section], prefix: JournalPrefix, journalPath: String, fileSystem: any JournalFileSystem
+  ) throws(JournalError) {
+    let bytes = try JournalReadIndexFile.encode(journal: prefix, sections: sections)
+    try JournalReadIndexFile.write(bytes, at: JournalReadIndexFile.path(forJournal: journalPath), fileSystem: fileSystem)
+  }
+}
+
+extension JournalHistory {
+  /// Writes the journal's read index (`<path>.index`) from this replayed history, so that
+  /// later reads open through it (``JournalReadIndex``) instead of replaying: for a journal
+  /// that has none, or whose index no longer matches. `codec` is the journal's (generic for
+  /// any app's journal); the index then reads with any codec that reads the journal.
+  ///
+  /// ```swift
+  /// let history = try JournalHistory.open(at: path)
+  /// try history.writeReadIndex(codec: .generic())
+  /// ```
+  /// - Parameter recentVersions: how many of the newest versions (and of the head's nearest
+  ///   ancestors) the index holds with their events: the versions it can show without a replay.
+  /// - Throws: ``JournalStoreError/journal(_:)`` when the file cannot be written,
+  ///   ``JournalStoreError/unsupported(_:)`` when a state cannot be encoded.
+  /// - Complexity: O(versions) plus the encoding of the head's state.
+  @inlinable
+  public func writeReadIndex(
+    codec: HistoryCodec<Section, Item>, recentVersions: Int = JournalReadIndex<Section, Item>.recentVersionLimit,
+    fileSystem: any JournalFileSystem = POSIXFileSystem()
+  ) throws(JournalStoreError) {
+    try _ReadIndexWriter.write(
+      of: store, codec: codec, prefix: reader.prefix, journalPath: path, commitCount: info.commitCount,
+      headMoveCount: info.headMoveCount, recentVersions: max(0, recentVersions), fileSystem: fileSystem)
+  }
+}

@@ -76,7 +76,7 @@ extension ListStore {
     replay.state.graph.reserveCapacity(versions: expectedRecordCount, events: expectedRecordCount)
     var codec = codec
     // Without a sink nothing is encoded after the replay: the decoded contents need not stay.
-    codec.decoderTables.keepsContents = sink != nil
+    codec.decodingMode = sink != nil ? .keepingContents : .droppingContents
     var iterator = records.makeIterator()
     var replayed = 0
     while replayed < pipelineThreshold, let record = iterator.next() {
@@ -229,9 +229,9 @@ extension ListStore {
     // appends. A replay that keeps contents stays as it was: storing each updated content there
     // releases the one before (a cold object), and its decoding thread bounds it (measured in
     // session 13, 10M events reopened for appending: 10.3-11.8 s this way against 9.5-11.3 s).
-    let handsWorkToTheFold = !codec.decoderTables.keepsContents
-    codec.decoderTables.leavesRememberedItemsToTheState = handsWorkToTheFold
-    defer { codec.decoderTables.leavesRememberedItemsToTheState = false }
+    let handsWorkToTheFold = codec.decodingMode != .keepingContents
+    if handsWorkToTheFold { codec.decodingMode = .leavingRememberedItemsToTheState }
+    defer { if handsWorkToTheFold { codec.decodingMode = .droppingContents } }
     let handOff = _BatchHandOff<_ReplayBatch<Section, Item>>(capacity: _replayPendingBatches)
     let prefaulter = _AppendPrefaulter()
     if handsWorkToTheFold { prefaulter.publish(replay.state.graph.appendRegions) }
@@ -354,7 +354,7 @@ struct _ReplayBatch<Section: ListElement, Item: ListElement>: Sendable {
   @usableFromInline var records: [_ReplayedRecord<Section, Item>] = []
   @usableFromInline var events: [ListEvent<Section, Item>] = []
   /// The events of `events` decoded with a stand-in for a remembered item, in order, for the
-  /// folding thread to fill in from its state (see `_DecoderTables.leavesRememberedItemsToTheState`).
+  /// folding thread to fill in from its state (see `HistoryCodec.DecodingMode`).
   @usableFromInline var itemsFromState = _ItemsFromState<Item.ID>()
 
   @inlinable

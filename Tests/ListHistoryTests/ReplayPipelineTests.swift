@@ -235,8 +235,7 @@ import Testing
     let (store, records) = try longHistory(seed: 23, steps: 2_500)
     // The stream names remembered items often (or this would test nothing).
     var codec = HistoryCodec<String, TestRow>()
-    codec.decoderTables.keepsContents = false  // as a pipelined replay without a sink
-    codec.decoderTables.leavesRememberedItemsToTheState = true
+    codec.decodingMode = .leavingRememberedItemsToTheState  // as a pipelined replay without a sink
     var standIns = (updates: 0, deletions: 0)
     var events: [ListEvent<String, TestRow>] = []
     for record in records {
@@ -293,8 +292,7 @@ import Testing
     ]
     let records = try contents.enumerated().map { try codec.encode($1, sequence: UInt64($0 + 1)) }
     var decoder = HistoryCodec<String, TestRow>()
-    decoder.decoderTables.keepsContents = false
-    decoder.decoderTables.leavesRememberedItemsToTheState = true
+    decoder.decodingMode = .leavingRememberedItemsToTheState
     for record in records { _ = try decoder.decode(record, checkpointState: false) }
     #expect(decoder.decoderTables.itemsFromState.count == 2, "both updates are written in the remembered form")
 

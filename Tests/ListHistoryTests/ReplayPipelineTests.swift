@@ -39,8 +39,10 @@ import Testing
   ) throws(HistoryError) -> Store {
     try Store(
       replaying: records, codec: HistoryCodec(), sink: nil, checkpointInterval: flat ? 1 << 30 : 256,
-      journalCheckpointBytes: 4_096, foldingFlat: flat, pipeliningAfter: threshold, batchRecords: 256,
-      batchEvents: batchEvents, clock: { 0 })
+      journalCheckpointBytes: 4_096,
+      options: .init(
+        folding: flat ? .flat : .snapshots, pipeliningAfter: threshold, batchRecords: 256, batchEvents: batchEvents),
+      clock: { 0 })
   }
 
   @Test(arguments: [true, false])
@@ -65,7 +67,7 @@ import Testing
       let sink = RecordingSink()
       let continued = try Store(
         replaying: records, codec: HistoryCodec(), sink: sink, checkpointInterval: 256, journalCheckpointBytes: 4_096,
-        foldingFlat: flat, pipeliningAfter: threshold, batchRecords: 256, clock: { 0 })
+        options: .init(folding: flat ? .flat : .snapshots, pipeliningAfter: threshold, batchRecords: 256), clock: { 0 })
       try continued.appendSections(["continued"])
       #expect(sink.records.count == 1 && sink.records[0].sequence == records.last!.sequence + 1)
     }
@@ -175,8 +177,11 @@ import Testing
     func replay(_ records: ArraySlice<HistoryRecord>, foldingFlat: Bool?) throws(HistoryError) -> Store {
       try Store(
         replaying: records, codec: HistoryCodec(), sink: nil, checkpointInterval: 16, checkpointBudget: budget,
-        journalCheckpointBytes: 4_096, foldingFlat: foldingFlat, flatFromInterval: 64, pipeliningAfter: 500,
-        batchRecords: 256, clock: { 0 })
+        journalCheckpointBytes: 4_096,
+        options: .init(
+          folding: foldingFlat.map { $0 ? .flat : .snapshots } ?? .snapshotsThenFlat(fromInterval: 64),
+          pipeliningAfter: 500, batchRecords: 256),
+        clock: { 0 })
     }
     let checkpointed = { (store: Store) in store.state.withLock { $0.graph.checkpoints.keys.sorted() } }
     var random = SeededRandom(seed: 5)
@@ -336,7 +341,9 @@ import Testing
           let outcome = Result { () throws(HistoryError) in
             try ListStore<String, String>(
               replaying: records, codec: HistoryCodec(), sink: nil, checkpointInterval: 1, checkpointBudget: .bytes(1),
-              journalCheckpointBytes: .max, foldingFlat: foldingFlat, flatFromInterval: 1, clock: { 0 })
+              journalCheckpointBytes: .max,
+              options: .init(folding: foldingFlat.map { $0 ? .flat : .snapshots } ?? .snapshotsThenFlat(fromInterval: 1)),
+              clock: { 0 })
           }
           guard case .failure(.invalidRecord(sequence: 2, _)) = outcome else {
             Issue.record("stream \(index), foldingFlat \(String(describing: foldingFlat)): \(outcome)")

@@ -59,7 +59,11 @@ extension _StoreState {
 
   /// Folds the commit whose events are `events[range]` (in place, of replay work `weight` when
   /// known) and moves them into the history, keeping a copy of the fold for a checkpoint due.
+  ///
+  /// Never inlined: inlined into `_Replay.apply`, the fold became the replay's stored property
+  /// there instead of an `inout` parameter, and the optimizer copied it out for each event.
   @inlinable
+  @inline(never)
   mutating func replayCommit(
     _ commit: HistoryCommit<Section, Item>, events: inout [ListEvent<Section, Item>], in range: Range<Int>,
     weight: Int?, into fold: inout ListFold<Section, Item>, pendingCheckpoints: inout _PendingCheckpoints<Section, Item>,
@@ -75,8 +79,9 @@ extension _StoreState {
       timestampMillis: HistoryCodec<Section, Item>.millis(commit.timestamp),
       pendingCheckpointBytes: CheckpointBudget.estimatedCost(of: fold))
     if isCheckpoint { pendingCheckpoints.keep(fold, at: version) }
-    // Thinning may have dropped pending checkpoints, this one included.
-    pendingCheckpoints.drop(graph.takeDroppedPendingCheckpoints())
+    // Thinning may have dropped pending checkpoints, this one included (rare: tested first, so
+    // that a commit pays no call for it).
+    if !graph.droppedPendingCheckpoints.isEmpty { pendingCheckpoints.drop(graph.takeDroppedPendingCheckpoints()) }
     graph.visit(version)
     head = version
   }

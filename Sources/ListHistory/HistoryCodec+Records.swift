@@ -420,7 +420,7 @@ extension HistoryCodec {
       return code == _EventCode.insertLeaf ? .insertItems(outline, at: location) : .deleteItems(outline, from: location)
     case _EventCode.deleteRememberedLeaf:
       let location = try readLocation(&reader)
-      if decoderTables.leavesRememberedItemsToTheState {
+      if decodingMode == .leavingRememberedItemsToTheState {
         let id = try readPlainItemID(&reader)
         decoderTables.itemsFromState.append(_ItemFromState(event: decoderTables.currentEvent, id: id))
         return .deleteItems(ListOutline(), from: location)

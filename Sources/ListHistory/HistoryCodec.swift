@@ -30,6 +30,9 @@ public struct HistoryCodec<Section: ListElement, Item: ListElement>: Sendable {
   @usableFromInline let itemCoding: _ElementCoding<Item>
   @usableFromInline var encoderTables = _EncoderTables<Section.ID, Item.ID>()
   @usableFromInline var decoderTables = _DecoderTables<Section, Item>()
+  /// What decoding keeps of the items the records name (see ``DecodingMode``). Not part of
+  /// the tables: resetting them keeps it.
+  @usableFromInline package var decodingMode = DecodingMode.keepingContents
 
   /// The newest journal format minor (of major 1) whose history encoding this codec writes.
   @inlinable
@@ -83,17 +86,8 @@ public struct HistoryCodec<Section: ListElement, Item: ListElement>: Sendable {
     self.init(sectionCoding: .codable(), itemCoding: .codable())
   }
 
-  /// Whether decoding keeps each item's content value beside it (the default), which only an
-  /// encoder that continues the stream needs (see `_DecoderTables.keepsContents`). A reader
-  /// that never encodes, such as time travel in a journal file, turns it off: each decoded
-  /// content is then freed at once instead of staying in the tables (and being freed with them).
-  @inlinable
-  package var keepsDecodedContents: Bool {
-    get { decoderTables.keepsContents }
-    set { decoderTables.keepsContents = newValue }
-  }
-
-  /// Clears the intern tables and the timestamp base of both directions.
+  /// Clears the intern tables and the timestamp base of both directions (the
+  /// ``decodingMode`` stays).
   ///
   /// - Complexity: O(1) amortized (the tables are dropped).
   @inlinable
@@ -107,11 +101,7 @@ public struct HistoryCodec<Section: ListElement, Item: ListElement>: Sendable {
   mutating func reset(keepingDecoderStorage: Bool) {
     encoderTables = _EncoderTables()
     if keepingDecoderStorage { return decoderTables.removeAll() }
-    let keepsContents = decoderTables.keepsContents
-    let leavesRememberedItems = decoderTables.leavesRememberedItemsToTheState
     decoderTables = _DecoderTables()
-    decoderTables.keepsContents = keepsContents
-    decoderTables.leavesRememberedItemsToTheState = leavesRememberedItems
   }
 
   /// Where the encoder's tables stand before a record (for rolling back a record that was not
@@ -157,6 +147,50 @@ extension HistoryCodec where Section == JournalValueElement, Item == JournalValu
   @inlinable
   public static func generic() -> Self {
     Self(sectionCoding: .generic, itemCoding: .generic)
+  }
+}
+
+extension HistoryCodec {
+  /// What decoding keeps of each item the records name, for what comes after the decoding.
+  ///
+  /// ```swift
+  /// var reader = HistoryCodec<String, Contact>()
+  /// reader.decodingMode = .droppingContents   // a reader that never encodes
+  /// ```
+  @usableFromInline
+  package enum DecodingMode: Sendable, Hashable {
+    /// The item and the content value it was read with (the default): an encoder continuing
+    /// the stream needs the contents (``continueEncodingAfterDecoding()``).
+    case keepingContents
+    /// The item only, each content value freed once decoded, instead of staying in the tables
+    /// until the item's next update: for a reader that never encodes (time travel, a replay
+    /// without a sink).
+    case droppingContents
+    /// Neither, for a replay whose state holds every item: a remembered item (an update's old
+    /// content, a remembered leaf's deletion) is left for the replay to take from its state,
+    /// and its event is decoded with a stand-in, listed in `_DecoderTables.itemsFromState`
+    /// (see ``_ItemFromState``).
+    ///
+    /// Why: a remembered item is a cache miss in the tables (read at random), often with a
+    /// `Codable` decoding of the content a checkpoint left, on the decoding thread that bounds
+    /// a pipelined replay; its folding thread reads the item's record for the event anyway.
+    case leavingRememberedItemsToTheState
+  }
+
+  /// Remembers `item`, read with `content`, as the last content of the item at `index`, as
+  /// the ``decodingMode`` says.
+  @inlinable
+  mutating func rememberDecoded(_ item: Item, content: JournalValue, forItem index: Int) {
+    switch decodingMode {
+    case .keepingContents:
+      decoderTables.items[index].item = item
+      decoderTables.items[index].content = content
+    case .droppingContents:
+      decoderTables.items[index].item = item
+      decoderTables.items[index].content = nil
+    case .leavingRememberedItemsToTheState:
+      return
+    }
   }
 }
 
@@ -285,39 +319,22 @@ struct _DecoderTables<Section: ListElement, Item: ListElement>: Sendable {
   /// Apart from the rest of each item's entry (`items`) because most references read only the
   /// identifier (a move, an expansion, a location's parent), at random across every item the
   /// stream named: in entries of the identifier alone, a million-item table is 8 MB for `Int`
-  /// identifiers, mostly in cache, where the whole entries are 72 bytes an item. Measured in
-  /// session 13 (10M-event replay, sparse checkpoints): see `Tools/Benchmarks/README.md`.
+  /// identifiers, mostly in cache, where the whole entries are 72 bytes an item.
   @usableFromInline var itemIDs: [Item.ID] = []
   @usableFromInline var strings: [String] = []
   @usableFromInline var shapes: [[String]] = []
   @usableFromInline var lastTimestamp: Int64 = 0
   @usableFromInline var newItemBase: Int64 = 0
-  /// Whether the content value of an item that was decoded is kept beside it. Only an encoder
-  /// that continues the stream needs those (``HistoryCodec/continueEncodingAfterDecoding()``);
-  /// a replay without a sink drops them, and each decoded content is freed at once instead of
-  /// staying alive until the item's next update (a million values on a large list).
-  @usableFromInline var keepsContents = true
-  /// Whether the items that records name as remembered (an update's old content, a remembered
-  /// leaf's deletion) are left for the replay to take from its state, which then holds exactly
-  /// those items: the tables then keep no items at all, and such an event is decoded with a
-  /// stand-in, listed in `itemsFromState`. Set by a pipelined replay that keeps no contents
-  /// (`keepsContents` false, see `ListStore._replayPipelined`), whose folding thread fills the
-  /// stand-ins in: the tables then keep nothing of an item but its identifier and its value.
-  ///
-  /// Why: a remembered item is one cache miss in the tables (an entry per item the stream
-  /// named, read at random), and often a `Codable` decoding of the content a checkpoint left,
-  /// on the decoding thread that bounds a replay; the folding thread reads the item's record
-  /// for the event anyway. Measured in session 13: see `Tools/Benchmarks/README.md`.
-  @usableFromInline var leavesRememberedItemsToTheState = false
   /// The buffer index the event being read will have (see `itemsFromState`).
   @usableFromInline var currentEvent = 0
-  /// The events decoded with a stand-in for a remembered item (see
-  /// `leavesRememberedItemsToTheState`), by index in the buffer they were appended to, with the
-  /// item's identifier (a pipelined replay swaps its batch's list in around each record).
+  /// The events decoded with a stand-in for a remembered item (in the mode
+  /// ``HistoryCodec/DecodingMode/leavingRememberedItemsToTheState``), by index in the buffer
+  /// they were appended to, with the item's identifier (a pipelined replay swaps its batch's
+  /// list in around each record).
   @usableFromInline var itemsFromState: [_ItemFromState<Item.ID>] = []
 
   @inlinable
-  init(sections: [Section.ID] = [], sectionValues: [JournalValue] = [], items: [_DecodedItem<Item>] = [], itemIDs: [Item.ID] = [], strings: [String] = [], shapes: [[String]] = [], lastTimestamp: Int64 = 0, newItemBase: Int64 = 0, keepsContents: Bool = true, leavesRememberedItemsToTheState: Bool = false, currentEvent: Int = 0, itemsFromState: [_ItemFromState<Item.ID>] = []) {
+  init(sections: [Section.ID] = [], sectionValues: [JournalValue] = [], items: [_DecodedItem<Item>] = [], itemIDs: [Item.ID] = [], strings: [String] = [], shapes: [[String]] = [], lastTimestamp: Int64 = 0, newItemBase: Int64 = 0, currentEvent: Int = 0, itemsFromState: [_ItemFromState<Item.ID>] = []) {
     self.sections = sections
     self.sectionValues = sectionValues
     self.items = items
@@ -326,21 +343,8 @@ struct _DecoderTables<Section: ListElement, Item: ListElement>: Sendable {
     self.shapes = shapes
     self.lastTimestamp = lastTimestamp
     self.newItemBase = newItemBase
-    self.keepsContents = keepsContents
-    self.leavesRememberedItemsToTheState = leavesRememberedItemsToTheState
     self.currentEvent = currentEvent
     self.itemsFromState = itemsFromState
-  }
-
-  /// Remembers `item`, read with `content`, as the last content of the item at `index`.
-  @inlinable
-  mutating func remember(_ item: Item, content: JournalValue, forItem index: Int) {
-    if leavesRememberedItemsToTheState {
-      assert(!keepsContents, "remembered items left to the state, but contents kept")
-      return
-    }
-    items[index].item = item
-    items[index].content = keepsContents ? content : nil
   }
 
   /// Empties the tables, keeping their storage: a reader resets them at every checkpoint, and
@@ -361,8 +365,8 @@ struct _DecoderTables<Section: ListElement, Item: ListElement>: Sendable {
 }
 
 /// An event decoded with a stand-in for a remembered item, which the replay's state fills in
-/// (see `_DecoderTables.leavesRememberedItemsToTheState`): an update's old item (the stand-in
-/// is the new one), or the leaf a deletion removes (the stand-in is an empty outline).
+/// (see `HistoryCodec.DecodingMode.leavingRememberedItemsToTheState`): an update's old item
+/// (the stand-in is the new one), or the leaf a deletion removes (an empty outline).
 @usableFromInline
 struct _ItemFromState<ItemID: Hashable & Sendable>: Sendable {
   /// The event's index in the buffer it was decoded into.
@@ -385,7 +389,7 @@ struct _DecodedItem<Item: ListElement>: Sendable {
   /// checkpoint skipped without building its state leaves the values, decoded when a later
   /// record refers to them: see `HistoryCodec.rememberedItem(at:start:_:)`).
   @usableFromInline var item: Item? = nil
-  /// The content value the item was last read with (see `_DecoderTables.keepsContents`).
+  /// The content value the item was last read with (see `HistoryCodec.DecodingMode`).
   @usableFromInline var content: JournalValue? = nil
 
   @inlinable

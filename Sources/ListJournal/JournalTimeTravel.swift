@@ -51,7 +51,7 @@ public final class JournalTimeTravel<Section: ListElement, Item: ListElement>: S
     // Time travel never encodes, so the decoder need not keep contents for an encoder: storing
     // each one and freeing the tables afterwards was ~10% of a travel on the 1M-event journal.
     var codec = codec
-    codec.keepsDecodedContents = false
+    codec.decodingMode = .droppingContents
     self.codec = codec
     self.checkpoints = Mutex(_DecodedCheckpoints(budget: checkpointCache))
   }

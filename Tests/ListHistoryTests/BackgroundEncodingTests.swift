@@ -23,7 +23,7 @@ import Testing
   ) throws -> Store {
     try Store(
       replaying: [], codec: HistoryCodec(), sink: sink, checkpointInterval: 16, journalCheckpointBytes: journalCheckpointBytes,
-      foldingFlat: false, encodingInBackground: true, clock: { clock.tick() })
+      options: .init(folding: .snapshots, encodingInBackground: true), clock: { clock.tick() })
   }
 
   /// The rule a background store follows (see `_BackgroundRecordEncoder`), recomputed here from
@@ -97,7 +97,7 @@ import Testing
     let continued = RecordingSink()
     let reopened = try Store(
       replaying: sink.records, codec: HistoryCodec(), sink: continued, checkpointInterval: 16, journalCheckpointBytes: 512,
-      foldingFlat: false, encodingInBackground: true, clock: { clock.tick() })
+      options: .init(folding: .snapshots, encodingInBackground: true), clock: { clock.tick() })
     try history.drive(reopened, steps: 300)
     try reopened._drainRecords()
     let records = sink.records + continued.records
@@ -124,14 +124,15 @@ import Testing
       var history = RandomHistory(seed: 7, mix: .init(undo: 8, redo: 5, checkout: 3))
       let store = try Store(
         replaying: [], codec: HistoryCodec(), sink: first, checkpointInterval: 16, journalCheckpointBytes: 2_048,
-        foldingFlat: false, encodingInBackground: background, clock: { clock.tick() })
+        options: .init(folding: .snapshots, encodingInBackground: background), clock: { clock.tick() })
       try history.drive(store, steps: split ?? steps)
       try store._drainRecords()
       guard let split else { return first.records }
       let second = RecordingSink()
       let reopened = try Store(
         replaying: first.records, codec: HistoryCodec(), sink: second, checkpointInterval: 16,
-        journalCheckpointBytes: 2_048, foldingFlat: flat, pipeliningAfter: 100, encodingInBackground: background,
+        journalCheckpointBytes: 2_048,
+        options: .init(folding: flat ? .flat : .snapshots, pipeliningAfter: 100, encodingInBackground: background),
         clock: { clock.tick() })
       try history.drive(reopened, steps: steps - split)
       try reopened._drainRecords()
@@ -221,7 +222,7 @@ import Testing
     let sink = RecordingSink()
     let store = try ListStore<String, FragileItem>(
       replaying: [], codec: HistoryCodec(), sink: sink, checkpointInterval: 16, journalCheckpointBytes: 512,
-      foldingFlat: false, encodingInBackground: true, clock: { 0 })
+      options: .init(folding: .snapshots, encodingInBackground: true), clock: { 0 })
     try store.appendSections(["S"])
     try store.appendItems([FragileItem("a")])
     try store.appendItems([FragileItem("b", title: "unencodable")])  // accepted: encoded later
@@ -244,7 +245,7 @@ import Testing
     let sink = RecordingSink(maximumPayloadBytes: 200)  // every commit fits; the list's checkpoints do not
     let store = try ListStore<String, FragileItem>(
       replaying: [], codec: HistoryCodec(), sink: sink, checkpointInterval: 16, journalCheckpointBytes: 128,
-      foldingFlat: false, encodingInBackground: true, clock: { 0 })
+      options: .init(folding: .snapshots, encodingInBackground: true), clock: { 0 })
     try store.appendSections(["S"])
     for index in 0..<80 { try store.appendItems([FragileItem("item \(index)")]) }
     try store._drainRecords()

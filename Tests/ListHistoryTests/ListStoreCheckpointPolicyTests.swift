@@ -64,7 +64,8 @@ import Testing
     for flat in [false, true, nil] as [Bool?] {
       let replayed = try Store(
         replaying: sink.records, codec: HistoryCodec(), sink: nil, checkpointInterval: interval,
-        checkpointBudget: budget, journalCheckpointBytes: .max, foldingFlat: flat, flatFromInterval: 8, clock: { 0 })
+        checkpointBudget: budget, journalCheckpointBytes: .max,
+        options: .init(folding: flat.map { $0 ? .flat : .snapshots } ?? .snapshotsThenFlat(fromInterval: 8)), clock: { 0 })
       #expect(Canonical(replayed.snapshot) == Canonical(store.snapshot))
       #expect(replayed.checkpointInterval == store.checkpointInterval, "flat \(String(describing: flat))")
       #expect(checkpointed(replayed) == checkpointed(store), "flat \(String(describing: flat))")

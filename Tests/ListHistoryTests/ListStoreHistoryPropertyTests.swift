@@ -53,7 +53,8 @@ import Testing
     for (interval, flat) in [(1 << 30, true), (1 << 30, false), (7, true)] {
       let replayed = try ListStore<String, TestRow>(
         replaying: run.sink.records, codec: HistoryCodec(), sink: nil, checkpointInterval: interval,
-        checkpointBudget: budget, journalCheckpointBytes: .max, foldingFlat: flat, clock: { 0 })
+        checkpointBudget: budget, journalCheckpointBytes: .max, options: .init(folding: flat ? .flat : .snapshots),
+        clock: { 0 })
       #expect(replayed.head == store.head)
       #expect(replayed.latestVersion == store.latestVersion)
       #expect(replayed.redoTarget == store.redoTarget)

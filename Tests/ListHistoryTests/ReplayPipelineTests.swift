@@ -39,8 +39,10 @@ import Testing
   ) throws(HistoryError) -> Store {
     try Store(
       replaying: records, codec: HistoryCodec(), sink: nil, checkpointInterval: flat ? 1 << 30 : 256,
-      journalCheckpointBytes: 4_096, foldingFlat: flat, pipeliningAfter: threshold, batchRecords: 256,
-      batchEvents: batchEvents, clock: { 0 })
+      journalCheckpointBytes: 4_096,
+      options: .init(
+        folding: flat ? .flat : .snapshots, pipeliningAfter: threshold, batchRecords: 256, batchEvents: batchEvents),
+      clock: { 0 })
   }
 
   @Test(arguments: [true, false])
@@ -65,7 +67,7 @@ import Testing
       let sink = RecordingSink()
       let continued = try Store(
         replaying: records, codec: HistoryCodec(), sink: sink, checkpointInterval: 256, journalCheckpointBytes: 4_096,
-        foldingFlat: flat, pipeliningAfter: threshold, batchRecords: 256, clock: { 0 })
+        options: .init(folding: flat ? .flat : .snapshots, pipeliningAfter: threshold, batchRecords: 256), clock: { 0 })
       try continued.appendSections(["continued"])
       #expect(sink.records.count == 1 && sink.records[0].sequence == records.last!.sequence + 1)
     }
@@ -175,8 +177,11 @@ import Testing
     func replay(_ records: ArraySlice<HistoryRecord>, foldingFlat: Bool?) throws(HistoryError) -> Store {
       try Store(
         replaying: records, codec: HistoryCodec(), sink: nil, checkpointInterval: 16, checkpointBudget: budget,
-        journalCheckpointBytes: 4_096, foldingFlat: foldingFlat, flatFromInterval: 64, pipeliningAfter: 500,
-        batchRecords: 256, clock: { 0 })
+        journalCheckpointBytes: 4_096,
+        options: .init(
+          folding: foldingFlat.map { $0 ? .flat : .snapshots } ?? .snapshotsThenFlat(fromInterval: 64),
+          pipeliningAfter: 500, batchRecords: 256),
+        clock: { 0 })
     }
     let checkpointed = { (store: Store) in store.state.withLock { $0.graph.checkpoints.keys.sorted() } }
     var random = SeededRandom(seed: 5)
@@ -235,8 +240,7 @@ import Testing
     let (store, records) = try longHistory(seed: 23, steps: 2_500)
     // The stream names remembered items often (or this would test nothing).
     var codec = HistoryCodec<String, TestRow>()
-    codec.decoderTables.keepsContents = false  // as a pipelined replay without a sink
-    codec.decoderTables.leavesRememberedItemsToTheState = true
+    codec.decodingMode = .leavingRememberedItemsToTheState  // as a pipelined replay without a sink
     var standIns = (updates: 0, deletions: 0)
     var events: [ListEvent<String, TestRow>] = []
     for record in records {
@@ -293,8 +297,7 @@ import Testing
     ]
     let records = try contents.enumerated().map { try codec.encode($1, sequence: UInt64($0 + 1)) }
     var decoder = HistoryCodec<String, TestRow>()
-    decoder.decoderTables.keepsContents = false
-    decoder.decoderTables.leavesRememberedItemsToTheState = true
+    decoder.decodingMode = .leavingRememberedItemsToTheState
     for record in records { _ = try decoder.decode(record, checkpointState: false) }
     #expect(decoder.decoderTables.itemsFromState.count == 2, "both updates are written in the remembered form")
 
@@ -338,7 +341,9 @@ import Testing
           let outcome = Result { () throws(HistoryError) in
             try ListStore<String, String>(
               replaying: records, codec: HistoryCodec(), sink: nil, checkpointInterval: 1, checkpointBudget: .bytes(1),
-              journalCheckpointBytes: .max, foldingFlat: foldingFlat, flatFromInterval: 1, clock: { 0 })
+              journalCheckpointBytes: .max,
+              options: .init(folding: foldingFlat.map { $0 ? .flat : .snapshots } ?? .snapshotsThenFlat(fromInterval: 1)),
+              clock: { 0 })
           }
           guard case .failure(.invalidRecord(sequence: 2, _)) = outcome else {
             Issue.record("stream \(index), foldingFlat \(String(describing: foldingFlat)): \(outcome)")

@@ -298,12 +298,12 @@ extension HistoryCodec {
     let (id, value) = try readItemIDAndValue(header: header, flagBits: 1, start: start, &reader)
     let index = itemIndex(header: header, flagBits: 1)
     if header & 2 != 0, let identity = itemCoding.identityElement {
-      decoderTables.remember(identity(id), content: value, forItem: index)
+      rememberDecoded(identity(id), content: value, forItem: index)
       return
     }
     let content = header & 2 != 0 ? value : try readValue(&reader, marker: value)
     // Left to the state, its item is never decoded from it (and no encoder keeps contents).
-    if decoderTables.leavesRememberedItemsToTheState { return }
+    if decodingMode == .leavingRememberedItemsToTheState { return }
     decoderTables.items[index].item = nil
     decoderTables.items[index].content = content  // kept either way: the item is decoded from it
   }
@@ -349,7 +349,7 @@ extension HistoryCodec {
     let index = itemIndex(header: header, flagBits: 1)
     if header & 2 != 0, let identity = itemCoding.identityElement {
       let item = identity(id)
-      decoderTables.remember(item, content: value, forItem: index)
+      rememberDecoded(item, content: value, forItem: index)
       return item
     }
     return try makeItem(id: id, idValue: value, index: index, content: header & 2 != 0 ? value : nil, start: start, &reader)
@@ -373,7 +373,7 @@ extension HistoryCodec {
         guard item.id == id else { throw JournalValueError("content has identifier \(item.id), expected \(id)") }
       } catch { throw reader.fail("item \(idValue) content: \(error)", at: content == nil ? contentStart : start) }
     }
-    decoderTables.remember(item, content: value, forItem: index)
+    rememberDecoded(item, content: value, forItem: index)
     return item
   }
 
@@ -385,7 +385,7 @@ extension HistoryCodec {
     let header = try reader.varint()
     let (id, value) = try readItemIDAndValue(header: header, flagBits: 0, start: start, &reader)
     let index = itemIndex(header: header, flagBits: 0)
-    if remembered && decoderTables.leavesRememberedItemsToTheState {
+    if remembered && decodingMode == .leavingRememberedItemsToTheState {
       let new = try makeItem(id: id, idValue: value, index: index, content: nil, start: reader.offset, &reader)
       decoderTables.itemsFromState.append(_ItemFromState(event: decoderTables.currentEvent, id: id))
       return (new, new)  // the old one a stand-in

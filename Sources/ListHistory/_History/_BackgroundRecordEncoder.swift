@@ -53,13 +53,11 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
   @inlinable
   static func baseLag(forCheckpointBytes bytes: Int) -> UInt64 { UInt64(min(1_024, max(16, bytes / 256))) }
 
-  /// The lag after a checkpoint of `items` items is queued. Why it grows with the list: the
-  /// encoder spends about 0.8 µs an item on a full-state checkpoint (107 ms for a 140K-item
-  /// list), and the committing thread, a microsecond or more a record, must not catch up with
-  /// the busy encoder before its next decision is due — with a fixed lag of 1,024 records it
-  /// waited 0.3 s of a 2.7 s million-command `exec`. One record per two items covers it; with
-  /// the budget's rule (8× the last checkpoint's bytes between checkpoints) that puts the next
-  /// checkpoint a few percent further.
+  /// The lag after a checkpoint of `items` items is queued. Why it grows with the list: a
+  /// full-state checkpoint keeps the encoder busy for about a microsecond an item, and the
+  /// committing thread (a microsecond or more a record) must not catch up with it before its
+  /// next decision is due. One record per two items covers it, and puts the next checkpoint
+  /// only a few percent further.
   @inlinable
   static func lag(afterCheckpointOf items: Int, checkpointBytes: Int) -> UInt64 {
     max(baseLag(forCheckpointBytes: checkpointBytes), UInt64(min(items / 2, 1 << 20)))

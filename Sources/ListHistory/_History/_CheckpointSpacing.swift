@@ -17,10 +17,8 @@
 /// - Complexity: O(1) per call.
 @usableFromInline
 struct _CheckpointSpacing: Sendable, Equatable {
-  /// 8: at 4, a 10M-event journal of the mixed workload (its list grows to ~1.6M items) took
-  /// 13.4 bytes an event, 3.5 of them checkpoints — over #4's budget of 12; at 8 it takes 11.8
-  /// (1M events: 11.4 → 10.7). The price: a travel in the file decodes about twice as much
-  /// (mean 3.0 → 6.6 s at 10M events, 353 → 517 ms at 1M).
+  /// 8: at 4, checkpoints were a quarter of a long mixed journal's bytes; at 8 a travel in the
+  /// file decodes about twice as much. See Tools/Benchmarks/README.md, Journal size.
   @inlinable
   static var sizeFactor: Int { 8 }
 

@@ -1,6 +1,4 @@
-import Dispatch
 import ListState
-import Synchronization
 
 /// One node of the undo tree, kept compact (the tree may hold millions of versions).
 @usableFromInline
@@ -80,13 +78,16 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   /// a live store frees them off its lock and off the committing thread.
   @usableFromInline
   private(set) var droppedCheckpoints: [Snapshot] = []
-  /// Checkpoints a flat replay kept as copies of its fold, not yet built into snapshots (their
-  /// entries in `checkpoints` are empty placeholders until
-  /// ``buildPendingCheckpoints(alongside:whileRunning:)``): a copy costs a copy of the fold's arrays, a build a pass
-  /// through hash-ordered records, and thinning drops about half of the checkpoints a replay
-  /// makes — those are then never built. Only a replay in progress has any.
+  /// Checkpoints whose snapshot the caller supplies later (``fillPendingCheckpoint(_:with:)``),
+  /// with their estimated bytes; their entries in `checkpoints` are empty placeholders until
+  /// then. A replay that folds flat keeps the states itself and builds only the checkpoints
+  /// thinning leaves (about half). Only a replay in progress has any.
   @usableFromInline
-  private(set) var pendingCheckpoints: [Int32: ListFold<Section, Item>] = [:]
+  private(set) var pendingCheckpoints: [Int32: Int] = [:]
+  /// The pending checkpoints thinning dropped, for the caller to forget
+  /// (``takeDroppedPendingCheckpoints()``).
+  @usableFromInline
+  private(set) var droppedPendingCheckpoints: [Int32] = []
 
   /// The largest interval: doubling stops here (so `2 * checkpointInterval` cannot overflow).
   @inlinable
@@ -187,22 +188,29 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
     }
   }
 
-  /// ``add(parent:moving:label:timestampMillis:stateAfter:)`` for a flat replay, whose events
-  /// may sit in a buffer shared by many commits (`_ReplayBatch`): those in `range` (of replay
-  /// work `weight`, summed here when nil) are moved out of `buffer`, each leaving an empty
-  /// placeholder event behind. A checkpoint due here keeps a copy of `fold` (pending, see
-  /// `pendingCheckpoints`), built into a snapshot by
-  /// ``buildPendingCheckpoints(alongside:whileRunning:)`` if thinning has not dropped it by then.
+  /// ``add(parent:moving:label:timestampMillis:stateAfter:)`` for events that may sit in a
+  /// buffer shared by many commits: those in `range` (of replay work `weight`, summed here when
+  /// nil) are moved out of `buffer`, each leaving an empty placeholder event behind. A
+  /// checkpoint due here is left pending (see `pendingCheckpoints`), counted at
+  /// `pendingCheckpointBytes`: the caller keeps its state and fills it in later, unless
+  /// thinning drops it first (this very call may).
+  ///
+  /// - Returns: the new version, and whether it is a (pending) checkpoint.
   @inlinable
   mutating func add(
     parent: Int, movingEventsIn range: Range<Int>, of buffer: inout [Event], weight: Int? = nil, label: String?,
-    timestampMillis: Int64, pendingState fold: @autoclosure () -> ListFold<Section, Item>
-  ) -> Int {
+    timestampMillis: Int64, pendingCheckpointBytes: @autoclosure () -> Int
+  ) -> (version: Int, isCheckpoint: Bool) {
     assert(weight == nil || weight == Self.replayWeight(of: buffer, in: range), "a commit's replay work miscounted")
     let weight = appendEvents(movingIn: range, of: &buffer, weight: weight)
-    return addVersion(
+    var isCheckpoint = false
+    let version = addVersion(
       parent: parent, eventCount: range.count, weight: weight, label: label, timestampMillis: timestampMillis
-    ) { .pending(fold()) }
+    ) {
+      isCheckpoint = true
+      return .pending(estimatedBytes: pendingCheckpointBytes())
+    }
+    return (version, isCheckpoint)
   }
 
   /// Appends the events in `range` of `buffer` to the history, each moved out (no retain now,
@@ -245,62 +253,43 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
         state.clearMarkers()
         checkpointBytes += CheckpointBudget.estimatedCost(of: state)
         checkpoints[Int32(version)] = state
-      case .pending(let fold):
-        checkpointBytes += CheckpointBudget.estimatedCost(of: fold)
+      case .pending(let estimatedBytes):
+        checkpointBytes += estimatedBytes
         checkpoints[Int32(version)] = Snapshot()  // a placeholder: the key marks the checkpoint
-        pendingCheckpoints[Int32(version)] = fold
+        pendingCheckpoints[Int32(version)] = estimatedBytes
       }
       if let limit = checkpointBudget.maximumBytes, checkpointBytes > limit { thin(toFit: limit) }
     }
     return version
   }
 
-  /// A new checkpoint's state: a snapshot, or a fold to build one from later.
+  /// A new checkpoint's state: a snapshot, or one the caller supplies later (its estimated
+  /// bytes meanwhile).
   @usableFromInline
   enum _NewCheckpoint {
     case snapshot(Snapshot)
-    case pending(ListFold<Section, Item>)
+    case pending(estimatedBytes: Int)
   }
 
-  /// Builds every pending checkpoint's snapshot and runs each of `work`, all independent tasks,
-  /// two at a time: a worker thread starts on them at once while the calling thread runs `own`
-  /// (the caller's largest task, kept on its own thread and stack), then both take what is left.
+  /// Supplies the snapshot of the pending checkpoint at `version` (its estimated bytes stay
+  /// counted: the estimate of a state is the same however it is held).
   ///
-  /// - Complexity: O(items) per pending checkpoint.
+  /// - Complexity: O(1) amortized.
   @inlinable
-  mutating func buildPendingCheckpoints(alongside work: [() -> Void] = [], whileRunning own: () -> Void = {}) {
-    let pending = Array(pendingCheckpoints)
-    pendingCheckpoints = [:]
-    var built = [Snapshot](repeating: Snapshot(), count: pending.count)
-    built.withUnsafeMutableBufferPointer { results in
-      // Each task writes its own element, and the group's wait orders them before the reads.
-      nonisolated(unsafe) let results = results.baseAddress
-      nonisolated(unsafe) let work = work
-      let taskCount = work.count + pending.count
-      let counter = _TaskCounter()
-      let runTasks: @Sendable () -> Void = {
-        while case let index = counter.claim(), index < taskCount {
-          if index < work.count {
-            work[index]()
-          } else {
-            results![index - work.count] = pending[index - work.count].value.snapshot()
-          }
-        }
-      }
-      let group = DispatchGroup()
-      if taskCount > 0 { DispatchQueue.global().async(group: group, execute: runTasks) }
-      own()
-      runTasks()
-      group.wait()
-    }
-    for (index, entry) in pending.enumerated() { checkpoints[entry.key] = built[index] }
-    _releaseInBackground(pending)  // copies of a fold: freed off the caller's path
+  mutating func fillPendingCheckpoint(_ version: Int32, with snapshot: Snapshot) {
+    let wasPending = pendingCheckpoints.removeValue(forKey: version) != nil
+    assert(wasPending, "v\(version) is not a pending checkpoint")
+    checkpoints[version] = snapshot
   }
 
-  /// The fold a pending checkpoint at `version` holds (see `pendingCheckpoints`); nil when the
-  /// checkpoint there is built, or there is none.
+  /// The pending checkpoints thinning dropped since the last call (see
+  /// `droppedPendingCheckpoints`).
   @inlinable
-  func pendingFold(at version: Int) -> ListFold<Section, Item>? { pendingCheckpoints[Int32(version)] }
+  mutating func takeDroppedPendingCheckpoints() -> [Int32] {
+    guard !droppedPendingCheckpoints.isEmpty else { return [] }
+    defer { droppedPendingCheckpoints = [] }
+    return droppedPendingCheckpoints
+  }
 
   /// The total ``ListEvent/replayWeight`` of the events in `range`.
   ///
@@ -366,7 +355,6 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
     }
     // Pass 2, parents before children: the counts for the current interval, and the checkpoints
     // too close to the one kept before them dropped.
-    var droppedFolds: [ListFold<Section, Item>] = []
     for version in 1..<nodes.count {
       let own = nodes[version].eventsSinceCheckpoint
       var since = nodes[Int(nodes[version].parent)].eventsSinceCheckpoint + (own < 0 ? ~own : own)
@@ -375,11 +363,9 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
           since = 0
         } else {
           let checkpoint = checkpoints.removeValue(forKey: Int32(version))!
-          if let fold = pendingCheckpoints.removeValue(forKey: Int32(version)) {
-            checkpointBytes -= CheckpointBudget.estimatedCost(of: fold)
-            // A fold copy the live fold has moved on from holds its own arrays: freeing them
-            // here was half of this pass's time on the replay's folding thread.
-            droppedFolds.append(fold)
+          if let estimatedBytes = pendingCheckpoints.removeValue(forKey: Int32(version)) {
+            checkpointBytes -= estimatedBytes
+            droppedPendingCheckpoints.append(Int32(version))
           } else {
             checkpointBytes -= CheckpointBudget.estimatedCost(of: checkpoint)
             droppedCheckpoints.append(checkpoint)
@@ -388,7 +374,6 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
       }
       nodes[version].eventsSinceCheckpoint = since
     }
-    if !droppedFolds.isEmpty { _releaseInBackground(consume droppedFolds) }  // moved: the last reference
   }
 
   /// The checkpoints dropped since the last call (see `droppedCheckpoints`).
@@ -519,8 +504,8 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
     return (checkpoints[Int32(plan.baseVersion)]!, plan.events)
   }
 
-  /// ``foldPlan(at:)`` naming the checkpoint it starts from instead of returning its state (a
-  /// flat replay's may be pending: see ``pendingFold(at:)``).
+  /// ``foldPlan(at:)`` naming the checkpoint it starts from instead of returning its state
+  /// (which may be pending: see `pendingCheckpoints`).
   @inlinable
   func foldPlanFromVersion(at version: Int) -> (baseVersion: Int, events: [Event]) {
     let (ancestor, forwardEvents) = checkpointedAncestor(of: version)
@@ -600,17 +585,4 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
       plan.append(events[index].inverse)
     }
   }
-}
-
-/// Hands out task indices to the threads that share a list of tasks.
-@usableFromInline
-final class _TaskCounter: Sendable {
-  @inlinable
-  init() {}
-
-  @usableFromInline let next = Atomic<Int>(0)
-
-  /// The next unclaimed index (past the end once every task is taken).
-  @inlinable
-  func claim() -> Int { next.add(1, ordering: .relaxed).oldValue }
 }

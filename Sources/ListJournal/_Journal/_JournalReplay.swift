@@ -135,8 +135,8 @@ enum _JournalReplay {
         codec: codec, sink: sink,
         checkpointInterval: checkpointInterval, checkpointBudget: checkpointBudget,
         journalCheckpointBytes: journalCheckpointBytes,
-        foldingFlat: ListStore<Section, Item>.replayFoldsFlat(checkpointInterval: checkpointInterval),
-        encodingInBackground: encodingInBackground, expectedRecordCount: expectedRecordCount(of: reader), clock: clock)
+        options: .init(encodingInBackground: encodingInBackground, expectedRecordCount: expectedRecordCount(of: reader)),
+        clock: clock)
     } catch {
       throw failure(error, reader: reader, progress: progress)
     }

@@ -6,11 +6,11 @@ import Synchronization
 ///
 /// Why: a 10M-event replay appends about a gigabyte of versions and events to arrays reserved
 /// up front, and each first write to one of their pages is a page fault on the folding thread
-/// (14% of it, ~1.9 µs a page on this VM) — the thread that bounds the replay once the decoder
-/// leaves remembered items to it. The decoding thread has time to spare then, and asking the
-/// kernel to back a range (`cmemoryhints_populate`) costs it less than the faults would cost
-/// the fold. Only a hint: the pages' contents never change, and a range the arrays left (grown
-/// elsewhere) is harmless to request. Measured in session 13: see `Tools/Benchmarks/README.md`.
+/// (a seventh of it) — the thread that bounds the replay once the decoder leaves remembered
+/// items to it. The decoding thread has time to spare then, and asking the kernel to back a
+/// range (`cmemoryhints_populate`) costs it less than the faults would cost the fold. Only a
+/// hint: the pages' contents never change, and a range the arrays left (grown elsewhere) is
+/// harmless to request. See Tools/Benchmarks/README.md, Replay.
 @usableFromInline
 final class _AppendPrefaulter: Sendable {
   @inlinable
@@ -39,6 +39,22 @@ final class _AppendPrefaulter: Sendable {
   /// Publishes where the arrays stand (the folding thread, after each batch).
   @inlinable
   func publish(_ regions: [Region]) { published.withLock { $0 = regions } }
+
+  /// Publishes where the two arrays a commit appends to stand: `graph`'s versions and events.
+  @inlinable
+  func publish<Section, Item>(appendsOf graph: _HistoryGraph<Section, Item>) {
+    publish([Self.region(of: graph.nodes), Self.region(of: graph.events)])
+  }
+
+  /// The storage of `array`, as a region.
+  @inlinable
+  static func region<Element>(of array: ContiguousArray<Element>) -> Region {
+    array.withUnsafeBufferPointer { buffer in
+      Region(
+        base: UInt(bitPattern: buffer.baseAddress), stride: MemoryLayout<Element>.stride, count: array.count,
+        capacity: array.capacity)
+    }
+  }
 
   /// Where the arrays stood when last published.
   @inlinable
@@ -91,20 +107,5 @@ struct _AppendPageRequests {
     let from = (max(next, requestedEnd) + pageSize - 1) & ~(pageSize - 1)
     let to = end & ~(pageSize - 1)
     return to > from ? from..<to : nil
-  }
-}
-
-extension _HistoryGraph {
-  /// The storage of the two arrays a commit appends to (see ``_AppendPrefaulter``).
-  @inlinable
-  var appendRegions: [_AppendPrefaulter.Region] { [Self.region(of: nodes), Self.region(of: events)] }
-
-  @inlinable
-  static func region<Element>(of array: ContiguousArray<Element>) -> _AppendPrefaulter.Region {
-    array.withUnsafeBufferPointer { buffer in
-      _AppendPrefaulter.Region(
-        base: UInt(bitPattern: buffer.baseAddress), stride: MemoryLayout<Element>.stride, count: array.count,
-        capacity: array.capacity)
-    }
   }
 }

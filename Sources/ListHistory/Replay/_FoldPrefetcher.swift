@@ -1,7 +1,7 @@
 import CMemoryHints
 import ListState
 
-/// Asks for the memory a fold's next events will read before the fold gets to them.
+/// Asks for the memory a flat replay's next events will read before its fold gets to them.
 ///
 /// On a large list nearly every event costs two cache misses in a row: the identifier table's
 /// bucket, then the record its slot leads to (each a dependent load into tens of megabytes). In
@@ -11,11 +11,8 @@ import ListState
 /// to ``recordDistance`` events ahead. The hints never change what the fold computes: a wrong
 /// guess (a hash collision, an earlier event that moves things) only loads a line nobody reads.
 ///
-/// Measured in session 12 (10M mixed events, ~1M items, sparse checkpoints): the folding
-/// thread's stalls on those two loads were three quarters of `ListFold._apply`; with the hints
-/// the replay took 7.8–8.4 s instead of 8.9–9.5 s, alternating in the same minutes. A list that
-/// fits the cache gains nothing and loses nothing measurable (1M events on ~200K items, 100K
-/// events).
+/// On a list larger than the cache those two stalls were most of `ListFold._apply`; a list
+/// that fits the cache neither gains nor loses. See Tools/Benchmarks/README.md, Replay.
 ///
 /// ```swift
 /// var prefetcher = _FoldPrefetcher()

@@ -1,0 +1,55 @@
+import ListState
+
+extension _StoreState {
+  /// How a replayed head move reaches `target`: the events of a short path from the head (undo
+  /// and redo: one transaction), with no base; otherwise the version of a checkpoint and the
+  /// events from its state (in a flat replay the checkpoint may be pending: see
+  /// ``_PendingCheckpoints``).
+  @inlinable
+  func headMovePlan(to target: Int) -> (baseVersion: Int?, events: [ListEvent<Section, Item>]) {
+    // Twice the current interval: what a fold from a checkpoint may cost (see `_HistoryGraph`).
+    if let path = graph.path(from: head, to: target, limit: 2 * graph.checkpointInterval) {
+      return (nil, graph.pathEvents(path))
+    }
+    let plan = graph.foldPlanFromVersion(at: target)
+    return (plan.baseVersion, plan.events)
+  }
+
+  /// Refuses a replayed commit that does not extend the history at the head.
+  @inlinable
+  func checkReplayed(_ commit: HistoryCommit<Section, Item>) throws(HistoryError) {
+    guard commit.version.rawValue == graph.count else {
+      throw .inconsistentEvent(reason: "commit creates \(commit.version), expected v\(graph.count)")
+    }
+    guard commit.parent.rawValue == head else {
+      throw .inconsistentEvent(reason: "commit on \(commit.parent) while the head is v\(head)")
+    }
+  }
+
+  /// Refuses a replayed head move that does not start at the head or does not go where its
+  /// kind says.
+  @inlinable
+  func checkReplayed(_ move: HistoryHeadMove) throws(HistoryError) {
+    guard move.from.rawValue == head, move.latestVersion.rawValue == graph.count - 1 else {
+      throw .inconsistentEvent(
+        reason: "\(move.kind) from \(move.from) (latest \(move.latestVersion)) while the head is v\(head) (latest v\(graph.count - 1))")
+    }
+    let target = move.to.rawValue
+    switch move.kind {
+    case .undo:
+      guard graph.parent(of: head) == target else { throw .inconsistentEvent(reason: "undo to \(move.to) is not to the parent") }
+    case .redo:
+      guard graph.redoChild(of: head) == target else { throw .inconsistentEvent(reason: "redo to \(move.to) is not the redo child") }
+    case .checkout: break
+    }
+  }
+
+  /// Refuses a replayed checkpoint that does not describe the head of the history so far.
+  @inlinable
+  func checkReplayed(_ checkpoint: HistoryCheckpoint<Section, Item>) throws(HistoryError) {
+    guard checkpoint.latestVersion.rawValue == graph.count - 1, checkpoint.head.rawValue == head else {
+      throw .inconsistentEvent(
+        reason: "checkpoint of \(checkpoint.head) (latest \(checkpoint.latestVersion)) while the head is v\(head) (latest v\(graph.count - 1)); journals that start after version 0 are not supported yet")
+    }
+  }
+}

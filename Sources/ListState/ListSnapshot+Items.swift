@@ -206,8 +206,8 @@ extension ListSnapshot {
     }
     if id == anchor { throw .itemRelativeToItself(id) }
     // Read before the map changes (the addresses are valid until then).
-    let (label, container) = (moved.pointee.value.label, moved.pointee.value.container)
-    let (anchorLabel, anchorContainer) = (target.pointee.value.label, target.pointee.value.container)
+    let (label, container) = (moved.pointee.label, moved.pointee.container)
+    let (anchorLabel, anchorContainer) = (target.pointee.label, target.pointee.container)
     if case .parent = anchorContainer, _isDescendant(anchor, of: id) {
       throw .itemUnderOwnDescendant(item: id, destination: anchor)
     }
@@ -263,7 +263,7 @@ extension ListSnapshot {
     // label and container are written through its address at the end (detaching and attaching
     // change other records only in place, which keeps the address valid).
     let record = _itemRecords.uniqueEntry(id, hash: hash)
-    let found = record.map { ($0.pointee.value.label, $0.pointee.value.container) }
+    let found = record.map { ($0.pointee.label, $0.pointee.container) }
     let count: Int
     switch location.container {
     case .section(let section):
@@ -289,8 +289,8 @@ extension ListSnapshot {
     let entry = _detachItem(label: label, from: container)
     let newLabel = _placeEntry(
       entry.id, w1: entry.w1, w2: entry.w2, in: location.container, hash: destinationHash, at: location.index)
-    record!.pointee.value.label = newLabel
-    record!.pointee.value.container = location.container
+    record!.pointee.label = newLabel
+    record!.pointee.container = location.container
     _checkInvariants()
   }
 

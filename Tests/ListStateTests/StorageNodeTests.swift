@@ -252,6 +252,52 @@ import Testing
     #expect(ListSnapshot<String, Int>._nextMarkerEpoch(after: 0) == 0)
   }
 
+  // MARK: - Layouts computed by hand
+
+  /// The entry layout computed from the key's and value's layouts (what the hash map's
+  /// unspecialized code uses instead of the entry type's metadata) is the compiler's.
+  static func expectEntryLayout<K: Hashable & Sendable, V: Sendable>(_: K.Type, _: V.Type) {
+    typealias Item = _HashItem<K, V>
+    #expect(Item.valueOffset == MemoryLayout<Item>.offset(of: \Item.value))
+    #expect(MemoryLayout<Item>.offset(of: \Item.key) == 0)
+    #expect(Item.entryStride == MemoryLayout<Item>.stride)
+    #expect(Item.alignment == MemoryLayout<Item>.alignment)
+  }
+
+  struct Wide: Hashable, Sendable {
+    var a: (UInt8, UInt64, UInt8) = (1, 2, 3)
+    static func == (x: Self, y: Self) -> Bool { x.a == y.a }
+    func hash(into hasher: inout Hasher) { hasher.combine(a.1) }
+  }
+
+  @Test func handComputedLayoutsMatchTheCompilers() {
+    Self.expectEntryLayout(Int.self, Int.self)
+    Self.expectEntryLayout(UInt8.self, Int.self)
+    Self.expectEntryLayout(UInt8.self, UInt8.self)
+    Self.expectEntryLayout(Int32.self, Void.self)
+    Self.expectEntryLayout(String.self, _ItemRecord<String, String>.self)
+    Self.expectEntryLayout(UInt8.self, _ItemRecord<Int, UInt8>.self)
+    Self.expectEntryLayout(Wide.self, UInt8.self)
+    Self.expectEntryLayout(UInt16.self, _SectionRecord<String, Int>.self)
+    // Branch slots are read as words whatever their generic parameters: child, smallest hash,
+    // slot count.
+    typealias Slot = _HashBranchSlot<String, Int>
+    #expect(MemoryLayout<Slot>.offset(of: \Slot.minHash) == 8)
+    #expect(MemoryLayout<Slot>.offset(of: \Slot.count) == 16)
+    #expect(MemoryLayout<Slot>.stride == _HashNodeAddress.branchSlotStride)
+    // Nodes are reached by address with `ManagedBuffer`'s offsets.
+    let hashNode = _HashNode<String, Int>.make(height: 0, capacity: 4)
+    hashNode.withUnsafeMutablePointers { header, elements in
+      #expect(UnsafeMutableRawPointer(header) == UnsafeMutableRawPointer(hashNode.address.header))
+      #expect(UnsafeMutableRawPointer(elements) == hashNode.address.base)
+    }
+    let orderedNode = _OrderedNode<String>.make(height: 1, capacity: 4)
+    orderedNode.withUnsafeMutablePointers { header, elements in
+      #expect(UnsafeMutableRawPointer(header) == UnsafeMutableRawPointer(orderedNode.shape))
+      #expect(UnsafeMutableRawPointer(elements) == orderedNode.base)
+    }
+  }
+
   @Test func recordStampsFitInTheRecordsPadding() {
     #if arch(x86_64) || arch(arm64)
     // value, label, children and container take 34 bytes; the stamp uses the tail padding.

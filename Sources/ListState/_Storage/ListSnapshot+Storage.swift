@@ -463,7 +463,7 @@ extension ListSnapshot {
     else { return false }
     // Placing the entry changes other records only in place (owners' sequences, relabeled
     // siblings), which keeps `record` valid.
-    record.pointee.value.label = _placeEntry(item.id, w1: 1, w2: 1, in: container, hash: containerHash, at: index)
+    record.pointee.label = _placeEntry(item.id, w1: 1, w2: 1, in: container, hash: containerHash, at: index)
     return true
   }
 

@@ -69,26 +69,6 @@ struct _BranchSlot: Sendable {
   }
 }
 
-@usableFromInline
-struct _OrderedNodeHeader: _TreeNodeHeader {
-  /// Elements (leaf) or children (internal).
-  @usableFromInline
-  var count: Int32
-  /// Slots allocated.
-  @usableFromInline
-  var capacity: Int32
-  /// 0 for a leaf; one more than the children's otherwise.
-  @usableFromInline
-  var height: Int32
-
-  @inlinable
-  init(count: Int32, capacity: Int32, height: Int32) {
-    self.count = count
-    self.capacity = capacity
-    self.height = height
-  }
-}
-
 /// A node of an ``_OrderedTree`` in one allocation: a header, then the slots (labels with running
 /// totals), then the identifiers (leaf) or child references (internal), all inline.
 ///
@@ -102,11 +82,11 @@ struct _OrderedNodeHeader: _TreeNodeHeader {
 /// never changed — which is why ``_OrderedTree``'s `@unchecked Sendable` is sound
 /// (`ManagedBuffer` itself is not `Sendable`).
 @usableFromInline
-final class _OrderedNode<ID: Hashable & Sendable>: ManagedBuffer<_OrderedNodeHeader, UInt64>, _TreeNode {
+final class _OrderedNode<ID: Hashable & Sendable>: ManagedBuffer<_TreeNodeShape, UInt64>, _TreeNode {
   @inlinable
   deinit {
-    let count = Int(headerPointer.pointee.count)
-    if headerPointer.pointee.height == 0 {
+    let count = Int(shape.pointee.count)
+    if shape.pointee.height == 0 {
       ids.deinitialize(count: count)
     } else {
       children.deinitialize(count: count)
@@ -114,22 +94,126 @@ final class _OrderedNode<ID: Hashable & Sendable>: ManagedBuffer<_OrderedNodeHea
   }
 }
 
-// MARK: - Layout
+/// The layout accessors of ``_OrderedNode``, in a protocol extension so that they can be
+/// `@_transparent` (see ``_TreeNode``).
+@usableFromInline
+protocol _OrderedNodeLayout: AnyObject {
+  associatedtype ID: Hashable & Sendable
+}
 
-extension _OrderedNode {
-  @inlinable
-  @inline(__always)
+extension _OrderedNode: _OrderedNodeLayout {}
+
+extension _OrderedNodeLayout {
+  /// The node's address (what `ManagedBuffer`'s accessors add their offsets to).
+  @_transparent
+  @usableFromInline
+  var _address: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+  /// The header (`ManagedBuffer`'s layout: after the object header, a metadata pointer and a
+  /// reference count word).
+  @_transparent
+  @usableFromInline
+  var shape: UnsafeMutablePointer<_TreeNodeShape> {
+    (_address + MemoryLayout<Int>.size &* 2).assumingMemoryBound(to: _TreeNodeShape.self)
+  }
+
+  /// The elements: the header's end, aligned for `UInt64`.
+  @_transparent
+  @usableFromInline
+  var base: UnsafeMutableRawPointer {
+    let alignment = MemoryLayout<UInt64>.alignment
+    return _address + ((MemoryLayout<Int>.size &* 2 &+ MemoryLayout<_TreeNodeShape>.size &+ alignment &- 1) & (0 &- alignment))
+  }
+
+  @_transparent
+  @usableFromInline
+  var count: Int {
+    get { Int(shape.pointee.count) }
+    set { shape.pointee.count = Int32(newValue) }
+  }
+
+  @_transparent
+  @usableFromInline
+  var slotCapacity: Int { Int(shape.pointee.capacity) }
+
+  @_transparent
+  @usableFromInline
+  var height: Int { Int(shape.pointee.height) }
+
+  @_transparent
+  @usableFromInline
+  var isLeaf: Bool { shape.pointee.height == 0 }
+
+  @_transparent
+  @usableFromInline
   static var idsNeedRealignment: Bool { MemoryLayout<ID>.alignment > 8 }
 
   /// Byte offset of the identifiers in a leaf of `capacity` slots (before run-time alignment).
-  @inlinable
-  @inline(__always)
+  @_transparent
+  @usableFromInline
   static func idsOffset(capacity: Int) -> Int { capacity &* MemoryLayout<_LeafSlot>.stride }
 
-  @inlinable
-  @inline(__always)
+  @_transparent
+  @usableFromInline
   static func childrenOffset(capacity: Int) -> Int { capacity &* MemoryLayout<_BranchSlot>.stride }
 
+  @_transparent
+  @usableFromInline
+  var leafSlots: UnsafeMutablePointer<_LeafSlot> { base.assumingMemoryBound(to: _LeafSlot.self) }
+
+  @_transparent
+  @usableFromInline
+  var branchSlots: UnsafeMutablePointer<_BranchSlot> { base.assumingMemoryBound(to: _BranchSlot.self) }
+
+  @_transparent
+  @usableFromInline
+  var ids: UnsafeMutablePointer<ID> {
+    let raw = base + Self.idsOffset(capacity: slotCapacity)
+    return (Self.idsNeedRealignment ? raw.alignedUp(for: ID.self) : raw).assumingMemoryBound(to: ID.self)
+  }
+
+  @_transparent
+  @usableFromInline
+  var children: UnsafeMutablePointer<_OrderedNode<ID>> {
+    (base + Self.childrenOffset(capacity: slotCapacity)).assumingMemoryBound(to: _OrderedNode<ID>.self)
+  }
+
+  /// Child `i` without retaining it, for read-only descents: the parent (kept alive by the
+  /// caller) holds it, and retaining would only add two atomic operations per level.
+  @_transparent
+  @usableFromInline
+  func unretainedChild(_ i: Int) -> Unmanaged<_OrderedNode<ID>> {
+    UnsafeRawPointer(children + i).load(as: Unmanaged<_OrderedNode<ID>>.self)
+  }
+
+  /// Pointer to the first slot's label; consecutive labels are `labelStride` words apart.
+  @_transparent
+  @usableFromInline
+  var labels: UnsafePointer<UInt64> { UnsafePointer(base.assumingMemoryBound(to: UInt64.self)) }
+
+  @_transparent
+  @usableFromInline
+  var labelStride: Int {
+    isLeaf ? MemoryLayout<_LeafSlot>.stride >> 3 : MemoryLayout<_BranchSlot>.stride >> 3
+  }
+
+  @_transparent
+  @usableFromInline
+  func label(at i: Int) -> UInt64 { labels[i &* labelStride] }
+
+  @_transparent
+  @usableFromInline
+  var minLabel: UInt64 { labels[0] }
+
+  /// The smallest label of the subtree (an internal node's first slot holds it too).
+  @_transparent
+  @usableFromInline
+  var minLabelOfSubtree: UInt64 { labels[0] }
+}
+
+// MARK: - Layout
+
+extension _OrderedNode {
   /// A new, empty node.
   @inlinable
   static func make(height: Int, capacity: Int) -> _OrderedNode {
@@ -142,7 +226,7 @@ extension _OrderedNode {
       bytes = childrenOffset(capacity: capacity) + capacity * MemoryLayout<_OrderedNode>.stride
     }
     let buffer = Self.create(minimumCapacity: (bytes + 7) >> 3) { _ in
-      _OrderedNodeHeader(count: 0, capacity: Int32(capacity), height: Int32(height))
+      _TreeNodeShape(count: 0, capacity: Int32(capacity), height: Int32(height))
     }
     let node = unsafeDowncast(buffer, to: _OrderedNode.self)
     if isLeaf {
@@ -154,68 +238,6 @@ extension _OrderedNode {
     }
     return node
   }
-
-  @inlinable
-  @inline(__always)
-  var base: UnsafeMutableRawPointer { UnsafeMutableRawPointer(withUnsafeMutablePointerToElements { $0 }) }
-
-  @inlinable
-  @inline(__always)
-  var leafSlots: UnsafeMutablePointer<_LeafSlot> { base.assumingMemoryBound(to: _LeafSlot.self) }
-
-  @inlinable
-  @inline(__always)
-  var branchSlots: UnsafeMutablePointer<_BranchSlot> { base.assumingMemoryBound(to: _BranchSlot.self) }
-
-  @inlinable
-  @inline(__always)
-  var ids: UnsafeMutablePointer<ID> {
-    let raw = base + Self.idsOffset(capacity: slotCapacity)
-    return (Self.idsNeedRealignment ? raw.alignedUp(for: ID.self) : raw).assumingMemoryBound(to: ID.self)
-  }
-
-  @inlinable
-  @inline(__always)
-  var children: UnsafeMutablePointer<_OrderedNode> {
-    (base + Self.childrenOffset(capacity: slotCapacity)).assumingMemoryBound(to: _OrderedNode.self)
-  }
-
-  /// Child `i` without retaining it, for read-only descents: the parent (kept alive by the
-  /// caller) holds it, and retaining would only add two atomic operations per level.
-  @inlinable
-  @inline(__always)
-  func unretainedChild(_ i: Int) -> Unmanaged<_OrderedNode> {
-    UnsafeRawPointer(children + i).load(as: Unmanaged<_OrderedNode>.self)
-  }
-
-  /// The header, through its address: `header` is a stored class property, and each access
-  /// to one pays a dynamic exclusivity check (two runtime calls), which cost more than the
-  /// search itself.
-  @inlinable
-  @inline(__always)
-  var headerPointer: UnsafeMutablePointer<_OrderedNodeHeader> { withUnsafeMutablePointerToHeader { $0 } }
-
-  /// Pointer to the first slot's label; consecutive labels are `labelStride` words apart.
-  @inlinable
-  @inline(__always)
-  var labels: UnsafePointer<UInt64> { UnsafePointer(base.assumingMemoryBound(to: UInt64.self)) }
-
-  @inlinable
-  @inline(__always)
-  var labelStride: Int {
-    isLeaf ? MemoryLayout<_LeafSlot>.stride >> 3 : MemoryLayout<_BranchSlot>.stride >> 3
-  }
-
-  @inlinable
-  @inline(__always)
-  func label(at i: Int) -> UInt64 { labels[i &* labelStride] }
-
-  @inlinable
-  var minLabel: UInt64 { labels[0] }
-
-  /// The smallest label of the subtree (an internal node's first slot holds it too).
-  @inlinable
-  var minLabelOfSubtree: UInt64 { labels[0] }
 
   /// The totals of the whole subtree.
   @inlinable

@@ -337,14 +337,11 @@ extension ListSnapshot {
   public mutating func updateItems(_ items: [Item]) throws(Failure) {
     if items.count == 1 { return try updateItem(items[0]) }
     try _validateExistingItems(items.map(\.id))
-    let epoch = _markerEpoch
     for item in items {
       let hash = Self._hash(item.id)
-      let unmarked = _itemRecords.modify(item.id, hash: hash) { record in
-        record.value = item
-        return Self._stamp(&record, epoch)
-      }
-      if unmarked { _reloadedItems.insert(item.id, hash: hash) }
+      let record = _itemRecords.uniqueEntry(item.id, hash: hash)!
+      record.pointee.value = item
+      _markUpdated(record, item.id, hash: hash)
     }
     _checkInvariants()
   }
@@ -352,7 +349,14 @@ extension ListSnapshot {
   /// Content update of one existing item; see ``updateItems(_:)``.
   @inlinable
   public mutating func updateItem(_ item: Item) throws(Failure) {
-    _ = try _updateItem(item)
+    // One descent: the record is updated where it is found; nothing changes when it is not.
+    // (Not through `_updateItem(_:)`: copying out the old value is a call per field of the
+    // item in unspecialized code.)
+    let hash = Self._hash(item.id)
+    guard let record = _itemRecords.uniqueEntry(item.id, hash: hash) else { throw .itemsNotFound([item.id]) }
+    record.pointee.value = item
+    _markUpdated(record, item.id, hash: hash)
+    _checkInvariants()
   }
 
   /// ``updateItem(_:)`` that returns the item's previous value (what a history records), read
@@ -361,19 +365,40 @@ extension ListSnapshot {
   /// - Complexity: O(log n).
   @inlinable
   package mutating func _updateItem(_ item: Item) throws(Failure) -> Item {
-    // One descent: the record is updated (and stamped reloaded) where it is found; nothing
-    // changes when it is not. The marker set is touched only for an item not yet marked.
     let hash = Self._hash(item.id)
-    let epoch = _markerEpoch
-    let found = _itemRecords.modifyIfPresent(item.id, hash: hash) { record in
-      let old = record.value
-      record.value = item
-      return (old, Self._stamp(&record, epoch))
-    }
-    guard let (old, unmarked) = found else { throw .itemsNotFound([item.id]) }
-    if unmarked { _reloadedItems.insert(item.id, hash: hash) }
+    guard let record = _itemRecords.uniqueEntry(item.id, hash: hash) else { throw .itemsNotFound([item.id]) }
+    let old = record.pointee.value
+    record.pointee.value = item
+    _markUpdated(record, item.id, hash: hash)
     _checkInvariants()
     return old
+  }
+
+  /// Marks the item of `record` (whose content just changed) reloaded: the marker set is
+  /// touched only for an item not stamped in this epoch yet.
+  @_transparent
+  @usableFromInline
+  mutating func _markUpdated(_ record: UnsafeMutablePointer<ItemRecord>, _ id: Item.ID, hash: UInt64) {
+    if Self._stamp(&record.pointee, _markerEpoch) { _reloadedItems.insert(id, hash: hash) }
+  }
+
+  /// Whether the reloaded set may hold the item of `record`: it does when the record carries
+  /// the current stamp; with stamps off (epoch 0), only the set knows.
+  @_transparent
+  @usableFromInline
+  static func _isStamped(_ record: ItemRecord, _ epoch: UInt64) -> Bool {
+    epoch == 0 || record.reloadStamp == epoch
+  }
+
+  /// Stamps `record` as marked in `epoch`; returns whether its item must be added to the
+  /// reloaded set (false when it already carries the stamp).
+  @_transparent
+  @usableFromInline
+  static func _stamp(_ record: inout ItemRecord, _ epoch: UInt64) -> Bool {
+    guard epoch != 0 else { return true }
+    if record.reloadStamp == epoch { return false }
+    record.reloadStamp = epoch
+    return true
   }
 
   /// Replace header: `newItem` takes `id`'s place, children and expansion; `id` is gone (with

@@ -293,7 +293,7 @@ import Testing
     }
     let orderedNode = _OrderedNode<String>.make(height: 1, capacity: 4)
     orderedNode.withUnsafeMutablePointers { header, elements in
-      #expect(UnsafeMutableRawPointer(header) == UnsafeMutableRawPointer(orderedNode.shape))
+      #expect(UnsafeMutableRawPointer(header) == UnsafeMutableRawPointer(orderedNode.address.shape))
       #expect(UnsafeMutableRawPointer(elements) == orderedNode.base)
     }
   }

@@ -33,7 +33,7 @@ extension ListSnapshot {
   /// every lookup of the same item (hashing a `String` costs more than a descent).
   @inlinable
   @inline(__always)
-  static func _hash(_ id: Item.ID) -> UInt64 { ItemMap.hash(id) }
+  static func _hash(_ id: Item.ID) -> UInt64 { _HashOrder.hash(id) }
 
   /// The hash of the key of `container`'s owner when it is a parent item; nil for a section
   /// (the section map hashes only when it is too large to search by comparing identifiers).
@@ -42,7 +42,7 @@ extension ListSnapshot {
   static func _hash(_ container: Container) -> UInt64? {
     switch container {
     case .section: return nil
-    case .parent(let parent): return ItemMap.hash(parent)
+    case .parent(let parent): return _HashOrder.hash(parent)
     }
   }
 
@@ -586,25 +586,6 @@ extension ListSnapshot {
       $0.adjustWeights(label: label, w1: w1, w2: w2)
     }
     _propagate(owner, w1: w1, w2: w2)
-  }
-
-  /// Whether the reloaded set may hold the item of `record`: it does when the record carries
-  /// the current stamp; with stamps off (epoch 0), only the set knows.
-  @inlinable
-  @inline(__always)
-  static func _isStamped(_ record: ItemRecord, _ epoch: UInt64) -> Bool {
-    epoch == 0 || record.reloadStamp == epoch
-  }
-
-  /// Stamps `record` as marked in `epoch`; returns whether its item must be added to the
-  /// reloaded set (false when it already carries the stamp).
-  @inlinable
-  @inline(__always)
-  static func _stamp(_ record: inout ItemRecord, _ epoch: UInt64) -> Bool {
-    guard epoch != 0 else { return true }
-    if record.reloadStamp == epoch { return false }
-    record.reloadStamp = epoch
-    return true
   }
 
   /// Marks an existing item reloaded.

@@ -185,7 +185,7 @@ struct _HashNodeAddress {
   func leafLowerBound(_ hash: UInt64, low: UInt64, high: UInt64, count n: Int) -> Int {
     _SortedSearch.lowerBound(
       words, stride: MemoryLayout<_HashLeafSlot>.stride >> 3, count: n, hash,
-      guess: _SortedSearch.guess(hash, low: low, high: high, count: n))
+      low: low, high: high)
   }
 
   /// Internal: the child that holds (or would hold) entries with `hash`: the last one whose
@@ -195,7 +195,7 @@ struct _HashNodeAddress {
   func childIndex(forHash hash: UInt64, low: UInt64, high: UInt64, count n: Int) -> Int {
     _SortedSearch.lastNotAbove(
       words + 1, stride: Self.branchSlotStride >> 3, count: n, hash,
-      guess: _SortedSearch.guess(hash, low: low, high: high, count: n))
+      low: low, high: high)
   }
 
   /// Internal: the upper end of the hash range of child `i`, given the upper end of this node's.
@@ -786,7 +786,7 @@ struct _HashTree<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable
   /// The hash the map orders by (the standard library's per-process seeded hash).
   @inlinable
   @inline(__always)
-  static func hash(_ key: Key) -> UInt64 { UInt64(bitPattern: Int64(key.hashValue)) }
+  static func hash(_ key: Key) -> UInt64 { _HashOrder.hash(key) }
 
   /// Makes `node` uniquely referenced (copying it when shared). The nodes are native Swift
   /// objects, for which this is `isKnownUniquelyReferenced` without its generic call.
@@ -993,8 +993,11 @@ extension _HashTree {
     // The value is an autoclosure so that it is built right where it is stored, once the
     // descent has found the place: passed by value, each level of the recursion copied it (a
     // record copy is several retains, and in unspecialized code a value-witness call).
-    var old: Value? = nil
-    _ = _insert(value, forKey: key, hash: hash, replacing: true, old: &old)
+    let (stored, inserted) = _insert(value, forKey: key, hash: hash)
+    if inserted { return nil }
+    // Present: the descent changed nothing but the path's uniqueness, and left the address.
+    let old = stored.move()
+    stored.initialize(to: value())
     return old
   }
 
@@ -1013,35 +1016,37 @@ extension _HashTree {
   mutating func insertIfAbsent(_ value: @autoclosure () -> Value, forKey key: Key, hash: UInt64)
     -> UnsafeMutablePointer<Value>?
   {
-    var old: Value? = nil
-    return _insert(value, forKey: key, hash: hash, replacing: false, old: &old)
+    let (stored, inserted) = _insert(value, forKey: key, hash: hash)
+    return inserted ? stored : nil
   }
 
-  /// The insertion behind ``updateValue(_:forKey:hash:)`` (`replacing`: an equal key's value is
-  /// replaced and reported in `old`) and ``insertIfAbsent(_:forKey:hash:)`` (an equal key is
-  /// left alone). Returns the new value's address, nil when the key was present.
+  /// The insertion behind ``updateValue(_:forKey:hash:)`` and
+  /// ``insertIfAbsent(_:forKey:hash:)``: inserts an entry for `key` with `value()` unless the
+  /// key is present, and returns the address of the key's value, new or not, and whether it
+  /// is new. The path to the key is made unique either way.
   ///
   /// - Complexity: O(log n).
   @inlinable
-  mutating func _insert(
-    _ value: () -> Value, forKey key: Key, hash: UInt64, replacing: Bool, old: inout Value?
-  ) -> UnsafeMutablePointer<Value>? {
+  mutating func _insert(_ value: () -> Value, forKey key: Key, hash: UInt64)
+    -> (value: UnsafeMutablePointer<Value>, inserted: Bool)
+  {
     guard root != nil else {
       let leaf = Node.make(height: 0, capacity: Self.initialLeafCapacity)
       let entry = leaf.leafAppend(hash: hash)
       Item.initialize(entry, key: key, value: value())
       root = leaf
-      return Item.value(entry)
+      return (Item.value(entry), true)
     }
-    var inserted: UnsafeMutablePointer<Value>? = nil
+    var stored: UnsafeMutablePointer<Value>? = nil
+    var inserted = false
     let (count, height) = (root!.count, root!.height)
     if let upper = Self.insert(
-      key, value, hash: hash, into: &root!, count: count, height: height, low: 0, high: .max,
-      replacing: replacing, old: &old, inserted: &inserted)
+      key, value, hash: hash, into: &root!, count: count, height: height, low: 0, high: .max, stored: &stored,
+      inserted: &inserted)
     {
       growRoot(upper)
     }
-    return inserted
+    return (stored.unsafelyUnwrapped, inserted)
   }
 
   /// Puts the old root and the split-off `upper` half under a new root.
@@ -1053,14 +1058,13 @@ extension _HashTree {
     root = node
   }
 
-  /// Inserts an entry for `key` with `value()` (reporting the new value's address in
-  /// `inserted`) or, when `replacing`, replaces the value of an equal key (reported in `old`);
-  /// without `replacing`, an equal key is left alone and `inserted` stays nil. Returns the
-  /// split-off upper part when the node overflowed.
+  /// Inserts an entry for `key` with `value()` unless an equal key is present; reports the
+  /// address of the key's value (new or not) in `stored` and whether it is new in `inserted`.
+  /// Returns the split-off upper part when the node overflowed.
   @inlinable
   static func insert(
     _ key: Key, _ value: () -> Value, hash: UInt64, into node: inout Node, count n: Int, height: Int,
-    low: UInt64, high: UInt64, replacing: Bool, old: inout Value?, inserted: inout UnsafeMutablePointer<Value>?
+    low: UInt64, high: UInt64, stored: inout UnsafeMutablePointer<Value>?, inserted: inout Bool
   ) -> Node? {
     makeUnique(&node)
     let address = node.address
@@ -1071,10 +1075,7 @@ extension _HashTree {
       while position < n, slots[position].hash == hash {
         let existing = Item.entry(Int(slots[position].item), of: items)
         if Item.key(existing).pointee == key {
-          guard replacing else { return nil }
-          let previous = Item.value(existing).move()
-          Item.value(existing).initialize(to: value())
-          old = consume previous
+          stored = Item.value(existing)
           return nil
         }
         position &+= 1
@@ -1110,7 +1111,8 @@ extension _HashTree {
       Item.initialize(entry, key: key, value: value())
       leaf.count = count &+ 1
       leaf.total = count &+ 1
-      inserted = Item.value(entry)
+      stored = Item.value(entry)
+      inserted = true
       return upper
     }
     let child = address.childIndex(forHash: hash, low: low, high: high, count: n)
@@ -1119,9 +1121,9 @@ extension _HashTree {
     let childHigh = address.childHigh(child, high: high, count: n)
     let split = insert(
       key, value, hash: hash, into: &slot.pointee.child, count: slot.pointee.count, height: height - 1,
-      low: childLow, high: childHigh, replacing: replacing, old: &old, inserted: &inserted)
+      low: childLow, high: childHigh, stored: &stored, inserted: &inserted)
     refresh(slot, from: address.child(child))
-    if inserted != nil { address.total &+= 1 }
+    if inserted { address.total &+= 1 }
     guard let split else { return nil }
     // The split-off part's entries are already counted; they move with it.
     address.total &-= split.total
@@ -1257,6 +1259,13 @@ extension _HashTree {
 /// generic type (the pairs are the same whatever the keys).
 @usableFromInline
 enum _HashOrder {
+  /// The hash a ``_HashTree`` orders `key` by (the standard library's per-process seeded hash).
+  /// Generic over the key alone: a caller with a map's key in hand need not name the map's
+  /// value type (a metadata lookup, in unspecialized code) to hash it.
+  @inlinable
+  @inline(__always)
+  static func hash<Key: Hashable>(_ key: Key) -> UInt64 { UInt64(bitPattern: Int64(key.hashValue)) }
+
   /// Sorts `pairs` by hash, keeping the order of equal hashes.
   ///
   /// - Complexity: O(k): a least-significant-digit radix sort (6 passes of 11 bits) from 256
@@ -1451,8 +1460,7 @@ extension _HashTree {
           var i = 0
           while i < sorted.count {
             let (hash, index) = sorted[i]
-            var old: Value? = nil
-            _ = _insert({ value(index) }, forKey: keys[index], hash: hash, replacing: true, old: &old)
+            _ = _insert({ value(index) }, forKey: keys[index], hash: hash)
             i += 1
           }
         }

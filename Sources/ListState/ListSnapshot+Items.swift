@@ -21,12 +21,13 @@ extension ListSnapshot {
   @inlinable
   @discardableResult
   package mutating func _appendItems(_ items: [Item], toSection section: Section.ID?) throws(Failure) -> Location {
-    let sortedHashes = try _validateNewItems(items.map(\.id)) { () throws(Failure) in
+    let ids = Self._identifiers(of: items)
+    let sortedHashes = try _validateNewItems(ids) { () throws(Failure) in
       _ = try _resolveAppendSection(section)
     }
     let target = try _resolveAppendSection(section)
     let location = Location(.section(target), index: _count(of: .section(target))!)
-    _insertNewItems(items, in: location.container, at: location.index, sortedHashes: sortedHashes)
+    _insertNewItems(items, ids: ids, in: location.container, at: location.index, sortedHashes: sortedHashes)
     _checkInvariants()
     return location
   }
@@ -45,9 +46,10 @@ extension ListSnapshot {
   @inlinable
   @discardableResult
   package mutating func _appendItems(_ items: [Item], underParent parent: Item.ID) throws(Failure) -> Location {
-    let sortedHashes = try _validateNewItems(items.map(\.id), anchor: parent)
+    let ids = Self._identifiers(of: items)
+    let sortedHashes = try _validateNewItems(ids, anchor: parent)
     let location = Location(.parent(parent), index: _count(of: .parent(parent))!)
-    _insertNewItems(items, in: location.container, at: location.index, sortedHashes: sortedHashes)
+    _insertNewItems(items, ids: ids, in: location.container, at: location.index, sortedHashes: sortedHashes)
     _checkInvariants()
     return location
   }
@@ -75,12 +77,44 @@ extension ListSnapshot {
   @inlinable
   @discardableResult
   package mutating func _insertItems(_ items: [Item], nextTo anchor: Item.ID, after: Bool) throws(Failure) -> Location {
-    let sortedHashes = try _validateNewItems(items.map(\.id), anchor: anchor)
+    if items.count == 1 {
+      // One item (the common edit): the checks of `_validateNewItems(_:anchor:resolve:)` in
+      // the same order, and the anchor's record, from one paired descent; no arrays.
+      let id = items[0].id
+      let hash = Self._hash(id)
+      let (anchorRecord, existing) = _itemRecords.peekPair(anchor, hash: Self._hash(anchor), id, hash: hash)
+      guard let anchorRecord else { throw .itemsNotFound([anchor]) }
+      if id == anchor { throw .anchorAmongInsertedItems(anchor) }
+      if existing != nil { throw .itemsAlreadyExist([id]) }
+      let container = anchorRecord.pointee.container
+      let index = _rank(ofLabel: anchorRecord.pointee.label, in: container).index + (after ? 1 : 0)
+      _insertNewItem(items[0], hash: hash, isExpanded: false, in: container, containerHash: Self._hash(container), at: index)
+      _checkInvariants()
+      return Location(container, index: index)
+    }
+    let ids = Self._identifiers(of: items)
+    let sortedHashes = try _validateNewItems(ids, anchor: anchor)
     let anchorLocation = location(ofItem: anchor)!
     let location = Location(anchorLocation.container, index: after ? anchorLocation.index + 1 : anchorLocation.index)
-    _insertNewItems(items, in: location.container, at: location.index, sortedHashes: sortedHashes)
+    _insertNewItems(items, ids: ids, in: location.container, at: location.index, sortedHashes: sortedHashes)
     _checkInvariants()
     return location
+  }
+
+  /// The identifiers of `items`, in one pass (no key path, no closure per element).
+  @inlinable
+  static func _identifiers(of items: [Item]) -> [Item.ID] {
+    items.withUnsafeBufferPointer { items in
+      [Item.ID](unsafeUninitializedCapacity: items.count) { ids, count in
+        guard let source = items.baseAddress, let target = ids.baseAddress else { return }
+        var i = 0
+        while i < items.count {
+          (target + i).initialize(to: source[i].id)
+          i += 1
+        }
+        count = items.count
+      }
+    }
   }
 
   /// Checks new identifiers: duplicates, then `resolve` (unknown containers), then the anchor
@@ -110,19 +144,33 @@ extension ListSnapshot {
       if let id = ids.first, _itemRecords.contains(id) { throw .itemsAlreadyExist([id]) }
       return []
     }
-    let sortedHashes = _HashTree<Item.ID, ItemRecord>.sortedHashes(of: ids)
-    let duplicates = _HashTree<Item.ID, ItemRecord>.duplicateKeys(ids, sortedHashes: sortedHashes)
+    let sortedHashes = ItemMap.sortedHashes(of: ids)
+    let duplicates = ItemMap.duplicateKeys(ids, sortedHashes: sortedHashes)
     if !duplicates.isEmpty { throw .duplicateItems(Self._unique(ids.filter { duplicates.contains($0) })) }
     try resolve()
     if let anchor {
       try _requireItems([anchor])
       if ids.contains(anchor) { throw .anchorAmongInsertedItems(anchor) }
     }
-    if !_itemRecords.isEmpty {
-      let existing = _existingItems(ids)
-      if !existing.isEmpty { throw .itemsAlreadyExist(existing) }
+    if !_itemRecords.isEmpty, _anyExists(ids, sortedHashes: sortedHashes) {
+      throw .itemsAlreadyExist(_existingItems(ids))
     }
     return sortedHashes
+  }
+
+  /// Whether any of `ids` has a record, looked up with the hashes the validation sorted.
+  @inlinable
+  func _anyExists(_ ids: [Item.ID], sortedHashes: [(hash: UInt64, index: Int)]) -> Bool {
+    ids.withUnsafeBufferPointer { ids in
+      sortedHashes.withUnsafeBufferPointer { sorted in
+        var i = 0
+        while i < sorted.count {
+          if _itemRecords.find(ids[sorted[i].index], hash: sorted[i].hash) != nil { return true }
+          i += 1
+        }
+        return false
+      }
+    }
   }
 
   /// Deletes items with their subtrees.

@@ -54,6 +54,34 @@ import Testing
     Self.run(seed: 1, steps: 6000) { $0 }
   }
 
+  /// Removals move the last entry of a leaf into the hole, key and value apart: values of
+  /// every size (a set's empty `()` included, whose stride is not its size) keep their entries.
+  static func removeEveryThird<V: Sendable & Equatable>(_ value: V) {
+    var map = _HashTree<Int, V>()
+    for i in 0..<400 { map.updateValue(value, forKey: i) }
+    for i in 0..<400 where i % 3 != 0 {
+      #expect(map.removeValue(forKey: i) == value)
+      if i % 7 == 0 { map._checkInvariants() }
+    }
+    map._checkInvariants()
+    #expect(map.count == 134)
+    for i in 0..<400 { #expect(map.contains(i) == (i % 3 == 0)) }
+  }
+
+  @Test func removalsKeepEntriesOfEverySize() {
+    Self.removeEveryThird(0 as UInt8)
+    Self.removeEveryThird(7 as Int)
+    Self.removeEveryThird("a string long enough to live on the heap")
+    var set = _HashSet<Int>()
+    for i in 0..<400 { set.insert(i) }
+    for i in 0..<400 where i % 3 != 0 {
+      set.remove(i)
+      if i % 7 == 0 { set.tree._checkInvariants() }
+    }
+    set.tree._checkInvariants()
+    #expect(Set(set) == Set(stride(from: 0, to: 400, by: 3)))
+  }
+
   @Test func collidingHashesStayCorrect() {
     Self.run(seed: 2, steps: 6000) { CollidingKey(value: $0, bucket: $0 % 7) }
     // A run of equal hashes longer than a leaf.

@@ -51,9 +51,11 @@ extension ListSnapshot {
   /// The sibling sequence of `container`; nil when the section or parent is unknown.
   @inlinable
   func _tree(of container: Container) -> ItemTree? {
+    // (Records reached by address here and below: a closure passed to the map is a call, and
+    // a function of its own that looks up the record type's metadata, in unspecialized code.)
     switch container {
-    case .section(let section): return _sectionRecords.peek(section) { $0.roots }
-    case .parent(let parent): return _itemRecords.peek(parent) { $0.children }
+    case .section(let section): return _sectionRecords.find(section, hash: nil)?.pointee.roots
+    case .parent(let parent): return _itemRecords.find(parent, hash: Self._hash(parent))?.pointee.children
     }
   }
 
@@ -65,8 +67,8 @@ extension ListSnapshot {
   @inlinable
   func _count(of container: Container, hash: UInt64?) -> Int? {
     switch container {
-    case .section(let section): return _sectionRecords.peek(section, hash: hash) { $0.roots.count }
-    case .parent(let parent): return _itemRecords.peek(parent, hash: hash) { $0.children.count }
+    case .section(let section): return _sectionRecords.find(section, hash: hash)?.pointee.roots.count
+    case .parent(let parent): return _itemRecords.find(parent, hash: hash)?.pointee.children.count
     }
   }
 
@@ -81,7 +83,7 @@ extension ListSnapshot {
 
   /// The container of an item; nil when unknown.
   @inlinable
-  func _container(of id: Item.ID) -> Container? { _itemRecords.peek(id) { $0.container } }
+  func _container(of id: Item.ID) -> Container? { _itemRecords.find(id, hash: Self._hash(id))?.pointee.container }
 
   /// The section an existing item is in: walks up to its root.
   ///
@@ -89,13 +91,13 @@ extension ListSnapshot {
   @inlinable
   func _sectionOfItem(_ id: Item.ID) -> Section.ID? {
     var next: Item.ID
-    switch _itemRecords.peek(id, { record -> Container in record.container }) {
+    switch _itemRecords.find(id, hash: Self._hash(id))?.pointee.container {
     case nil: return nil
     case .section(let section)?: return section
     case .parent(let parent)?: next = parent
     }
     while true {
-      switch _itemRecords.peek(next, { $0.container })! {
+      switch _itemRecords.find(next, hash: Self._hash(next))!.pointee.container {
       case .section(let section): return section
       case .parent(let parent): next = parent
       }
@@ -221,8 +223,16 @@ extension ListSnapshot {
       case .item(let label, let container, let isExpanded):
         if !isExpanded { w2 = 0 }
         if w1 == 0 && w2 == 0 { return }
-        let dw2 = w2
-        (_, owner) = _withTree(of: container) { $0.adjustWeights(label: label, w1: w1, w2: dw2) }
+        switch container {
+        case .section(let section):
+          let record = _sectionRecords.uniqueEntry(section, hash: nil)!
+          record.pointee.roots.adjustWeights(label: label, w1: w1, w2: w2)
+          owner = .section(label: record.pointee.label)
+        case .parent(let parent):
+          let record = _itemRecords.uniqueEntry(parent, hash: Self._hash(parent))!
+          record.pointee.children.adjustWeights(label: label, w1: w1, w2: w2)
+          owner = .item(label: record.pointee.label, container: record.pointee.container, isExpanded: record.pointee.isExpanded)
+        }
       }
     }
   }
@@ -245,7 +255,7 @@ extension ListSnapshot {
   /// Gives relabeled items their new labels.
   @inlinable
   mutating func _applyRelabels(_ relabeled: [(Item.ID, UInt64)]) {
-    for (id, label) in relabeled { _itemRecords.modify(id) { $0.label = label } }
+    for (id, label) in relabeled { _itemRecords.uniqueEntry(id, hash: Self._hash(id))!.pointee.label = label }
   }
 
   /// Inserts one entry (its label assigned here) into `container` at `index`, updates the labels
@@ -258,8 +268,17 @@ extension ListSnapshot {
     _ id: Item.ID, w1: Int, w2: Int, in container: Container, hash: UInt64?, at index: Int
   ) -> UInt64 {
     var relabeled: [(Item.ID, UInt64)] = []
-    let (label, owner) = _withTree(of: container, hash: hash) {
-      $0.insert(id, w1: w1, w2: w2, at: index, relabeled: &relabeled)
+    let label: UInt64
+    let owner: Owner
+    switch container {
+    case .section(let section):
+      let record = _sectionRecords.uniqueEntry(section, hash: hash)!
+      label = record.pointee.roots.insert(id, w1: w1, w2: w2, at: index, relabeled: &relabeled)
+      owner = .section(label: record.pointee.label)
+    case .parent(let parent):
+      let record = _itemRecords.uniqueEntry(parent, hash: hash)!
+      label = record.pointee.children.insert(id, w1: w1, w2: w2, at: index, relabeled: &relabeled)
+      owner = .item(label: record.pointee.label, container: record.pointee.container, isExpanded: record.pointee.isExpanded)
     }
     if !relabeled.isEmpty { _applyRelabels(relabeled) }
     _propagate(owner, w1: w1, w2: w2)
@@ -311,7 +330,18 @@ extension ListSnapshot {
   /// - Complexity: O(depth · log n).
   @inlinable
   mutating func _detachItem(label: UInt64, from container: Container) -> ItemEntry {
-    let (entry, owner) = _withTree(of: container, hash: Self._hash(container)) { $0.remove(label: label)! }
+    let entry: ItemEntry
+    let owner: Owner
+    switch container {
+    case .section(let section):
+      let record = _sectionRecords.uniqueEntry(section, hash: nil)!
+      entry = record.pointee.roots.remove(label: label)!
+      owner = .section(label: record.pointee.label)
+    case .parent(let parent):
+      let record = _itemRecords.uniqueEntry(parent, hash: Self._hash(parent))!
+      entry = record.pointee.children.remove(label: label)!
+      owner = .item(label: record.pointee.label, container: record.pointee.container, isExpanded: record.pointee.isExpanded)
+    }
     _propagate(owner, w1: -entry.w1, w2: -entry.w2)
     return entry
   }
@@ -319,8 +349,8 @@ extension ListSnapshot {
   /// Takes an existing item (with its subtree) out of its container; its records stay.
   @inlinable
   mutating func _detachItem(_ id: Item.ID) -> ItemEntry {
-    let (label, container) = _itemRecords.peek(id) { ($0.label, $0.container) }!
-    return _detachItem(label: label, from: container)
+    let record = _itemRecords.find(id, hash: Self._hash(id))!
+    return _detachItem(label: record.pointee.label, from: record.pointee.container)
   }
 
   /// Puts a detached item (whose record still exists) into `container` at `index`.
@@ -337,10 +367,9 @@ extension ListSnapshot {
     _ entry: ItemEntry, hash: UInt64, in container: Container, containerHash: UInt64?, at index: Int
   ) {
     let label = _placeEntry(entry.id, w1: entry.w1, w2: entry.w2, in: container, hash: containerHash, at: index)
-    _itemRecords.modify(entry.id, hash: hash) {
-      $0.label = label
-      $0.container = container
-    }
+    let record = _itemRecords.uniqueEntry(entry.id, hash: hash)!
+    record.pointee.label = label
+    record.pointee.container = container
   }
 
   /// Removes the records and markers of `id` and all its descendants (the item must already be
@@ -441,7 +470,7 @@ extension ListSnapshot {
     _ item: Item, hash: UInt64, isExpanded: Bool, in container: Container, containerHash: UInt64?, at index: Int
   ) {
     let label = _placeEntry(item.id, w1: 1, w2: 1, in: container, hash: containerHash, at: index)
-    _itemRecords.updateValue(
+    _itemRecords.insertIfAbsent(
       ItemRecord(value: item, label: label, children: ItemTree(), container: container, isExpanded: isExpanded),
       forKey: item.id, hash: hash)
   }
@@ -467,27 +496,45 @@ extension ListSnapshot {
     return true
   }
 
-  /// Creates records for new leaf items and places them in `container` at `index`.
-  /// `sortedHashes` (from ``_HashTree/sortedHashes(of:)`` over the items' identifiers) may be
-  /// passed when validation already computed it.
+  /// Creates records for new leaf items (with identifiers `ids`) and places them in
+  /// `container` at `index`. `sortedHashes` (from ``_HashTree/sortedHashes(of:)`` over `ids`)
+  /// may be passed when validation already computed it.
   ///
-  /// - Complexity: O(k log n); O(k log k) tree and map work when the list is empty (bulk build).
+  /// - Complexity: O(k log n); O(k) tree and map work when the list is empty (bulk build).
   @inlinable
   mutating func _insertNewItems(
-    _ items: [Item], in container: Container, at index: Int, sortedHashes: [(hash: UInt64, index: Int)]? = nil
+    _ items: [Item], ids: [Item.ID], in container: Container, at index: Int,
+    sortedHashes: [(hash: UInt64, index: Int)]? = nil
   ) {
     guard !items.isEmpty else { return }
     if items.count == 1 {
       _insertNewItem(items[0], isExpanded: false, in: container, at: index)
       return
     }
-    let entries = items.map { ItemEntry(id: $0.id, w1: 1, w2: 1) }
-    let labels = _placeEntries(entries, in: container, at: index)
-    let keys = items.map(\.id)
-    _itemRecords.insertNew(
-      keys: keys, sortedHashes: sortedHashes ?? _HashTree<Item.ID, ItemRecord>.sortedHashes(of: keys)
-    ) { i in
-      ItemRecord(value: items[i], label: labels[i], children: ItemTree(), container: container, isExpanded: false)
+    // The entries: one run of labels for all of them, and (into an empty container) a
+    // sequence built bottom-up from the identifiers.
+    var relabeled: [(Item.ID, UInt64)] = []
+    var run: (first: UInt64, step: UInt64) = (0, 0)
+    let owner: Owner
+    switch container {
+    case .section(let section):
+      let record = _sectionRecords.uniqueEntry(section, hash: nil)!
+      ids.withUnsafeBufferPointer { run = record.pointee.roots.insert(leaves: $0, at: index, relabeled: &relabeled) }
+      owner = .section(label: record.pointee.label)
+    case .parent(let parent):
+      let record = _itemRecords.uniqueEntry(parent, hash: Self._hash(parent))!
+      ids.withUnsafeBufferPointer { run = record.pointee.children.insert(leaves: $0, at: index, relabeled: &relabeled) }
+      owner = .item(label: record.pointee.label, container: record.pointee.container, isExpanded: record.pointee.isExpanded)
+    }
+    if !relabeled.isEmpty { _applyRelabels(relabeled) }
+    _propagate(owner, w1: items.count, w2: items.count)
+    let first = run.first
+    let step = run.step
+    items.withUnsafeBufferPointer { items in
+      let values = items.baseAddress!
+      _itemRecords.insertNew(keys: ids, sortedHashes: sortedHashes ?? ItemMap.sortedHashes(of: ids)) { i in
+        ItemRecord(value: values[i], label: first &+ step &* UInt64(i), children: ItemTree(), container: container, isExpanded: false)
+      }
     }
   }
 
@@ -574,18 +621,16 @@ extension ListSnapshot {
   @inlinable
   mutating func _adjustEntry(of id: Item.ID, w1: Int, w2: Int) {
     guard w1 != 0 || w2 != 0 else { return }
-    let (label, container) = _itemRecords.peek(id) { ($0.label, $0.container) }!
-    _adjustEntry(label: label, in: container, w1: w1, w2: w2)
+    let record = _itemRecords.find(id, hash: Self._hash(id))!
+    _adjustEntry(label: record.pointee.label, in: record.pointee.container, w1: w1, w2: w2)
   }
 
   /// Changes the weights of the entry with `label` in `container`, and of its ancestors.
   @inlinable
   mutating func _adjustEntry(label: UInt64, in container: Container, w1: Int, w2: Int) {
-    guard w1 != 0 || w2 != 0 else { return }
-    let (_, owner) = _withTree(of: container, hash: Self._hash(container)) {
-      $0.adjustWeights(label: label, w1: w1, w2: w2)
-    }
-    _propagate(owner, w1: w1, w2: w2)
+    // The entry's owner, expanded as far as this change goes: the entry itself is adjusted
+    // whatever its own expansion, then its ancestors as `_propagate` goes on.
+    _propagate(.item(label: label, container: container, isExpanded: true), w1: w1, w2: w2)
   }
 
   /// Marks an existing item reloaded.

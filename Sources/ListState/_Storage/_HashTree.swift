@@ -436,43 +436,6 @@ extension _HashNode {
 // MARK: - Editing
 
 extension _HashNode {
-  /// Inserts the entry at `item` at position `i` of the hash order of a leaf with a free slot,
-  /// moving it out of `item`.
-  @inlinable
-  func leafInsert(at i: Int, hash: UInt64, moving item: UnsafeMutablePointer<Item>) {
-    let leaf = address
-    let n = leaf.count
-    let slots = leaf.leafSlots
-    (slots + i + 1).moveInitialize(from: slots + i, count: n - i)
-    (slots + i).initialize(to: _HashLeafSlot(hash: hash, item: n))
-    Item.entry(n, of: Item.storage(of: leaf)).moveInitialize(from: item, count: 1)
-    leaf.count = n + 1
-    leaf.total &+= 1
-  }
-
-  /// Removes the leaf entry at position `i` of the hash order. The last entry of the storage
-  /// moves into the hole, so the storage stays dense.
-  @inlinable
-  func leafRemove(at i: Int) -> Item {
-    let leaf = address
-    let n = leaf.count
-    let slots = leaf.leafSlots
-    let items = Item.storage(of: leaf)
-    let hole = Int(slots[i].item)
-    let removed = Item.entry(hole, of: items).move()
-    (slots + i).moveInitialize(from: slots + i + 1, count: n - i - 1)
-    let last = n - 1
-    if hole != last {
-      Item.entry(hole, of: items).moveInitialize(from: Item.entry(last, of: items), count: 1)
-      var j = 0
-      while slots[j].item != UInt32(last) { j &+= 1 }
-      slots[j].item = UInt32(hole)
-    }
-    leaf.count = last
-    leaf.total &-= 1
-    return removed
-  }
-
   /// Appends a slot with `hash` after all others in hash order and returns the (uninitialized)
   /// entry it names, for the caller to initialize (building).
   @inlinable
@@ -499,7 +462,7 @@ extension _HashNode {
     var position = range.lowerBound
     while position < range.upperBound {
       (slots + n).initialize(to: _HashLeafSlot(hash: sourceSlots[position].hash, item: n))
-      Item.entry(n, of: items).moveInitialize(from: Item.entry(Int(sourceSlots[position].item), of: sourceItems), count: 1)
+      Item.move(Item.entry(Int(sourceSlots[position].item), of: sourceItems), to: Item.entry(n, of: items))
       n &+= 1
       position &+= 1
     }
@@ -711,6 +674,17 @@ extension _HashItem {
   @usableFromInline
   static func value(_ entry: UnsafeMutablePointer<Self>) -> UnsafeMutablePointer<Value> {
     (UnsafeMutableRawPointer(entry) + valueOffset).assumingMemoryBound(to: Value.self)
+  }
+
+  /// Moves the entry at `source` to the uninitialized `target`, field by field: the entry type
+  /// itself goes unnamed (its metadata is a lookup per use in a loop of unspecialized code).
+  @_transparent
+  @usableFromInline
+  static func move(_ source: UnsafeMutablePointer<Self>, to target: UnsafeMutablePointer<Self>) {
+    // (`moveInitialize(from:count:)` moves `count` strides, and an empty type's stride is 1:
+    // a set's `()` values are not moved at all, or they would overwrite the next entry.)
+    if MemoryLayout<Key>.size > 0 { key(target).moveInitialize(from: key(source), count: 1) }
+    if MemoryLayout<Value>.size > 0 { value(target).moveInitialize(from: value(source), count: 1) }
   }
 
   /// Initializes the (uninitialized) entry at `entry` field by field: no entry value is built
@@ -1777,7 +1751,7 @@ extension _HashTree {
           (slots + position).moveInitialize(from: slots + position + 1, count: n - position - 1)
           let last = n - 1
           if hole != last {
-            entry.moveInitialize(from: Item.entry(last, of: items), count: 1)
+            Item.move(Item.entry(last, of: items), to: entry)
             var j = 0
             while slots[j].item != UInt32(last) { j &+= 1 }
             slots[j].item = UInt32(hole)

@@ -152,25 +152,10 @@ extension ListSnapshot {
       try _requireItems([anchor])
       if ids.contains(anchor) { throw .anchorAmongInsertedItems(anchor) }
     }
-    if !_itemRecords.isEmpty, _anyExists(ids, sortedHashes: sortedHashes) {
+    if _itemRecords.containsAny(ids, sortedHashes: sortedHashes) {
       throw .itemsAlreadyExist(_existingItems(ids))
     }
     return sortedHashes
-  }
-
-  /// Whether any of `ids` has a record, looked up with the hashes the validation sorted.
-  @inlinable
-  func _anyExists(_ ids: [Item.ID], sortedHashes: [(hash: UInt64, index: Int)]) -> Bool {
-    ids.withUnsafeBufferPointer { ids in
-      sortedHashes.withUnsafeBufferPointer { sorted in
-        var i = 0
-        while i < sorted.count {
-          if _itemRecords.find(ids[sorted[i].index], hash: sorted[i].hash) != nil { return true }
-          i += 1
-        }
-        return false
-      }
-    }
   }
 
   /// Deletes items with their subtrees.
@@ -231,41 +216,6 @@ extension ListSnapshot {
   public mutating func moveItem(_ id: Item.ID, afterItem anchor: Item.ID) throws(Failure) {
     try _moveItem(id, nextTo: anchor, after: true)
     _checkInvariants()
-  }
-
-  /// Moves an item (with its subtree) next to `anchor`, validating as ``_validateMove(_:relativeTo:)``.
-  ///
-  /// Both records are found by one paired descent (``_HashTree/peekPair(_:hash:_:hash:)``): on a
-  /// list too large for the cache the two lookups' misses overlap instead of adding up.
-  ///
-  /// With `reportingMove`, it also returns where the item was and where it is now — what a
-  /// history records for the move — from the records and ranks it reaches anyway: asking
-  /// ``location(ofItem:)`` before and after cost two more lookups and a rank walk per move.
-  @inlinable
-  @discardableResult
-  package mutating func _moveItem(_ id: Item.ID, nextTo anchor: Item.ID, after: Bool, reportingMove: Bool = false)
-    throws(Failure) -> (from: Location, to: Location)?
-  {
-    let hash = Self._hash(id)
-    let (moved, target) = _itemRecords.peekPair(id, hash: hash, anchor, hash: Self._hash(anchor))
-    guard let moved, let target else {
-      try _requireItems([id, anchor])
-      preconditionFailure("unreachable: an item was missing")
-    }
-    if id == anchor { throw .itemRelativeToItself(id) }
-    // Read before the map changes (the addresses are valid until then).
-    let (label, container) = (moved.pointee.label, moved.pointee.container)
-    let (anchorLabel, anchorContainer) = (target.pointee.label, target.pointee.container)
-    if case .parent = anchorContainer, _isDescendant(anchor, of: id) {
-      throw .itemUnderOwnDescendant(item: id, destination: anchor)
-    }
-    let from = reportingMove ? Location(container, index: _rank(ofLabel: label, in: container).index) : nil
-    let entry = _detachItem(label: label, from: container)
-    let index = _rank(ofLabel: anchorLabel, in: anchorContainer).index
-    let destination = after ? index + 1 : index
-    _attachItem(entry, hash: hash, in: anchorContainer, containerHash: Self._hash(anchorContainer), at: destination)
-    // The index counts the final siblings (the item was detached before the anchor was ranked).
-    return from.map { ($0, Location(anchorContainer, index: destination)) }
   }
 
   /// Moves an item (with its subtree) to become the last root item of `section`.

@@ -136,15 +136,6 @@ extension ListSnapshot {
     return _sectionOrder.rank(ofLabel: label)!.index
   }
 
-  /// The index and prefix weights of the entry with `label` in an existing `container`.
-  @inlinable
-  func _rank(ofLabel label: UInt64, in container: Container) -> (index: Int, w1: Int, w2: Int) {
-    switch container {
-    case .section(let section): return _sectionRecords.find(section, hash: nil)!.pointee.roots.rank(ofLabel: label)!
-    case .parent(let parent): return _itemRecords.find(parent, hash: Self._hash(parent))!.pointee.children.rank(ofLabel: label)!
-    }
-  }
-
   /// Where the item hangs and its index among its siblings.
   ///
   /// ```swift

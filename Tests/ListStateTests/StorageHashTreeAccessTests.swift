@@ -68,6 +68,37 @@ import Testing
     #expect(map.peekPair(Self.key(1), hash: 0, Self.key(2), hash: 0) == (nil, nil))
   }
 
+  @Test func insertionsOfAbsentKeysSplitOnTheWayDown() {
+    // `insertAbsent` splits full nodes before entering them: keys in random order, runs of
+    // colliding hashes, and copies taken along the way (whose paths must be copied, not split).
+    var map = Map()
+    var model: [CollidingKey: Int] = [:]
+    var rng = Rng(state: 41)
+    var copies: [(Map, [CollidingKey: Int])] = []
+    var candidates = Array(0..<6000)
+    for i in stride(from: candidates.count - 1, to: 0, by: -1) { candidates.swapAt(i, rng.int(i + 1)) }
+    for (step, value) in candidates.enumerated() {
+      let k = Self.key(value)
+      map.insertAbsent(k, hash: Map.hash(k)).initialize(to: step)
+      model[k] = step
+      if step % 700 == 0 {
+        copies.append((map, model))
+        StorageHashTreeTests.check(map, model)
+      }
+    }
+    StorageHashTreeTests.check(map, model)
+    for (copy, copyModel) in copies { StorageHashTreeTests.check(copy, copyModel) }
+    // A run of equal hashes longer than a leaf.
+    var run = _HashTree<StorageHashTreeTests.CollidingKey, Int>()
+    var runModel: [StorageHashTreeTests.CollidingKey: Int] = [:]
+    for i in 0..<200 {
+      let k = StorageHashTreeTests.CollidingKey(value: i, bucket: i % 2)
+      run.insertAbsent(k, hash: _HashTree<StorageHashTreeTests.CollidingKey, Int>.hash(k)).initialize(to: i)
+      runModel[k] = i
+    }
+    StorageHashTreeTests.check(run, runModel)
+  }
+
   @Test func entryAddressSurvivesInPlaceChangesOfOtherKeys() {
     // What the snapshot relies on: an address from `uniqueEntry`/`insertIfAbsent` stays valid
     // while other keys change in place, even when those changes copy their shared paths.

@@ -185,6 +185,16 @@ extension ListSnapshot {
     }
   }
 
+  /// The index and prefix weights of the entry with `label` in an existing `container`.
+  @_transparent
+  @usableFromInline
+  func _rank(ofLabel label: UInt64, in container: Container) -> (index: Int, w1: Int, w2: Int) {
+    switch container {
+    case .section(let section): return _sectionRecords.find(section, hash: nil)!.pointee.roots.rank(ofLabel: label)!
+    case .parent(let parent): return _itemRecords.find(parent, hash: Self._hash(parent))!.pointee.children.rank(ofLabel: label)!
+    }
+  }
+
   // MARK: - Writing
 
   /// Calls `body` with the sibling sequence of an existing `container`, in place; returns its
@@ -211,7 +221,8 @@ extension ListSnapshot {
   /// shrank): updates the weights of its entry and of every ancestor's up to the section's.
   ///
   /// - Complexity: O(depth · log n).
-  @inlinable
+  @_transparent
+  @usableFromInline
   mutating func _propagate(_ owner: Owner, w1: Int, w2: Int) {
     var owner = owner
     var w2 = w2
@@ -263,7 +274,8 @@ extension ListSnapshot {
   /// updates the entry's record with the returned label.
   ///
   /// - Complexity: O(log n + depth · log n), plus amortised relabeling.
-  @inlinable
+  @_transparent
+  @usableFromInline
   mutating func _placeEntry(
     _ id: Item.ID, w1: Int, w2: Int, in container: Container, hash: UInt64?, at index: Int
   ) -> UInt64 {
@@ -328,7 +340,8 @@ extension ListSnapshot {
   ///
   /// - Returns: Its entry (with its weights).
   /// - Complexity: O(depth · log n).
-  @inlinable
+  @_transparent
+  @usableFromInline
   mutating func _detachItem(label: UInt64, from container: Container) -> ItemEntry {
     let entry: ItemEntry
     let owner: Owner
@@ -362,7 +375,8 @@ extension ListSnapshot {
   }
 
   /// Like ``_attachItem(_:in:at:)`` with the item's and the container owner's hashes.
-  @inlinable
+  @_transparent
+  @usableFromInline
   mutating func _attachItem(
     _ entry: ItemEntry, hash: UInt64, in container: Container, containerHash: UInt64?, at index: Int
   ) {
@@ -465,7 +479,8 @@ extension ListSnapshot {
 
   /// Like ``_insertNewItem(_:isExpanded:in:at:)`` with the item's and the container owner's
   /// hashes already computed.
-  @inlinable
+  @_transparent
+  @usableFromInline
   mutating func _insertNewItem(
     _ item: Item, hash: UInt64, isExpanded: Bool, in container: Container, containerHash: UInt64?, at index: Int
   ) {
@@ -528,12 +543,36 @@ extension ListSnapshot {
     }
     if !relabeled.isEmpty { _applyRelabels(relabeled) }
     _propagate(owner, w1: items.count, w2: items.count)
+    // The records, each built where it is stored, in loops of this function: a closure per
+    // record (and a call of the record's initializer) looked up the record's and the
+    // container's metadata once per item in unspecialized code; here it is once per call.
     let first = run.first
     let step = run.step
-    items.withUnsafeBufferPointer { items in
-      let values = items.baseAddress!
-      _itemRecords.insertNew(keys: ids, sortedHashes: sortedHashes ?? ItemMap.sortedHashes(of: ids)) { i in
-        ItemRecord(value: values[i], label: first &+ step &* UInt64(i), children: ItemTree(), container: container, isExpanded: false)
+    let k = ids.count
+    let hashes = sortedHashes ?? ItemMap.sortedHashes(of: ids)
+    let noChildren = ItemTree()
+    if _itemRecords.isEmpty {
+      var builder = _HashTreeBuilder<Item.ID, ItemRecord>()
+      var i = 0
+      while i < k {
+        let (hash, index) = hashes[i]
+        builder.append(hash: hash, key: ids[index]).initialize(
+          to: ItemRecord(items[index], label: first &+ step &* UInt64(index), children: noChildren, container: container))
+        i += 1
+      }
+      _itemRecords.root = builder.finish()
+    } else if _itemRecords.count >= k * 4 {
+      var i = 0
+      while i < k {
+        let (hash, index) = hashes[i]
+        _itemRecords.insertAbsent(ids[index], hash: hash).initialize(
+          to: ItemRecord(items[index], label: first &+ step &* UInt64(index), children: noChildren, container: container))
+        i += 1
+      }
+    } else {
+      // A map not much larger than the insertion is rebuilt with it.
+      _itemRecords.insertNew(keys: ids, sortedHashes: hashes) { index in
+        ItemRecord(items[index], label: first &+ step &* UInt64(index), children: noChildren, container: container)
       }
     }
   }
@@ -626,7 +665,8 @@ extension ListSnapshot {
   }
 
   /// Changes the weights of the entry with `label` in `container`, and of its ancestors.
-  @inlinable
+  @_transparent
+  @usableFromInline
   mutating func _adjustEntry(label: UInt64, in container: Container, w1: Int, w2: Int) {
     // The entry's owner, expanded as far as this change goes: the entry itself is adjusted
     // whatever its own expansion, then its ancestors as `_propagate` goes on.
@@ -751,5 +791,62 @@ extension ListSnapshot {
     }
     guard _sectionOrder.count > 0 else { throw .noSections }
     return _sectionOrder.entry(at: _sectionOrder.count - 1).id
+  }
+
+  // MARK: - Operations built on the primitives above
+
+  // (Here, next to them: the primitives are transparent, and an operation that inlines them
+  // looks up the metadata of the record, container and tree types once, not once per step.)
+
+  /// Moves an item (with its subtree) next to `anchor`, validating as ``_validateMove(_:relativeTo:)``.
+  ///
+  /// Both records are found by one paired descent (``_HashTree/peekPair(_:hash:_:hash:)``): on a
+  /// list too large for the cache the two lookups' misses overlap instead of adding up.
+  ///
+  /// With `reportingMove`, it also returns where the item was and where it is now — what a
+  /// history records for the move — from the records and ranks it reaches anyway: asking
+  /// ``location(ofItem:)`` before and after cost two more lookups and a rank walk per move.
+  @inlinable
+  @discardableResult
+  package mutating func _moveItem(_ id: Item.ID, nextTo anchor: Item.ID, after: Bool, reportingMove: Bool = false)
+    throws(Failure) -> (from: Location, to: Location)?
+  {
+    let hash = Self._hash(id)
+    let (moved, target) = _itemRecords.peekPair(id, hash: hash, anchor, hash: Self._hash(anchor))
+    guard let moved, let target else {
+      try _requireItems([id, anchor])
+      preconditionFailure("unreachable: an item was missing")
+    }
+    if id == anchor { throw .itemRelativeToItself(id) }
+    // Read before the map changes (the addresses are valid until then).
+    let (label, container) = (moved.pointee.label, moved.pointee.container)
+    let (anchorLabel, anchorContainer) = (target.pointee.label, target.pointee.container)
+    if case .parent = anchorContainer, _isDescendant(anchor, of: id) {
+      throw .itemUnderOwnDescendant(item: id, destination: anchor)
+    }
+    let from = reportingMove ? Location(container, index: _rank(ofLabel: label, in: container).index) : nil
+    let entry = _detachItem(label: label, from: container)
+    let index = _rank(ofLabel: anchorLabel, in: anchorContainer).index
+    let destination = after ? index + 1 : index
+    _attachItem(entry, hash: hash, in: anchorContainer, containerHash: Self._hash(anchorContainer), at: destination)
+    // The index counts the final siblings (the item was detached before the anchor was ranked).
+    return from.map { ($0, Location(anchorContainer, index: destination)) }
+  }
+}
+
+extension _ItemRecord {
+  /// A record of a collapsed item, initialized here rather than in `_ItemRecord.swift`: the
+  /// bulk insertions above build one per item, and this initializer, transparent in the file
+  /// that calls it, stores the fields without a call that looks up the record's metadata.
+  @_transparent
+  @usableFromInline
+  init(_ value: Item, label: UInt64, children: _OrderedTree<Item.ID>, container: ListItemContainer<SectionID, Item.ID>) {
+    self.value = value
+    self.label = label
+    self.children = children
+    self.container = container
+    self.isExpanded = false
+    self._stampHigh = 0
+    self._stampLow = 0
   }
 }

@@ -864,12 +864,18 @@ extension _HashTree {
   func smallMapSlot(of key: Key, isSmall: inout Bool) -> Int? {
     guard let root, root.isLeaf, root.count <= Self.linearSearchLimit else { return nil }
     isSmall = true
+    let leaf = root.address
+    let n = leaf.count
+    let slots = leaf.leafSlots
+    let items = Item.storage(of: leaf)
     return withUnsafeBytes(of: key) { wanted in
-      for position in 0..<root.count {
-        let same = withUnsafeBytes(of: &Item.key(root.item(at: position)).pointee) { stored in
-          _RawBytes.equal(stored, wanted)
-        }
-        if same { return position }
+      // (The stored keys are compared where they are: one closure per lookup, not per key.)
+      var position = 0
+      while position < n {
+        let stored = UnsafeRawBufferPointer(
+          start: Item.key(Item.entry(Int(slots[position].item), of: items)), count: MemoryLayout<Key>.size)
+        if _RawBytes.equal(stored, wanted) { return position }
+        position &+= 1
       }
       return nil
     }
@@ -1021,6 +1027,100 @@ extension _HashTree {
       growRoot(upper)
     }
     return (stored.unsafelyUnwrapped, inserted)
+  }
+
+  /// Inserts an entry for `key`, which must be absent, and returns the address of its value,
+  /// uninitialized: the caller initializes it before anything else reads or changes the map.
+  /// (What a bulk insertion of validated, distinct keys uses: the value is built right where
+  /// it is stored, by code that names its type once, not in a closure per key.)
+  ///
+  /// Top-down, in one descent: a full node is split (a small leaf grown) before the descent
+  /// enters it, so nothing is left to do on the way back up, and every node on the path counts
+  /// the new entry on the way down.
+  ///
+  /// - Complexity: O(log n).
+  @inlinable
+  mutating func insertAbsent(_ key: Key, hash: UInt64) -> UnsafeMutablePointer<Value> {
+    guard root != nil else {
+      let leaf = Node.make(height: 0, capacity: Self.initialLeafCapacity)
+      let entry = leaf.leafAppend(hash: hash)
+      Item.key(entry).initialize(to: key)
+      root = leaf
+      return Item.value(entry)
+    }
+    Self.makeUnique(&root!)
+    if root!.count == root!.slotCapacity {
+      if let upper = Self.makeRoom(in: &root!) { growRoot(upper) }
+    }
+    var node = root!.address
+    var low: UInt64 = 0
+    var high: UInt64 = .max
+    // The slot (in the node above) that counts this node's slots.
+    var parentSlot: UnsafeMutablePointer<Slot>? = nil
+    while !node.isLeaf {
+      node.total &+= 1
+      var n = node.count
+      var child = node.childIndex(forHash: hash, low: low, high: high, count: n)
+      var slot = node.base.assumingMemoryBound(to: Slot.self) + child
+      Self.makeUnique(&slot.pointee.child)
+      if slot.pointee.count == node.child(child).capacity {
+        // Room in the child before entering it (this node has room for a split-off part:
+        // it was given some before the descent entered it).
+        if let upper = Self.makeRoom(in: &slot.pointee.child) {
+          Unmanaged<Node>.fromOpaque(node.raw)._withUnsafeGuaranteedRef { $0.branchInsert(upper, at: child + 1) }
+          n &+= 1
+          parentSlot?.pointee.count = n
+          Self.refresh(slot, from: node.child(child))
+          if hash >= (slot + 1).pointee.minHash {
+            child &+= 1
+            slot += 1
+          }
+        }
+      }
+      if hash < slot.pointee.minHash { slot.pointee.minHash = hash }
+      low = slot.pointee.minHash
+      high = node.childHigh(child, high: high, count: n)
+      let next = node.child(child)
+      // A leaf gains a slot (its parent's slot counts them); an internal child's slots change
+      // only when it splits one of its children, which refreshes this slot then.
+      if next.isLeaf { slot.pointee.count &+= 1 }
+      parentSlot = slot
+      node = next
+    }
+    let n = node.count
+    let slots = node.leafSlots
+    var position = node.leafLowerBound(hash, low: low, high: high, count: n)
+    // After any run of equal hashes (the key is not among them).
+    while position < n, slots[position].hash == hash { position &+= 1 }
+    (slots + position + 1).moveInitialize(from: slots + position, count: n - position)
+    (slots + position).initialize(to: _HashLeafSlot(hash: hash, item: n))
+    let entry = Item.entry(n, of: Item.storage(of: node))
+    Item.key(entry).initialize(to: key)
+    node.count = n &+ 1
+    node.total = n &+ 1
+    return Item.value(entry)
+  }
+
+  /// Gives the full node `node` (uniquely referenced) room for one more slot: a leaf below
+  /// ``leafCapacity``, or one holding a single run of equal hashes, grows; any other node is
+  /// split, and the split-off upper part (for the caller to place after it) is returned.
+  @inlinable
+  static func makeRoom(in node: inout Node) -> Node? {
+    let n = node.count
+    if node.isLeaf {
+      if n < leafCapacity {
+        node = node.moved(capacity: Swift.min(n * 2, leafCapacity))
+        return nil
+      }
+      guard let split = node.leafSplitPoint() else {
+        node = node.moved(capacity: n * 2)
+        return nil
+      }
+      let (lower, upper) = node.leafSplit(at: split, capacity: leafCapacity)
+      node = lower
+      return upper
+    }
+    return node.splitOff(at: n / 2, capacity: internalCapacity)
   }
 
   /// Puts the old root and the split-off `upper` half under a new root.
@@ -1420,6 +1520,25 @@ extension _HashTree {
     return duplicates
   }
 
+  /// Whether any of `keys` is present, looked up with their hashes (`sortedHashes`, from
+  /// ``sortedHashes(of:)``): one call for the batch.
+  ///
+  /// - Complexity: O(k log n).
+  @inlinable
+  func containsAny(_ keys: [Key], sortedHashes: [(hash: UInt64, index: Int)]) -> Bool {
+    guard root != nil else { return false }
+    return keys.withUnsafeBufferPointer { keys in
+      sortedHashes.withUnsafeBufferPointer { sorted in
+        var i = 0
+        while i < sorted.count {
+          if find(keys[sorted[i].index], hash: sorted[i].hash) != nil { return true }
+          i += 1
+        }
+        return false
+      }
+    }
+  }
+
   /// Inserts keys that are distinct and absent, with their values (`value(i)` for `keys[i]`).
   /// Into an empty map, or one not much larger than the insertion, the map is (re)built
   /// bottom-up from sorted entries; otherwise keys are inserted one by one.
@@ -1434,7 +1553,7 @@ extension _HashTree {
           var i = 0
           while i < sorted.count {
             let (hash, index) = sorted[i]
-            _ = _insert({ value(index) }, forKey: keys[index], hash: hash)
+            insertAbsent(keys[index], hash: hash).initialize(to: value(index))
             i += 1
           }
         }
@@ -1554,6 +1673,15 @@ struct _HashTreeBuilder<Key: Hashable & Sendable, Value: Sendable> {
     current.count = m &+ 1
     current.total = m &+ 1
     return Item.entry(m, of: Item.storage(of: current))
+  }
+
+  /// Appends a slot with `hash` and key `key` and returns the (uninitialized) value of its
+  /// entry, which the caller must initialize before the next append.
+  @inlinable
+  mutating func append(hash: UInt64, key: Key) -> UnsafeMutablePointer<Value> {
+    let entry = append(hash: hash)
+    Item.key(entry).initialize(to: key)
+    return Item.value(entry)
   }
 
   /// The entries of an existing map in hash order, for moving them into a rebuilt one.
@@ -1719,8 +1847,11 @@ extension _HashTree {
   @discardableResult
   mutating func takeValue(forKey key: Key, hash: UInt64) -> Value? {
     guard root != nil else { return nil }
+    // The value comes back through a parameter: an optional result per level of the
+    // recursion was a metadata lookup per level in unspecialized code.
+    var removed: Value? = nil
     let (count, height) = (root!.count, root!.height)
-    guard let removed = Self.take(key, hash, from: &root!, count: count, height: height, low: 0, high: .max) else {
+    guard Self.take(key, hash, from: &root!, count: count, height: height, low: 0, high: .max, into: &removed) else {
       return nil
     }
     if root!.count == 0 {
@@ -1731,10 +1862,12 @@ extension _HashTree {
     return removed
   }
 
+  /// Removes `key` under `node`, moving its value into `removed`; false when absent.
   @inlinable
   static func take(
-    _ key: Key, _ hash: UInt64, from node: inout Node, count n: Int, height: Int, low: UInt64, high: UInt64
-  ) -> Value? {
+    _ key: Key, _ hash: UInt64, from node: inout Node, count n: Int, height: Int, low: UInt64, high: UInt64,
+    into removed: inout Value?
+  ) -> Bool {
     makeUnique(&node)
     let address = node.address
     if height == 0 {
@@ -1746,7 +1879,7 @@ extension _HashTree {
         let entry = Item.entry(hole, of: items)
         if Item.key(entry).pointee == key {
           Item.key(entry).deinitialize(count: 1)
-          let removed = Item.value(entry).move()
+          removed = Item.value(entry).move()
           // The last entry of the storage moves into the hole, so the storage stays dense.
           (slots + position).moveInitialize(from: slots + position + 1, count: n - position - 1)
           let last = n - 1
@@ -1758,21 +1891,21 @@ extension _HashTree {
           }
           address.count = last
           address.total = last
-          return removed
+          return true
         }
         position &+= 1
       }
-      return nil
+      return false
     }
     let child = address.childIndex(forHash: hash, low: low, high: high, count: n)
     let slot = node.branchSlots + child
     let childLow = slot.pointee.minHash
     let childHigh = address.childHigh(child, high: high, count: n)
     guard
-      let removed = take(
+      take(
         key, hash, from: &slot.pointee.child, count: slot.pointee.count, height: height - 1, low: childLow,
-        high: childHigh)
-    else { return nil }
+        high: childHigh, into: &removed)
+    else { return false }
     address.total &-= 1
     let childAddress = address.child(child)
     let remaining = childAddress.count
@@ -1783,6 +1916,6 @@ extension _HashTree {
       let capacity = childAddress.isLeaf ? leafCapacity : internalCapacity
       if remaining < capacity / 4, address.count > 1 { rebalance(node, around: child) }
     }
-    return removed
+    return true
   }
 }

@@ -1272,40 +1272,72 @@ extension _OrderedTree {
   @discardableResult
   mutating func remove(label: UInt64) -> Entry? {
     guard root != nil else { return nil }
-    guard let removed = Self.remove(label: label, from: &root!, low: root!.minLabel, high: nil) else { return nil }
+    // The removed identifier and weights come back through parameters: an optional result
+    // per level of the recursion was a metadata lookup per level in unspecialized code.
+    var id: ID? = nil
+    var weights = _OrderedWeights.zero
+    guard Self.remove(label: label, from: &root!, low: root!.minLabel, high: nil, id: &id, weights: &weights) else {
+      return nil
+    }
     if root!.count == 0 {
       root = nil
     } else if !root!.isLeaf, root!.count == 1 {
       root = root!.children[0]
     }
-    return removed
+    return Entry(label: label, id: id.unsafelyUnwrapped, w1: weights.w1, w2: weights.w2)
   }
 
+  /// Removes the entry with `label` under `node`, reporting its identifier and weights; false
+  /// (nothing removed) when absent.
   @inlinable
-  static func remove(label: UInt64, from node: inout Node, low: UInt64, high: UInt64?) -> Entry? {
+  static func remove(
+    label: UInt64, from node: inout Node, low: UInt64, high: UInt64?, id: inout ID?, weights: inout _OrderedWeights
+  ) -> Bool {
     makeUnique(&node)
-    if node.isLeaf {
-      let position = node.lowerBound(label, low: low, high: resolvedHigh(node, high))
-      guard position < node.count, node.label(at: position) == label else { return nil }
-      return node.leafRemove(at: position)
+    let address = node.address
+    let n = address.count
+    if address.isLeaf {
+      let slots = address.leafSlots
+      let position = address.leafLowerBound(label, low: low, high: address.resolvedHigh(high, count: n), count: n)
+      guard position < n, slots[position].label == label else { return false }
+      let upper = slots[position]
+      let lower = position > 0 ? slots[position &- 1] : _LeafSlot(label: 0, w1: 0, w2: 0)
+      let d1 = upper.w1 &- lower.w1
+      let d2 = upper.w2 &- lower.w2
+      let ids = Self.ids(of: address)
+      id = (ids + position).move()
+      (ids + position).moveInitialize(from: ids + position + 1, count: n - position - 1)
+      (slots + position).moveInitialize(from: slots + position + 1, count: n - position - 1)
+      var j = position
+      while j < n &- 1 {
+        slots[j].w1 &-= d1
+        slots[j].w2 &-= d2
+        j &+= 1
+      }
+      address.count = n &- 1
+      weights = _OrderedWeights(count: 1, w1: Int(d1), w2: Int(d2))
+      return true
     }
-    let child = node.childIndex(forLabel: label, low: low, high: resolvedHigh(node, high))
-    let childLow = node.branchSlots[child].label
-    let childHigh: UInt64? = child + 1 < node.count ? node.branchSlots[child + 1].label &- 1 : high
-    guard let removed = remove(label: label, from: &node.children[child], low: childLow, high: childHigh) else {
-      return nil
-    }
-    node.branchAdd(from: child, count: 0 &- 1, w1: 0 &- removed._w1, w2: 0 &- removed._w2)
-    let remaining = node.children[child].count
+    let slots = address.branchSlots
+    let child = address.branchChildIndex(forLabel: label, low: low, high: address.resolvedHigh(high, count: n), count: n)
+    let childLow = slots[child].label
+    let childHigh: UInt64? = child &+ 1 < n ? slots[child &+ 1].label &- 1 : high
+    let childReference = address.childrenBase.assumingMemoryBound(to: Node.self) + child
+    guard remove(label: label, from: &childReference.pointee, low: childLow, high: childHigh, id: &id, weights: &weights)
+    else { return false }
+    node.branchAdd(
+      from: child, count: 0 &- 1, w1: 0 &- UInt32(truncatingIfNeeded: weights.w1), w2: 0 &- UInt32(truncatingIfNeeded: weights.w2))
+    let childAddress = address.child(child)
+    let remaining = childAddress.count
     if remaining == 0 {
       _ = node.branchRemove(at: child)
     } else {
       node.refreshSlot(child)
-      if remaining < minimumFill(isLeaf: node.children[child].isLeaf), node.count > 1 {
+      if remaining < minimumFill(isLeaf: childAddress.isLeaf), n > 1 {
         rebalance(node, around: child)
       }
     }
-    return removed
+    return true
   }
 
   /// Merges the underfull child at `index` with a neighbour, or spreads their slots evenly when

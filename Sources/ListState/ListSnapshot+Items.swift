@@ -120,7 +120,8 @@ extension ListSnapshot {
   /// Checks new identifiers: duplicates, then `resolve` (unknown containers), then the anchor
   /// (must exist and not be among the new ones), then already existing identifiers.
   ///
-  /// - Returns: The identifiers' hashes sorted (reused by the bulk insertion).
+  /// - Returns: The identifiers' hashes with their positions (reused by the bulk insertion):
+  ///   sorted by hash when the list has no items yet, else in the identifiers' order.
   @inlinable
   @discardableResult
   func _validateNewItems(
@@ -144,18 +145,23 @@ extension ListSnapshot {
       if let id = ids.first, _itemRecords.contains(id) { throw .itemsAlreadyExist([id]) }
       return []
     }
-    let sortedHashes = ItemMap.sortedHashes(of: ids)
-    let duplicates = ItemMap.duplicateKeys(ids, sortedHashes: sortedHashes)
-    if !duplicates.isEmpty { throw .duplicateItems(Self._unique(ids.filter { duplicates.contains($0) })) }
+    // Sorted only for a bulk build into an empty map (which needs the order); otherwise in the
+    // items' order, with equal hashes (the only way two keys can be equal) found in a table.
+    let sorted = _itemRecords.isEmpty
+    let hashes = ItemMap.hashes(of: ids, sorted: sorted)
+    if sorted ? _HashOrder.hasEqualNeighbours(hashes) : _HashOrder.hasEqualHashes(hashes) {
+      let duplicates = ItemMap.duplicateKeys(ids, sortedHashes: sorted ? hashes : ItemMap.sortedHashes(of: ids))
+      if !duplicates.isEmpty { throw .duplicateItems(Self._unique(ids.filter { duplicates.contains($0) })) }
+    }
     try resolve()
     if let anchor {
       try _requireItems([anchor])
       if ids.contains(anchor) { throw .anchorAmongInsertedItems(anchor) }
     }
-    if _itemRecords.containsAny(ids, sortedHashes: sortedHashes) {
+    if _itemRecords.containsAny(ids, hashes: hashes) {
       throw .itemsAlreadyExist(_existingItems(ids))
     }
-    return sortedHashes
+    return hashes
   }
 
   /// Deletes items with their subtrees.

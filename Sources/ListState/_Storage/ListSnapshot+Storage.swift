@@ -326,6 +326,16 @@ extension ListSnapshot {
   /// Inserts sections (no items yet) at `index` of the section order.
   @inlinable
   mutating func _placeNewSections(_ sections: [Section], at index: Int) {
+    if sections.count == 1 {
+      // One section (the common append): no entry or label arrays.
+      let id = sections[0].id
+      var relabeled: [(Section.ID, UInt64)] = []
+      let label = _sectionOrder.insert(id, w1: 0, w2: 0, at: index, relabeled: &relabeled)
+      for (id, label) in relabeled { _sectionRecords.uniqueEntry(id, hash: nil)!.pointee.label = label }
+      _sectionRecords.insertAbsent(id, hash: _HashOrder.hash(id)).initialize(
+        to: SectionRecord(value: sections[0], label: label, roots: ItemTree()))
+      return
+    }
     let entries = sections.map { _OrderedEntry(id: $0.id, w1: 0, w2: 0) }
     var relabeled: [(Section.ID, UInt64)] = []
     let labels = _sectionOrder.insert(contentsOf: entries, at: index, relabeled: &relabeled)
@@ -512,8 +522,8 @@ extension ListSnapshot {
   }
 
   /// Creates records for new leaf items (with identifiers `ids`) and places them in
-  /// `container` at `index`. `sortedHashes` (from ``_HashTree/sortedHashes(of:)`` over `ids`)
-  /// may be passed when validation already computed it.
+  /// `container` at `index`. `sortedHashes` (what ``_validateNewItems(_:anchor:resolve:)``
+  /// returns: sorted by hash when the map is empty) may be passed when validation computed it.
   ///
   /// - Complexity: O(k log n); O(k) tree and map work when the list is empty (bulk build).
   @inlinable
@@ -549,7 +559,8 @@ extension ListSnapshot {
     let first = run.first
     let step = run.step
     let k = ids.count
-    let hashes = sortedHashes ?? ItemMap.sortedHashes(of: ids)
+    // (Sorted when the map is empty: the validation sorts them then, see `_validateNewItems`.)
+    let hashes = sortedHashes ?? ItemMap.hashes(of: ids, sorted: _itemRecords.isEmpty)
     let noChildren = ItemTree()
     if _itemRecords.isEmpty {
       var builder = _HashTreeBuilder<Item.ID, ItemRecord>()
@@ -570,8 +581,10 @@ extension ListSnapshot {
         i += 1
       }
     } else {
-      // A map not much larger than the insertion is rebuilt with it.
-      _itemRecords.insertNew(keys: ids, sortedHashes: hashes) { index in
+      // A map not much larger than the insertion is rebuilt with it, in hash order.
+      var sortedHashes = hashes
+      _HashOrder.sort(&sortedHashes)
+      _itemRecords.insertNew(keys: ids, sortedHashes: sortedHashes) { index in
         ItemRecord(items[index], label: first &+ step &* UInt64(index), children: noChildren, container: container)
       }
     }

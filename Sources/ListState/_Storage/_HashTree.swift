@@ -458,11 +458,15 @@ extension _HashNode {
     let sourceSlots = from.leafSlots
     let items = Item.storage(of: leaf)
     let sourceItems = Item.storage(of: from)
+    // Whole entries move, one call each; the entry type's stride is read here, before the
+    // loop, so that unspecialized code looks its metadata up once rather than per entry.
+    let stride = MemoryLayout<Item>.stride
     var n = leaf.count
     var position = range.lowerBound
     while position < range.upperBound {
       (slots + n).initialize(to: _HashLeafSlot(hash: sourceSlots[position].hash, item: n))
-      Item.move(Item.entry(Int(sourceSlots[position].item), of: sourceItems), to: Item.entry(n, of: items))
+      (items + n &* stride).assumingMemoryBound(to: Item.self).moveInitialize(
+        from: (sourceItems + Int(sourceSlots[position].item) &* stride).assumingMemoryBound(to: Item.self), count: 1)
       n &+= 1
       position &+= 1
     }
@@ -1447,6 +1451,42 @@ enum _HashOrder {
     }
   }
 
+  /// Whether two of `pairs` (in any order) have the same hash (the only way two keys can be
+  /// equal), found with a table of the hashes (open addressing).
+  ///
+  /// - Complexity: O(k).
+  @inlinable
+  static func hasEqualHashes(_ pairs: [(hash: UInt64, index: Int)]) -> Bool {
+    let n = pairs.count
+    guard n > 1 else { return false }
+    var capacity = 8
+    while capacity < n &* 2 { capacity &<<= 1 }
+    let mask = UInt64(capacity &- 1)
+    let table = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity)
+    let used = UnsafeMutablePointer<Bool>.allocate(capacity: capacity)
+    used.initialize(repeating: false, count: capacity)
+    defer {
+      table.deallocate()
+      used.deallocate()
+    }
+    return pairs.withUnsafeBufferPointer { pairs in
+      var i = 0
+      while i < n {
+        let hash = pairs[i].hash
+        // The bits above the ones a leaf search interpolates on: spread well for any table.
+        var slot = Int((hash &>> 32 ^ hash) & mask)
+        while used[slot] {
+          if table[slot] == hash { return true }
+          slot = (slot &+ 1) & (capacity &- 1)
+        }
+        used[slot] = true
+        table[slot] = hash
+        i &+= 1
+      }
+      return false
+    }
+  }
+
   /// Whether two neighbours of the sorted `pairs` have the same hash (the only way two keys can
   /// be equal).
   @inlinable
@@ -1483,6 +1523,14 @@ extension _HashTree {
   /// Like ``sortedHashes(of:)`` for an array of keys (read through its buffer).
   @inlinable
   static func sortedHashes(of keys: [Key]) -> [(hash: UInt64, index: Int)] {
+    hashes(of: keys, sorted: true)
+  }
+
+  /// The hashes of `keys` with their positions: sorted by hash, or in the keys' order (a
+  /// batch inserted one key at a time needs no order, and sorting a small batch costs more
+  /// than hashing it in unspecialized code).
+  @inlinable
+  static func hashes(of keys: [Key], sorted: Bool) -> [(hash: UInt64, index: Int)] {
     var result: [(hash: UInt64, index: Int)] = []
     result.reserveCapacity(keys.count)
     keys.withUnsafeBufferPointer { keys in
@@ -1492,7 +1540,7 @@ extension _HashTree {
         index += 1
       }
     }
-    _HashOrder.sort(&result)
+    if sorted { _HashOrder.sort(&result) }
     return result
   }
 
@@ -1520,15 +1568,15 @@ extension _HashTree {
     return duplicates
   }
 
-  /// Whether any of `keys` is present, looked up with their hashes (`sortedHashes`, from
-  /// ``sortedHashes(of:)``): one call for the batch.
+  /// Whether any of `keys` is present, looked up with their hashes (`hashes`, from
+  /// ``hashes(of:sorted:)``, in any order): one call for the batch.
   ///
   /// - Complexity: O(k log n).
   @inlinable
-  func containsAny(_ keys: [Key], sortedHashes: [(hash: UInt64, index: Int)]) -> Bool {
+  func containsAny(_ keys: [Key], hashes: [(hash: UInt64, index: Int)]) -> Bool {
     guard root != nil else { return false }
     return keys.withUnsafeBufferPointer { keys in
-      sortedHashes.withUnsafeBufferPointer { sorted in
+      hashes.withUnsafeBufferPointer { sorted in
         var i = 0
         while i < sorted.count {
           if find(keys[sorted[i].index], hash: sorted[i].hash) != nil { return true }

@@ -1240,6 +1240,7 @@ extension _OrderedTree {
       insert(Entry(label: Self.centreLabel, id: id, w1: Int(w1), w2: Int(w2)))
       return Self.centreLabel
     }
+    if let label = insertInPlace(id, w1, w2, at: index) { return label }
     let (label, split) = Self.insert(id, w1, w2, after: index - 1, into: &root!, next: nil)
     if let split { growRoot(split) }
     if let label { return label }
@@ -1247,6 +1248,85 @@ extension _OrderedTree {
     let made = makeRoom(at: index, count: 1, relabeled: &relabeled).first
     insert(Entry(label: made, id: id, w1: Int(w1), w2: Int(w2)))
     return made
+  }
+
+  /// The common insertion, when the leaf has a free slot and the neighbours leave a label
+  /// between them: a read-only descent to the entry before `index` finds both neighbours and
+  /// checks, then a second one makes the path unique and counts the new entry on the way
+  /// down, so nothing is left to do on the way back up. Nil, with nothing changed, otherwise.
+  ///
+  /// (Two loops rather than one recursion: in unspecialized code each level of a recursion is
+  /// a call that sets up its frame and looks up metadata again.)
+  ///
+  /// - Complexity: O(log n).
+  @inlinable
+  mutating func insertInPlace(_ id: ID, _ w1: UInt32, _ w2: UInt32, at index: Int) -> UInt64? {
+    var node = root!.address
+    var n = node.count
+    var height = node.height
+    // The position of the entry before the new one, in the subtree at hand (-1: none there).
+    var remaining = index &- 1
+    var next: UInt64? = nil
+    while height > 0 {
+      let slots = node.branchSlots
+      var child = 0
+      if remaining >= 0 {
+        child = node.childIndex(forIndex: remaining, count: n)
+        if child > 0 { remaining &-= Int(slots[child &- 1].count) }
+      }
+      if child &+ 1 < n { next = slots[child &+ 1].label }
+      n = Int(slots[child].slots)
+      node = node.child(child)
+      height &-= 1
+    }
+    guard n < node.capacity else { return nil }
+    let lower: UInt64? = remaining >= 0 ? node.leafSlots[remaining].label : nil
+    let upper: UInt64? = remaining &+ 1 < n ? node.leafSlots[remaining &+ 1].label : next
+    guard let label = Self.label(between: lower, and: upper) else { return nil }
+
+    Self.makeUnique(&root!)
+    node = root!.address
+    n = node.count
+    height = node.height
+    remaining = index &- 1
+    while height > 0 {
+      let slots = node.branchSlots
+      var child = 0
+      if remaining >= 0 {
+        child = node.childIndex(forIndex: remaining, count: n)
+        if child > 0 { remaining &-= Int(slots[child &- 1].count) }
+      }
+      var j = child
+      while j < n {
+        slots[j].count &+= 1
+        slots[j].w1 &+= w1
+        slots[j].w2 &+= w2
+        j &+= 1
+      }
+      // Before everything in the child: the new entry is its subtree's smallest label.
+      if remaining < 0 { slots[child].label = label }
+      Self.makeUnique(&(node.childrenBase.assumingMemoryBound(to: Node.self) + child).pointee)
+      n = Int(slots[child].slots)
+      if height == 1 { slots[child].slots = UInt32(n &+ 1) }
+      node = node.child(child)
+      height &-= 1
+    }
+    let slots = node.leafSlots
+    let ids = Self.ids(of: node)
+    let position = remaining &+ 1
+    (slots + position + 1).moveInitialize(from: slots + position, count: n - position)
+    (ids + position + 1).moveInitialize(from: ids + position, count: n - position)
+    let before = position > 0 ? slots[position &- 1] : _LeafSlot(label: 0, w1: 0, w2: 0)
+    (slots + position).initialize(to: _LeafSlot(label: label, w1: before.w1 &+ w1, w2: before.w2 &+ w2))
+    (ids + position).initialize(to: id)
+    var j = position &+ 1
+    while j <= n {
+      slots[j].w1 &+= w1
+      slots[j].w2 &+= w2
+      j &+= 1
+    }
+    node.count = n &+ 1
+    return label
   }
 
   /// Appends entries whose labels are all larger than every label in the tree, in order.
@@ -1272,6 +1352,7 @@ extension _OrderedTree {
   @discardableResult
   mutating func remove(label: UInt64) -> Entry? {
     guard root != nil else { return nil }
+    if let removed = removeInPlace(label: label) { return removed }
     // The removed identifier and weights come back through parameters: an optional result
     // per level of the recursion was a metadata lookup per level in unspecialized code.
     var id: ID? = nil
@@ -1285,6 +1366,79 @@ extension _OrderedTree {
       root = root!.children[0]
     }
     return Entry(label: label, id: id.unsafelyUnwrapped, w1: weights.w1, w2: weights.w2)
+  }
+
+  /// The common removal, when the entry's leaf keeps enough entries (or is the root): a
+  /// read-only descent finds the entry and checks, then a second one makes the path unique and
+  /// takes the entry out of the running totals on the way down. Nil, with nothing changed,
+  /// otherwise (or when no entry has the label).
+  ///
+  /// - Complexity: O(log n).
+  @inlinable
+  mutating func removeInPlace(label: UInt64) -> Entry? {
+    var node = root!.address
+    var n = node.count
+    var height = node.height
+    var low = node.labels[0]
+    var high: UInt64? = nil
+    while height > 0 {
+      let slots = node.branchSlots
+      let child = node.branchChildIndex(forLabel: label, low: low, high: node.resolvedHigh(high, count: n), count: n)
+      low = slots[child].label
+      if child &+ 1 < n { high = slots[child &+ 1].label &- 1 }
+      n = Int(slots[child].slots)
+      node = node.child(child)
+      height &-= 1
+    }
+    let position = node.leafLowerBound(label, low: low, high: node.resolvedHigh(high, count: n), count: n)
+    guard position < n, node.leafSlots[position].label == label else { return nil }
+    guard node.raw == root!.address.raw || n &- 1 >= Self.minimumFill(isLeaf: true) else { return nil }
+    let upper = node.leafSlots[position]
+    let lower = position > 0 ? node.leafSlots[position &- 1] : _LeafSlot(label: 0, w1: 0, w2: 0)
+    let d1 = upper.w1 &- lower.w1
+    let d2 = upper.w2 &- lower.w2
+    // The leaf's smallest label after the removal (it keeps entries, or is the root).
+    let successor = position == 0 && n > 1 ? node.leafSlots[1].label : 0
+
+    Self.makeUnique(&root!)
+    node = root!.address
+    n = node.count
+    height = node.height
+    low = node.labels[0]
+    high = nil
+    while height > 0 {
+      let slots = node.branchSlots
+      let child = node.branchChildIndex(forLabel: label, low: low, high: node.resolvedHigh(high, count: n), count: n)
+      low = slots[child].label
+      if child &+ 1 < n { high = slots[child &+ 1].label &- 1 }
+      var j = child
+      while j < n {
+        slots[j].count &-= 1
+        slots[j].w1 &-= d1
+        slots[j].w2 &-= d2
+        j &+= 1
+      }
+      if slots[child].label == label { slots[child].label = successor }
+      Self.makeUnique(&(node.childrenBase.assumingMemoryBound(to: Node.self) + child).pointee)
+      n = Int(slots[child].slots)
+      if height == 1 { slots[child].slots = UInt32(n &- 1) }
+      node = node.child(child)
+      height &-= 1
+    }
+    let slots = node.leafSlots
+    let ids = Self.ids(of: node)
+    let id = (ids + position).move()
+    (ids + position).moveInitialize(from: ids + position + 1, count: n - position - 1)
+    (slots + position).moveInitialize(from: slots + position + 1, count: n - position - 1)
+    var j = position
+    while j < n &- 1 {
+      slots[j].w1 &-= d1
+      slots[j].w2 &-= d2
+      j &+= 1
+    }
+    node.count = n &- 1
+    if n == 1 { root = nil }  // the root leaf's last entry
+    return Entry(label: label, id: id, w1: Int(d1), w2: Int(d2))
   }
 
   /// Removes the entry with `label` under `node`, reporting its identifier and weights; false

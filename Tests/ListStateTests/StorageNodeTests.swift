@@ -298,6 +298,34 @@ import Testing
     }
   }
 
+  /// The record field offsets the bulk insertions write through are the compiler's.
+  static func expectRecordLayout<I: ListElement, S: Hashable & Sendable>(_: I.Type, _: S.Type) {
+    typealias Record = _ItemRecord<I, S>
+    let offsets = Record.fieldOffsets
+    #expect(MemoryLayout<Record>.offset(of: \Record.value) == 0)
+    #expect(MemoryLayout<Record>.offset(of: \Record.label) == offsets.label)
+    #expect(MemoryLayout<Record>.offset(of: \Record.children) == offsets.children)
+    #expect(MemoryLayout<Record>.offset(of: \Record.container) == offsets.container)
+    #expect(MemoryLayout<Record>.offset(of: \Record.isExpanded) == offsets.isExpanded)
+    #expect(MemoryLayout<Record>.offset(of: \Record._stampHigh) == offsets.stampHigh)
+    #expect(MemoryLayout<Record>.offset(of: \Record._stampLow) == offsets.stampLow)
+  }
+
+  /// An item of odd size and alignment (3 bytes, aligned to 2).
+  struct Odd: ListElement {
+    var id: Int16
+    var flag: Bool
+  }
+
+  @Test func recordFieldOffsetsMatchTheCompilers() {
+    Self.expectRecordLayout(Int.self, Int.self)
+    Self.expectRecordLayout(String.self, String.self)
+    Self.expectRecordLayout(Int32.self, UInt8.self)
+    Self.expectRecordLayout(Odd.self, String.self)
+    Self.expectRecordLayout(Odd.self, Int8.self)
+    Self.expectRecordLayout(Int.self, Int8.self)
+  }
+
   @Test func recordStampsFitInTheRecordsPadding() {
     #if arch(x86_64) || arch(arm64)
     // value, label, children and container take 34 bytes; the stamp uses the tail padding.

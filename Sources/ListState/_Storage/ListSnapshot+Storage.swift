@@ -561,31 +561,40 @@ extension ListSnapshot {
     let k = ids.count
     // (Sorted when the map is empty: the validation sorts them then, see `_validateNewItems`.)
     let hashes = sortedHashes ?? ItemMap.hashes(of: ids, sorted: _itemRecords.isEmpty)
-    let noChildren = ItemTree()
-    if _itemRecords.isEmpty {
-      var builder = _HashTreeBuilder<Item.ID, ItemRecord>()
-      var i = 0
-      while i < k {
-        let (hash, index) = hashes[i]
-        builder.append(hash: hash, key: ids[index]).initialize(
-          to: ItemRecord(items[index], label: first &+ step &* UInt64(index), children: noChildren, container: container))
-        i += 1
-      }
-      _itemRecords.root = builder.finish()
-    } else if _itemRecords.count >= k * 4 {
-      var i = 0
-      while i < k {
-        let (hash, index) = hashes[i]
-        _itemRecords.insertAbsent(ids[index], hash: hash).initialize(
-          to: ItemRecord(items[index], label: first &+ step &* UInt64(index), children: noChildren, container: container))
-        i += 1
-      }
-    } else {
-      // A map not much larger than the insertion is rebuilt with it, in hash order.
-      var sortedHashes = hashes
-      _HashOrder.sort(&sortedHashes)
-      _itemRecords.insertNew(keys: ids, sortedHashes: sortedHashes) { index in
-        ItemRecord(items[index], label: first &+ step &* UInt64(index), children: noChildren, container: container)
+    let offsets = ItemRecord.fieldOffsets
+    withUnsafePointer(to: container) { container in
+      items.withUnsafeBufferPointer { items in
+        let values = items.baseAddress!
+        if _itemRecords.isEmpty {
+          var builder = _HashTreeBuilder<Item.ID, ItemRecord>()
+          var i = 0
+          while i < k {
+            let (hash, index) = hashes[i]
+            ItemRecord.initialize(
+              builder.append(hash: hash, key: ids[index]), copying: values + index,
+              label: first &+ step &* UInt64(index), container: container, offsets: offsets)
+            i += 1
+          }
+          _itemRecords.root = builder.finish()
+        } else if _itemRecords.count >= k * 4 {
+          var i = 0
+          while i < k {
+            let (hash, index) = hashes[i]
+            ItemRecord.initialize(
+              ItemMap.insertAbsent(ids[index], hash: hash, in: &_itemRecords.root), copying: values + index,
+              label: first &+ step &* UInt64(index), container: container, offsets: offsets)
+            i += 1
+          }
+        } else {
+          // A map not much larger than the insertion is rebuilt with it, in hash order.
+          var sortedHashes = hashes
+          _HashOrder.sort(&sortedHashes)
+          _itemRecords.insertNew(keys: ids, sortedHashes: sortedHashes) { index in
+            ItemRecord(
+              value: values[index], label: first &+ step &* UInt64(index), children: ItemTree(), container: container.pointee,
+              isExpanded: false)
+          }
+        }
       }
     }
   }
@@ -847,19 +856,66 @@ extension ListSnapshot {
   }
 }
 
-extension _ItemRecord {
-  /// A record of a collapsed item, initialized here rather than in `_ItemRecord.swift`: the
-  /// bulk insertions above build one per item, and this initializer, transparent in the file
-  /// that calls it, stores the fields without a call that looks up the record's metadata.
+/// The byte offsets of an ``_ItemRecord``'s fields after its value, computed once per batch of
+/// records (see `_ItemRecord.initialize(_:copying:label:container:offsets:)`).
+@usableFromInline
+struct _ItemRecordOffsets {
+  @usableFromInline var label: Int
+  @usableFromInline var children: Int
+  @usableFromInline var container: Int
+  @usableFromInline var isExpanded: Int
+  @usableFromInline var stampHigh: Int
+  @usableFromInline var stampLow: Int
+
   @_transparent
   @usableFromInline
-  init(_ value: Item, label: UInt64, children: _OrderedTree<Item.ID>, container: ListItemContainer<SectionID, Item.ID>) {
-    self.value = value
+  init(label: Int, children: Int, container: Int, isExpanded: Int, stampHigh: Int, stampLow: Int) {
     self.label = label
     self.children = children
     self.container = container
-    self.isExpanded = false
-    self._stampHigh = 0
-    self._stampLow = 0
+    self.isExpanded = isExpanded
+    self.stampHigh = stampHigh
+    self.stampLow = stampLow
+  }
+}
+
+extension _ItemRecord {
+  /// The field offsets, computed from the fields' layouts (a struct's stored properties are laid
+  /// out in order, each aligned): the bulk insertions above initialize each record field by
+  /// field where it is stored. Built as a value and passed to `initialize(to:)`, a record was
+  /// copied two or three times in unspecialized code (a value-witness call per field each).
+  @_transparent
+  @usableFromInline
+  static var fieldOffsets: _ItemRecordOffsets {
+    let label = (MemoryLayout<Item>.size &+ MemoryLayout<UInt64>.alignment &- 1) & (0 &- MemoryLayout<UInt64>.alignment)
+    let children = label &+ MemoryLayout<UInt64>.size
+    let containerAlignment = MemoryLayout<ListItemContainer<SectionID, Item.ID>>.alignment
+    let container =
+      (children &+ MemoryLayout<_OrderedTree<Item.ID>>.size &+ containerAlignment &- 1) & (0 &- containerAlignment)
+    let isExpanded = container &+ MemoryLayout<ListItemContainer<SectionID, Item.ID>>.size
+    let stampHigh = (isExpanded &+ 1 &+ 1) & ~1
+    return _ItemRecordOffsets(
+      label: label, children: children, container: container, isExpanded: isExpanded, stampHigh: stampHigh,
+      stampLow: (stampHigh &+ 2 &+ 3) & ~3)
+  }
+
+  /// Initializes the record of a new collapsed leaf item at `record` (uninitialized), copying
+  /// its value from `value` and its container from `container`; `offsets` are ``fieldOffsets``.
+  @_transparent
+  @usableFromInline
+  static func initialize(
+    _ record: UnsafeMutablePointer<Self>, copying value: UnsafePointer<Item>, label: UInt64,
+    container: UnsafePointer<ListItemContainer<SectionID, Item.ID>>, offsets: _ItemRecordOffsets
+  ) {
+    let raw = UnsafeMutableRawPointer(record)
+    raw.assumingMemoryBound(to: Item.self).initialize(from: value, count: 1)
+    (raw + offsets.label).assumingMemoryBound(to: UInt64.self).pointee = label
+    // An empty sequence: a nil root, all zero bits.
+    (raw + offsets.children).assumingMemoryBound(to: UInt.self).pointee = 0
+    (raw + offsets.container).assumingMemoryBound(to: ListItemContainer<SectionID, Item.ID>.self)
+      .initialize(from: container, count: 1)
+    (raw + offsets.isExpanded).assumingMemoryBound(to: Bool.self).pointee = false
+    (raw + offsets.stampHigh).assumingMemoryBound(to: UInt16.self).pointee = 0
+    (raw + offsets.stampLow).assumingMemoryBound(to: UInt32.self).pointee = 0
   }
 }

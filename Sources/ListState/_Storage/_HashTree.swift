@@ -159,7 +159,7 @@ struct _HashNodeAddress {
   @_transparent
   @usableFromInline
   func child(_ i: Int) -> _HashNodeAddress {
-    _HashNodeAddress(UnsafeRawPointer(base + i &* Self.branchSlotStride).load(as: UnsafeMutableRawPointer.self))
+    _HashNodeAddress(UnsafeRawPointer(base + i &* Self.branchSlotStride).load(fromByteOffset: 0, as: UnsafeMutableRawPointer.self))
   }
 
   /// Internal: the smallest hash of child `i`.
@@ -1045,6 +1045,14 @@ extension _HashTree {
   /// - Complexity: O(log n).
   @inlinable
   mutating func insertAbsent(_ key: Key, hash: UInt64) -> UnsafeMutablePointer<Value> {
+    Self.insertAbsent(key, hash: hash, in: &root)
+  }
+
+  /// ``insertAbsent(_:hash:)`` on the map with root `root`: a static function takes the
+  /// key and value types as they are, where a mutating method needs the map type's metadata
+  /// (a lookup per call, from a caller's loop in unspecialized code).
+  @inlinable
+  static func insertAbsent(_ key: Key, hash: UInt64, in root: inout Node?) -> UnsafeMutablePointer<Value> {
     guard root != nil else {
       let leaf = Node.make(height: 0, capacity: Self.initialLeafCapacity)
       let entry = leaf.leafAppend(hash: hash)
@@ -1054,7 +1062,12 @@ extension _HashTree {
     }
     Self.makeUnique(&root!)
     if root!.count == root!.slotCapacity {
-      if let upper = Self.makeRoom(in: &root!) { growRoot(upper) }
+      if let upper = Self.makeRoom(in: &root!) {
+        let node = Node.make(height: root!.height + 1, capacity: Self.internalCapacity)
+        node.branchAppend(root!)
+        node.branchAppend(upper)
+        root = node
+      }
     }
     var node = root!.address
     var low: UInt64 = 0

@@ -179,7 +179,7 @@ struct _OrderedNodeAddress {
   @_transparent
   @usableFromInline
   func child(_ i: Int) -> _OrderedNodeAddress {
-    _OrderedNodeAddress(UnsafeRawPointer(childrenBase + i &* MemoryLayout<UnsafeRawPointer>.stride).load(as: UnsafeMutableRawPointer.self))
+    _OrderedNodeAddress(UnsafeRawPointer(childrenBase + i &* MemoryLayout<UnsafeRawPointer>.stride).load(fromByteOffset: 0, as: UnsafeMutableRawPointer.self))
   }
 
   /// The totals of the whole subtree.

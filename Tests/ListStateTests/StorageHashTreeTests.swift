@@ -82,6 +82,30 @@ import Testing
     #expect(Set(set) == Set(stride(from: 0, to: 400, by: 3)))
   }
 
+  /// The hash order of a bulk insertion is a stable sort by hash, whatever the sizes (merge
+  /// sort, bucket sort) and however the hashes cluster (buckets of equal top bits fall back to
+  /// a radix sort).
+  @Test func hashOrderIsAStableSortByHash() {
+    var rng = StorageOrderedTreeTests.Rng(state: 5)
+    for count in [0, 1, 2, 7, 255, 256, 1000, 5000] {
+      for spread in 0..<3 {
+        var pairs: [(hash: UInt64, index: Int)] = (0..<count).map { index in
+          let random = UInt64(rng.int(Int.max)) &* 0x9E37_79B9_7F4A_7C15
+          switch spread {
+          case 0: return (random, index)  // spread as Hasher spreads them
+          case 1: return (random & 0xFFFF, index)  // one bucket: equal top bits
+          default: return (UInt64(rng.int(5)), index)  // runs of equal hashes
+          }
+        }
+        let expected = pairs.enumerated().sorted { a, b in
+          a.element.hash != b.element.hash ? a.element.hash < b.element.hash : a.offset < b.offset
+        }.map(\.element.index)
+        _HashOrder.sort(&pairs)
+        #expect(pairs.map(\.index) == expected)
+      }
+    }
+  }
+
   @Test func collidingHashesStayCorrect() {
     Self.run(seed: 2, steps: 6000) { CollidingKey(value: $0, bucket: $0 % 7) }
     // A run of equal hashes longer than a leaf.

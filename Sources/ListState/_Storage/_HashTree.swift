@@ -1359,8 +1359,9 @@ enum _HashOrder {
 
   /// Sorts `pairs` by hash, keeping the order of equal hashes.
   ///
-  /// - Complexity: O(k): a least-significant-digit radix sort (6 passes of 11 bits) from 256
-  ///   pairs; below that, a merge sort.
+  /// - Complexity: O(k) for hashes spread as `Hasher` spreads them: from 256 pairs, one pass
+  ///   distributes them by their top bits into about one bucket per pair, then each bucket is
+  ///   sorted (by insertion; a radix sort for a large one); below 256, a merge sort.
   @inlinable
   static func sort(_ pairs: inout [(hash: UInt64, index: Int)]) {
     let n = pairs.count
@@ -1371,10 +1372,71 @@ enum _HashOrder {
         if n < 256 {
           mergeSort(pairs.baseAddress!, scratch: scratch.baseAddress!, count: n)
         } else {
-          radixSort(pairs.baseAddress!, scratch: scratch.baseAddress!, count: n)
+          bucketSort(pairs.baseAddress!, scratch: scratch.baseAddress!, count: n)
         }
       }
     }
+  }
+
+  /// Distributes `count` pairs at `pairs` by the top bits of their hashes into `scratch`
+  /// (about one bucket per pair), sorts each bucket, and copies the result back. A bucket of
+  /// more than 32 pairs (hashes that share their top bits: a poor `hashValue`) is radix sorted,
+  /// so no input costs more than the radix sort alone would.
+  @inlinable
+  static func bucketSort(
+    _ pairs: UnsafeMutablePointer<(hash: UInt64, index: Int)>, scratch: UnsafeMutablePointer<(hash: UInt64, index: Int)>,
+    count n: Int
+  ) {
+    var bits = 8
+    while bits < 20, 1 &<< bits < n { bits &+= 1 }
+    let buckets = 1 &<< bits
+    let shift = UInt64(64 &- bits)
+    let starts = UnsafeMutablePointer<Int>.allocate(capacity: buckets &+ 1)
+    defer { starts.deallocate() }
+    starts.update(repeating: 0, count: buckets &+ 1)
+    var i = 0
+    while i < n {
+      starts[Int(pairs[i].hash &>> shift) &+ 1] &+= 1
+      i &+= 1
+    }
+    var bucket = 0
+    while bucket < buckets {
+      starts[bucket &+ 1] &+= starts[bucket]
+      bucket &+= 1
+    }
+    // Scatter (stable), advancing each bucket's start; afterwards bucket b is
+    // `starts[b - 1]..<starts[b]` (with 0 for the first).
+    i = 0
+    while i < n {
+      let b = Int(pairs[i].hash &>> shift)
+      scratch[starts[b]] = pairs[i]
+      starts[b] &+= 1
+      i &+= 1
+    }
+    var start = 0
+    bucket = 0
+    while bucket < buckets {
+      let end = starts[bucket]
+      if end &- start > 32 {
+        radixSort(scratch + start, scratch: pairs + start, count: end &- start)
+      } else if end &- start > 1 {
+        // Insertion sort (stable).
+        var j = start &+ 1
+        while j < end {
+          let pair = scratch[j]
+          var k = j
+          while k > start, scratch[k &- 1].hash > pair.hash {
+            scratch[k] = scratch[k &- 1]
+            k &-= 1
+          }
+          scratch[k] = pair
+          j &+= 1
+        }
+      }
+      start = end
+      bucket &+= 1
+    }
+    pairs.update(from: scratch, count: n)
   }
 
   /// A bottom-up merge sort of `count` pairs at `pairs` (`scratch` has room for as many).
@@ -1441,7 +1503,7 @@ enum _HashOrder {
       counts.update(repeating: 0, count: buckets)
       var i = 0
       while i < n {
-        counts[Int((source[i].hash >> shift) & mask)] += 1
+        counts[Int((source[i].hash &>> shift) & mask)] += 1
         i += 1
       }
       var total = 0
@@ -1454,7 +1516,7 @@ enum _HashOrder {
       }
       i = 0
       while i < n {
-        let b = Int((source[i].hash >> shift) & mask)
+        let b = Int((source[i].hash &>> shift) & mask)
         target[counts[b]] = source[i]
         counts[b] += 1
         i += 1

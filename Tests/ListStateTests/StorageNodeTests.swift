@@ -46,6 +46,40 @@ import Testing
     }
   }
 
+  @Test func nodeSearchesAgreeWithLinearScan() {
+    // Each tree's descents search with their own inlinable copy of the interpolated search.
+    var rng = Rng(state: 13)
+    for stride in [2, 3] {
+      for count in [0, 1, 2, 5, 16, 33] {
+        var keys: [UInt64] = []
+        var key: UInt64 = UInt64(rng.int(100))
+        for i in 0..<count {
+          key &+= i % 4 == 0 ? 0 : UInt64(1 + rng.int(1 << 20))
+          keys.append(key)
+        }
+        var memory = [UInt64](repeating: .max, count: max(count * stride, 1))
+        for (i, key) in keys.enumerated() { memory[i * stride] = key }
+        var probes: [UInt64] = [0, .max, 1]
+        for key in keys { probes += [key, key &- 1, key &+ 1] }
+        memory.withUnsafeBufferPointer { buffer in
+          let base = buffer.baseAddress!
+          for probe in probes {
+            let expected = keys.firstIndex { $0 >= probe } ?? count
+            let last = keys.lastIndex { $0 <= probe } ?? 0
+            for (low, high) in [(UInt64(0), UInt64.max), (keys.first ?? 0, keys.last ?? 0), (probe, probe &+ 9)] {
+              #expect(_HashNodeAddress.lowerBound(base, stride: stride, count: count, probe, low: low, high: high) == expected)
+              #expect(_OrderedNodeAddress.lowerBound(base, stride: stride, count: count, probe, low: low, high: high) == expected)
+              if count > 0 {
+                #expect(_HashNodeAddress.lastNotAbove(base, stride: stride, count: count, probe, low: low, high: high) == last)
+                #expect(_OrderedNodeAddress.lastNotAbove(base, stride: stride, count: count, probe, low: low, high: high) == last)
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
   @Test func interpolatedGuessStaysInRange() {
     for count in [1, 2, 31] {
       for (key, low, high) in [(0, 0, 0), (5, 10, 20), (25, 10, 20), (15, 10, 20), (UInt64.max, 0, UInt64.max)]

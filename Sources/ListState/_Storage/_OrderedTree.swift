@@ -201,7 +201,7 @@ struct _OrderedNodeAddress {
   @_transparent
   @usableFromInline
   func branchChildIndex(forLabel label: UInt64, low: UInt64, high: UInt64, count n: Int) -> Int {
-    _SortedSearch.lastNotAbove(labels, stride: MemoryLayout<_BranchSlot>.stride >> 3, count: n, label, low: low, high: high)
+    Self.lastNotAbove(labels, stride: MemoryLayout<_BranchSlot>.stride >> 3, count: n, label, low: low, high: high)
   }
 
   /// Leaf of `n` elements: the first element whose label is `>= label`, from an interpolated
@@ -209,7 +209,7 @@ struct _OrderedNodeAddress {
   @_transparent
   @usableFromInline
   func leafLowerBound(_ label: UInt64, low: UInt64, high: UInt64, count n: Int) -> Int {
-    _SortedSearch.lowerBound(labels, stride: MemoryLayout<_LeafSlot>.stride >> 3, count: n, label, low: low, high: high)
+    Self.lowerBound(labels, stride: MemoryLayout<_LeafSlot>.stride >> 3, count: n, label, low: low, high: high)
   }
 
   /// The upper end of a node's label range for an interpolated search: the caller's bound, or
@@ -257,6 +257,57 @@ struct _OrderedNodeAddress {
       }
     }
     return low
+  }
+
+  /// The first of `count` keys (`keys[i * stride]`, sorted) that is `>= key`, from the slot
+  /// interpolation expects within `low...high`: ``_SortedSearch/lowerBound(_:stride:count:_:low:high:)``
+  /// written out here, where the descents that call it once per level can inline it (a call
+  /// into another file is a call in a debug build).
+  @_transparent
+  @usableFromInline
+  static func lowerBound(
+    _ keys: UnsafePointer<UInt64>, stride: Int, count: Int, _ key: UInt64, low: UInt64, high: UInt64
+  ) -> Int {
+    guard count > 0 else { return 0 }
+    var i: Int
+    if key <= low {
+      i = 0
+    } else if key >= high {
+      i = count &- 1
+    } else {
+      // (As `_SortedSearch.guess`: the span at half scale, converted through `Int`.)
+      let fraction =
+        Double(Int(bitPattern: UInt((key &- low) >> 1))) / (Double(Int(bitPattern: UInt((high &- low) >> 1))) + 0.5)
+      i = Int(fraction * Double(count))
+      if i >= count { i = count &- 1 }
+    }
+    if keys[i &* stride] < key {
+      i &+= 1
+      let limit = i &+ 8 < count ? i &+ 8 : count
+      while i < limit {
+        if keys[i &* stride] >= key { return i }
+        i &+= 1
+      }
+      return i == count ? count : _SortedSearch.bisect(keys, stride: stride, low: i, high: count, key)
+    }
+    let limit = i > 8 ? i &- 8 : 0
+    while i > limit {
+      if keys[(i &- 1) &* stride] < key { return i }
+      i &-= 1
+    }
+    return i == 0 ? 0 : _SortedSearch.bisect(keys, stride: stride, low: 0, high: i, key)
+  }
+
+  /// The last of `count` keys that is `<= key`, or 0 when none (the child that covers `key`),
+  /// from the slot interpolation expects (see ``lowerBound(_:stride:count:_:low:high:)``).
+  @_transparent
+  @usableFromInline
+  static func lastNotAbove(
+    _ keys: UnsafePointer<UInt64>, stride: Int, count: Int, _ key: UInt64, low: UInt64, high: UInt64
+  ) -> Int {
+    guard key < UInt64.max else { return count > 1 ? count &- 1 : 0 }
+    let above = lowerBound(keys, stride: stride, count: count, key &+ 1, low: low, high: high)
+    return above > 1 ? above &- 1 : 0
   }
 }
 
@@ -675,7 +726,7 @@ extension _OrderedNode {
   @inlinable
   func lowerBound(_ label: UInt64, low: UInt64, high: UInt64) -> Int {
     let node = address
-    return _SortedSearch.lowerBound(node.labels, stride: node.labelStride, count: node.count, label, low: low, high: high)
+    return _OrderedNodeAddress.lowerBound(node.labels, stride: node.labelStride, count: node.count, label, low: low, high: high)
   }
 
   /// The child whose label range covers `label`: the last one whose smallest label is
@@ -683,7 +734,7 @@ extension _OrderedNode {
   @inlinable
   func childIndex(forLabel label: UInt64, low: UInt64, high: UInt64) -> Int {
     let node = address
-    return _SortedSearch.lastNotAbove(node.labels, stride: node.labelStride, count: node.count, label, low: low, high: high)
+    return _OrderedNodeAddress.lastNotAbove(node.labels, stride: node.labelStride, count: node.count, label, low: low, high: high)
   }
 
   /// The upper end of the label range of child `i`, given the upper end of this node's.

@@ -67,7 +67,7 @@ extension ListSnapshot {
     let ids = Self._identifiers(of: items)
     let sortedHashes = try _validateNewItems(ids)
     _placeNewSections([section], at: 0)
-    _insertNewItems(items, ids: ids, in: .section(section.id), at: 0, sortedHashes: sortedHashes)
+    try _insertNewItems(items, ids: ids, in: .section(section.id), at: 0, sortedHashes: sortedHashes)
     _checkInvariants()
   }
 }

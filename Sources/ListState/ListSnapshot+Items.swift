@@ -22,12 +22,14 @@ extension ListSnapshot {
   @discardableResult
   package mutating func _appendItems(_ items: [Item], toSection section: Section.ID?) throws(Failure) -> Location {
     let ids = Self._identifiers(of: items)
-    let sortedHashes = try _validateNewItems(ids) { () throws(Failure) in
+    let sortedHashes = try _validateNewItems(ids, checkingExisting: false) { () throws(Failure) in
       _ = try _resolveAppendSection(section)
     }
     let target = try _resolveAppendSection(section)
     let location = Location(.section(target), index: _count(of: .section(target))!)
-    _insertNewItems(items, ids: ids, in: location.container, at: location.index, sortedHashes: sortedHashes)
+    // (Checks for items that already exist: the last check, and for a batch part of its
+    // insertion.)
+    try _insertNewItems(items, ids: ids, in: location.container, at: location.index, sortedHashes: sortedHashes)
     _checkInvariants()
     return location
   }
@@ -47,9 +49,9 @@ extension ListSnapshot {
   @discardableResult
   package mutating func _appendItems(_ items: [Item], underParent parent: Item.ID) throws(Failure) -> Location {
     let ids = Self._identifiers(of: items)
-    let sortedHashes = try _validateNewItems(ids, anchor: parent)
+    let sortedHashes = try _validateNewItems(ids, anchor: parent, checkingExisting: false)
     let location = Location(.parent(parent), index: _count(of: .parent(parent))!)
-    _insertNewItems(items, ids: ids, in: location.container, at: location.index, sortedHashes: sortedHashes)
+    try _insertNewItems(items, ids: ids, in: location.container, at: location.index, sortedHashes: sortedHashes)
     _checkInvariants()
     return location
   }
@@ -93,10 +95,10 @@ extension ListSnapshot {
       return Location(container, index: index)
     }
     let ids = Self._identifiers(of: items)
-    let sortedHashes = try _validateNewItems(ids, anchor: anchor)
+    let sortedHashes = try _validateNewItems(ids, anchor: anchor, checkingExisting: false)
     let anchorLocation = location(ofItem: anchor)!
     let location = Location(anchorLocation.container, index: after ? anchorLocation.index + 1 : anchorLocation.index)
-    _insertNewItems(items, ids: ids, in: location.container, at: location.index, sortedHashes: sortedHashes)
+    try _insertNewItems(items, ids: ids, in: location.container, at: location.index, sortedHashes: sortedHashes)
     _checkInvariants()
     return location
   }
@@ -118,14 +120,16 @@ extension ListSnapshot {
   }
 
   /// Checks new identifiers: duplicates, then `resolve` (unknown containers), then the anchor
-  /// (must exist and not be among the new ones), then already existing identifiers.
+  /// (must exist and not be among the new ones), then (unless `checkingExisting` is false:
+  /// ``_insertNewItems(_:ids:in:at:sortedHashes:)`` checks it then) already existing
+  /// identifiers. One identifier is always checked for all of it.
   ///
   /// - Returns: The identifiers' hashes with their positions (reused by the bulk insertion):
   ///   sorted by hash when the list has no items yet, else in the identifiers' order.
   @inlinable
   @discardableResult
   func _validateNewItems(
-    _ ids: [Item.ID], anchor: Item.ID? = nil, resolve: () throws(Failure) -> Void = {}
+    _ ids: [Item.ID], anchor: Item.ID? = nil, checkingExisting: Bool = true, resolve: () throws(Failure) -> Void = {}
   ) throws(Failure) -> [(hash: UInt64, index: Int)] {
     if ids.count <= 1 {
       // One item (the common edit): the same checks in the same order without the hash sort
@@ -158,7 +162,7 @@ extension ListSnapshot {
       try _requireItems([anchor])
       if ids.contains(anchor) { throw .anchorAmongInsertedItems(anchor) }
     }
-    if _itemRecords.containsAny(ids, hashes: hashes) {
+    if checkingExisting, _itemRecords.containsAny(ids, hashes: hashes) {
       throw .itemsAlreadyExist(_existingItems(ids))
     }
     return hashes

@@ -521,21 +521,71 @@ extension ListSnapshot {
     return true
   }
 
-  /// Creates records for new leaf items (with identifiers `ids`) and places them in
-  /// `container` at `index`. `sortedHashes` (what ``_validateNewItems(_:anchor:resolve:)``
-  /// returns: sorted by hash when the map is empty) may be passed when validation computed it.
+  /// Creates records for new leaf items (with identifiers `ids`, validated except for items
+  /// that already exist: this checks that) and places them in `container` at `index`.
+  /// `hashes` (what ``_validateNewItems(_:anchor:checkingExisting:resolve:)`` returns: sorted
+  /// by hash when the map is empty) may be passed when validation computed them.
   ///
+  /// - Throws: `.itemsAlreadyExist`, with nothing changed.
   /// - Complexity: O(k log n); O(k) tree and map work when the list is empty (bulk build).
   @inlinable
   mutating func _insertNewItems(
     _ items: [Item], ids: [Item.ID], in container: Container, at index: Int,
     sortedHashes: [(hash: UInt64, index: Int)]? = nil
-  ) {
+  ) throws(Failure) {
     guard !items.isEmpty else { return }
     if items.count == 1 {
+      // (The validation checked a single identifier for all of it.)
       _insertNewItem(items[0], isExpanded: false, in: container, at: index)
       return
     }
+    let k = ids.count
+    // (Sorted when the map is empty: the validation sorts them then, see `_validateNewItems`.)
+    let hashes = sortedHashes ?? ItemMap.hashes(of: ids, sorted: _itemRecords.isEmpty)
+    let offsets = ItemRecord.fieldOffsets
+    if _itemRecords.count >= k * 4, let run = _labels(in: container, at: index, count: k) {
+      // Into a larger list, with labels that need no relabelling (an append, as a list is
+      // built): the records go in first, one top-down descent each that is also the check
+      // for an existing item — a separate lookup per item cost as much again. An existing
+      // one stops the batch; the records inserted before it are taken out again.
+      var inserted = 0
+      withUnsafePointer(to: container) { container in
+        items.withUnsafeBufferPointer { items in
+          let values = items.baseAddress!
+          while inserted < k {
+            guard
+              let value = ItemMap.insertIfAbsent(ids[inserted], hash: hashes[inserted].hash, in: &_itemRecords.root)
+            else { return }
+            ItemRecord.initialize(
+              value, copying: values + inserted, label: run.first &+ run.step &* UInt64(inserted), container: container,
+              offsets: offsets)
+            inserted += 1
+          }
+        }
+      }
+      guard inserted == k else {
+        var i = 0
+        while i < inserted {
+          _ = _itemRecords.takeValue(forKey: ids[i], hash: hashes[i].hash)
+          i += 1
+        }
+        throw .itemsAlreadyExist(_existingItems(ids))
+      }
+      let owner: Owner
+      switch container {
+      case .section(let section):
+        let record = _sectionRecords.uniqueEntry(section, hash: nil)!
+        ids.withUnsafeBufferPointer { record.pointee.roots.insert(leaves: $0, labels: run) }
+        owner = .section(label: record.pointee.label)
+      case .parent(let parent):
+        let record = _itemRecords.uniqueEntry(parent, hash: Self._hash(parent))!
+        ids.withUnsafeBufferPointer { record.pointee.children.insert(leaves: $0, labels: run) }
+        owner = .item(label: record.pointee.label, container: record.pointee.container, isExpanded: record.pointee.isExpanded)
+      }
+      _propagate(owner, w1: k, w2: k)
+      return
+    }
+    if _itemRecords.containsAny(ids, hashes: hashes) { throw .itemsAlreadyExist(_existingItems(ids)) }
     // The entries: one run of labels for all of them, and (into an empty container) a
     // sequence built bottom-up from the identifiers.
     var relabeled: [(Item.ID, UInt64)] = []
@@ -552,16 +602,12 @@ extension ListSnapshot {
       owner = .item(label: record.pointee.label, container: record.pointee.container, isExpanded: record.pointee.isExpanded)
     }
     if !relabeled.isEmpty { _applyRelabels(relabeled) }
-    _propagate(owner, w1: items.count, w2: items.count)
+    _propagate(owner, w1: k, w2: k)
     // The records, each built where it is stored, in loops of this function: a closure per
     // record (and a call of the record's initializer) looked up the record's and the
     // container's metadata once per item in unspecialized code; here it is once per call.
     let first = run.first
     let step = run.step
-    let k = ids.count
-    // (Sorted when the map is empty: the validation sorts them then, see `_validateNewItems`.)
-    let hashes = sortedHashes ?? ItemMap.hashes(of: ids, sorted: _itemRecords.isEmpty)
-    let offsets = ItemRecord.fieldOffsets
     withUnsafePointer(to: container) { container in
       items.withUnsafeBufferPointer { items in
         let values = items.baseAddress!
@@ -596,6 +642,17 @@ extension ListSnapshot {
           }
         }
       }
+    }
+  }
+
+  /// The labels new entries at `index` of `container`'s sequence get without relabelling
+  /// (``_OrderedTree/labels(at:count:)``); nil when they would need it.
+  @inlinable
+  func _labels(in container: Container, at index: Int, count k: Int) -> (first: UInt64, step: UInt64)? {
+    switch container {
+    case .section(let section): return _sectionRecords.find(section, hash: nil)!.pointee.roots.labels(at: index, count: k)
+    case .parent(let parent):
+      return _itemRecords.find(parent, hash: Self._hash(parent))!.pointee.children.labels(at: index, count: k)
     }
   }
 

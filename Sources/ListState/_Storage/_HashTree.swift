@@ -1104,6 +1104,24 @@ extension _HashTree {
   /// (a lookup per call, from a caller's loop in unspecialized code).
   @inlinable
   static func insertAbsent(_ key: Key, hash: UInt64, in root: inout Node?) -> UnsafeMutablePointer<Value> {
+    insert(key, hash: hash, in: &root, checking: false).unsafelyUnwrapped
+  }
+
+  /// Like ``insertAbsent(_:hash:in:)`` for a key that may be present: then returns nil, and
+  /// nothing observable changes (the counts the descent added on the way down are taken back;
+  /// nodes it split or copied stay so). A batch of new keys checks for existing ones this way,
+  /// in the descents that insert them.
+  ///
+  /// - Complexity: O(log n).
+  @inlinable
+  static func insertIfAbsent(_ key: Key, hash: UInt64, in root: inout Node?) -> UnsafeMutablePointer<Value>? {
+    insert(key, hash: hash, in: &root, checking: true)
+  }
+
+  /// The top-down insertion behind ``insertAbsent(_:hash:in:)`` and
+  /// ``insertIfAbsent(_:hash:in:)`` (`checking`: look for an equal key in the leaf).
+  @inlinable
+  static func insert(_ key: Key, hash: UInt64, in root: inout Node?, checking: Bool) -> UnsafeMutablePointer<Value>? {
     guard root != nil else {
       let leaf = Node.make(height: 0, capacity: Self.initialLeafCapacity)
       let entry = leaf.leafAppend(hash: hash)
@@ -1157,16 +1175,44 @@ extension _HashTree {
     }
     let n = node.count
     let slots = node.leafSlots
+    let items = Item.storage(of: node)
     var position = node.leafLowerBound(hash, low: low, high: high, count: n)
-    // After any run of equal hashes (the key is not among them).
-    while position < n, slots[position].hash == hash { position &+= 1 }
+    // After any run of equal hashes.
+    while position < n, slots[position].hash == hash {
+      if checking, Item.key(Item.entry(Int(slots[position].item), of: items)).pointee == key {
+        uncount(hash, in: root.unsafelyUnwrapped)
+        return nil
+      }
+      position &+= 1
+    }
     (slots + position + 1).moveInitialize(from: slots + position, count: n - position)
     (slots + position).initialize(to: _HashLeafSlot(hash: hash, item: n))
-    let entry = Item.entry(n, of: Item.storage(of: node))
+    let entry = Item.entry(n, of: items)
     Item.key(entry).initialize(to: key)
     node.count = n &+ 1
     node.total = n &+ 1
     return Item.value(entry)
+  }
+
+  /// Takes back the counts a top-down insertion of `hash` added on its way down (the entry
+  /// was not inserted after all): the totals of the internal nodes on the path, and the slot
+  /// count of the leaf's parent. The path is the insertion's (nodes unique, splits done).
+  @inlinable
+  static func uncount(_ hash: UInt64, in root: Node) {
+    var node = root.address
+    var low: UInt64 = 0
+    var high: UInt64 = .max
+    while !node.isLeaf {
+      node.total &-= 1
+      let n = node.count
+      let child = node.childIndex(forHash: hash, low: low, high: high, count: n)
+      let slot = node.base.assumingMemoryBound(to: Slot.self) + child
+      low = slot.pointee.minHash
+      high = node.childHigh(child, high: high, count: n)
+      let next = node.child(child)
+      if next.isLeaf { slot.pointee.count &-= 1 }
+      node = next
+    }
   }
 
   /// Gives the full node `node` (uniquely referenced) room for one more slot: a leaf below

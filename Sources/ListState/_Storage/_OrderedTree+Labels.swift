@@ -66,30 +66,47 @@ extension _OrderedTree {
     guard k > 0 else { return (0, 0) }
     precondition(index >= 0 && index <= count, "_OrderedTree insertion index out of range")
     let run = makeRoom(at: index, count: k, relabeled: &relabeled)
+    insert(leaves: ids, labels: run)
+    return run
+  }
+
+  /// Inserts `ids` as leaf entries (each of weight 1) labelled `run.first + run.step * i`,
+  /// labels from ``labels(at:count:)`` or ``makeRoom(at:count:relabeled:)`` for their place.
+  ///
+  /// - Complexity: O(k) into an empty tree, else O(k log n).
+  @inlinable
+  mutating func insert(leaves ids: UnsafeBufferPointer<ID>, labels run: (first: UInt64, step: UInt64)) {
     if root == nil {
       self = _OrderedTree(ids: ids, firstLabel: run.first, step: run.step)
-      return run
+      return
     }
     var i = 0
-    while i < k {
+    while i < ids.count {
       insert(Entry(label: run.first &+ run.step &* UInt64(i), id: ids[i], w1: 1, w2: 1))
       i += 1
     }
-    return run
   }
 
   /// Returns `k` increasing labels that fit between the elements at `index - 1` and `index`
   /// (relabeling neighbours first when they do not fit), as a run: `first + step * i`.
   @inlinable
   mutating func makeRoom(at index: Int, count k: Int, relabeled: inout [(ID, UInt64)]) -> (first: UInt64, step: UInt64) {
-    let n = count
+    if let run = labels(at: index, count: k) { return run }
+    let (lower, upper) = neighbourLabels(at: index)
+    return relabelWindow(at: index, count: k, anchor: lower ?? upper!, relabeled: &relabeled)
+  }
+
+  /// The run of `k` increasing labels ``makeRoom(at:count:relabeled:)`` gives when the
+  /// neighbours at `index - 1` and `index` leave room for them; nil when it would relabel.
+  /// Reads only: a caller can take the labels first and place the entries afterwards.
+  @inlinable
+  func labels(at index: Int, count k: Int) -> (first: UInt64, step: UInt64)? {
     let newCount = UInt64(k)
-    if n == 0 {
+    if count == 0 {
       let step = Swift.min(Self.labelGap, UInt64.max / (newCount + 1))
       return (Self.centreLabel - step * (newCount / 2), step)
     }
-    let (lower, upper) = neighbourLabels(at: index)
-    switch (lower, upper) {
+    switch neighbourLabels(at: index) {
     case (let lower?, nil):
       let step = Swift.min(Self.labelGap, (UInt64.max - lower) / (newCount + 1))
       if step >= 1 { return (lower + step, step) }
@@ -102,7 +119,7 @@ extension _OrderedTree {
     case (nil, nil):
       preconditionFailure("unreachable: non-empty tree")
     }
-    return relabelWindow(at: index, count: k, anchor: lower ?? upper!, relabeled: &relabeled)
+    return nil
   }
 
   /// A label strictly between `lower` and `upper` (either may be missing: the sequence's

@@ -542,7 +542,6 @@ extension ListSnapshot {
     let k = ids.count
     // (Sorted when the map is empty: the validation sorts them then, see `_validateNewItems`.)
     let hashes = sortedHashes ?? ItemMap.hashes(of: ids, sorted: _itemRecords.isEmpty)
-    let offsets = ItemRecord.fieldOffsets
     if _itemRecords.count >= k * 4, let run = _labels(in: container, at: index, count: k) {
       // Into a larger list, with labels that need no relabelling (an append, as a list is
       // built): the records go in first, one top-down descent each that is also the check
@@ -552,6 +551,7 @@ extension ListSnapshot {
       withUnsafePointer(to: container) { container in
         items.withUnsafeBufferPointer { items in
           let values = items.baseAddress!
+          let offsets = ItemRecord.fieldOffsets
           while inserted < k {
             guard
               let value = ItemMap.insertIfAbsent(ids[inserted], hash: hashes[inserted].hash, in: &_itemRecords.root)
@@ -611,6 +611,7 @@ extension ListSnapshot {
     withUnsafePointer(to: container) { container in
       items.withUnsafeBufferPointer { items in
         let values = items.baseAddress!
+        let offsets = ItemRecord.fieldOffsets
         if _itemRecords.isEmpty {
           var builder = _HashTreeBuilder<Item.ID, ItemRecord>()
           var i = 0
@@ -917,6 +918,8 @@ extension ListSnapshot {
 /// records (see `_ItemRecord.initialize(_:copying:label:container:offsets:)`).
 @usableFromInline
 struct _ItemRecordOffsets {
+  /// The record's stride (read with the offsets: see `_ItemRecord.fieldOffsets`).
+  @usableFromInline var stride: Int
   @usableFromInline var label: Int
   @usableFromInline var children: Int
   @usableFromInline var container: Int
@@ -926,7 +929,8 @@ struct _ItemRecordOffsets {
 
   @_transparent
   @usableFromInline
-  init(label: Int, children: Int, container: Int, isExpanded: Int, stampHigh: Int, stampLow: Int) {
+  init(stride: Int, label: Int, children: Int, container: Int, isExpanded: Int, stampHigh: Int, stampLow: Int) {
+    self.stride = stride
     self.label = label
     self.children = children
     self.container = container
@@ -941,6 +945,10 @@ extension _ItemRecord {
   /// out in order, each aligned): the bulk insertions above initialize each record field by
   /// field where it is stored. Built as a value and passed to `initialize(to:)`, a record was
   /// copied two or three times in unspecialized code (a value-witness call per field each).
+  ///
+  /// Computed right before a batch's loop: it reads the record's and the container's layouts,
+  /// so their metadata is looked up once there (in unspecialized code, a lookup first made
+  /// inside a loop is made again on every iteration).
   @_transparent
   @usableFromInline
   static var fieldOffsets: _ItemRecordOffsets {
@@ -952,7 +960,7 @@ extension _ItemRecord {
     let isExpanded = container &+ MemoryLayout<ListItemContainer<SectionID, Item.ID>>.size
     let stampHigh = (isExpanded &+ 1 &+ 1) & ~1
     return _ItemRecordOffsets(
-      label: label, children: children, container: container, isExpanded: isExpanded, stampHigh: stampHigh,
+      stride: MemoryLayout<Self>.stride, label: label, children: children, container: container, isExpanded: isExpanded, stampHigh: stampHigh,
       stampLow: (stampHigh &+ 2 &+ 3) & ~3)
   }
 

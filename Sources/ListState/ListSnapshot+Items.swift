@@ -80,7 +80,7 @@ extension ListSnapshot {
   @discardableResult
   package mutating func _insertItems(_ items: [Item], nextTo anchor: Item.ID, after: Bool) throws(Failure) -> Location {
     if items.count == 1 {
-      // One item (the common edit): the checks of `_validateNewItems(_:anchor:resolve:)` in
+      // One item (the common edit): the checks of `_validateNewItems` in
       // the same order, and the anchor's record, from one paired descent; no arrays.
       let id = items[0].id
       let hash = Self._hash(id)

@@ -442,48 +442,6 @@ extension _HashNode {
   }
 }
 
-// MARK: - Searching
-
-extension _HashNode {
-  /// The first leaf slot whose hash is `>= hash`, starting from the slot interpolation expects
-  /// within `low...high` (the hash range this node covers) among `count` slots.
-  @inlinable
-  @inline(__always)
-  func lowerBound(_ hash: UInt64, low: UInt64, high: UInt64, count n: Int) -> Int {
-    address.leafLowerBound(hash, low: low, high: high, count: n)
-  }
-
-  /// The child that holds (or would hold) entries with `hash`: the last one whose smallest hash
-  /// is `<= hash`, or 0.
-  @inlinable
-  @inline(__always)
-  func childIndex(forHash hash: UInt64, low: UInt64, high: UInt64, count n: Int) -> Int {
-    address.childIndex(forHash: hash, low: low, high: high, count: n)
-  }
-
-  /// The upper end of the hash range of child `i`, given the upper end of this node's.
-  @inlinable
-  @inline(__always)
-  func childHigh(_ i: Int, high: UInt64, count n: Int) -> UInt64 {
-    address.childHigh(i, high: high, count: n)
-  }
-
-  /// The position (in hash order) of `key` (with `hash`) in this leaf, if present.
-  @inlinable
-  @inline(__always)
-  func entryIndex(of key: Key, hash: UInt64, low: UInt64, high: UInt64, count n: Int) -> Int? {
-    let leaf = address
-    let slots = leaf.leafSlots
-    let items = Item.storage(of: leaf)
-    var position = leaf.leafLowerBound(hash, low: low, high: high, count: n)
-    while position < n, slots[position].hash == hash {
-      if Item.key(Item.entry(Int(slots[position].item), of: items)).pointee == key { return position }
-      position &+= 1
-    }
-    return nil
-  }
-}
-
 // MARK: - Editing
 
 extension _HashNode {

@@ -93,23 +93,4 @@ enum _SortedSearch {
     let above = lowerBound(keys, stride: stride, count: count, key &+ 1, guess: guess &+ 1)
     return above > 1 ? above &- 1 : 0
   }
-
-  /// ``lowerBound(_:stride:count:_:guess:)`` from the slot interpolation expects within
-  /// `low...high`: one call for a node's search in unspecialized code (the pieces are
-  /// transparent here, where they are declared).
-  @inlinable
-  static func lowerBound(
-    _ keys: UnsafePointer<UInt64>, stride: Int, count: Int, _ key: UInt64, low: UInt64, high: UInt64
-  ) -> Int {
-    lowerBound(keys, stride: stride, count: count, key, guess: guess(key, low: low, high: high, count: count))
-  }
-
-  /// ``lastNotAbove(_:stride:count:_:guess:)`` from the slot interpolation expects within
-  /// `low...high`, in one call.
-  @inlinable
-  static func lastNotAbove(
-    _ keys: UnsafePointer<UInt64>, stride: Int, count: Int, _ key: UInt64, low: UInt64, high: UInt64
-  ) -> Int {
-    lastNotAbove(keys, stride: stride, count: count, key, guess: guess(key, low: low, high: high, count: count))
-  }
 }

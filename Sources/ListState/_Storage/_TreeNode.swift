@@ -1,6 +1,6 @@
 /// The fields every B+tree node's header starts with: how many slots are used and allocated,
-/// and the node's height. Both header types hold it as their first field, so the accessors
-/// below read it at the same address for either kind of node.
+/// and the node's height. (The hash map's header holds it as its first field, followed by the
+/// subtree's entry count; the ordered tree's header is just this.)
 @usableFromInline
 struct _TreeNodeShape {
   /// Entries or elements (leaf), children (internal).

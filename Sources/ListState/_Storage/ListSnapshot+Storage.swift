@@ -523,8 +523,8 @@ extension ListSnapshot {
 
   /// Creates records for new leaf items (with identifiers `ids`, validated except for items
   /// that already exist: this checks that) and places them in `container` at `index`.
-  /// `hashes` (what ``_validateNewItems(_:anchor:checkingExisting:resolve:)`` returns: sorted
-  /// by hash when the map is empty) may be passed when validation computed them.
+  /// `sortedHashes` (what ``_validateNewItems(_:anchor:checkingExisting:resolve:)`` returns:
+  /// sorted by hash when the map is empty) may be passed when validation computed them.
   ///
   /// - Throws: `.itemsAlreadyExist`, with nothing changed.
   /// - Complexity: O(k log n); O(k) tree and map work when the list is empty (bulk build).

@@ -64,9 +64,10 @@ extension ListSnapshot {
   @inlinable
   public init(section: Section, items: [Item]) throws(Failure) {
     self.init()
-    let sortedHashes = try _validateNewItems(items.map(\.id))
+    let ids = Self._identifiers(of: items)
+    let sortedHashes = try _validateNewItems(ids)
     _placeNewSections([section], at: 0)
-    _insertNewItems(items, in: .section(section.id), at: 0, sortedHashes: sortedHashes)
+    try _insertNewItems(items, ids: ids, in: .section(section.id), at: 0, sortedHashes: sortedHashes)
     _checkInvariants()
   }
 }

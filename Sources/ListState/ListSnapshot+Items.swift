@@ -21,12 +21,15 @@ extension ListSnapshot {
   @inlinable
   @discardableResult
   package mutating func _appendItems(_ items: [Item], toSection section: Section.ID?) throws(Failure) -> Location {
-    let sortedHashes = try _validateNewItems(items.map(\.id)) { () throws(Failure) in
+    let ids = Self._identifiers(of: items)
+    let sortedHashes = try _validateNewItems(ids, checkingExisting: false) { () throws(Failure) in
       _ = try _resolveAppendSection(section)
     }
     let target = try _resolveAppendSection(section)
     let location = Location(.section(target), index: _count(of: .section(target))!)
-    _insertNewItems(items, in: location.container, at: location.index, sortedHashes: sortedHashes)
+    // (Checks for items that already exist: the last check, and for a batch part of its
+    // insertion.)
+    try _insertNewItems(items, ids: ids, in: location.container, at: location.index, sortedHashes: sortedHashes)
     _checkInvariants()
     return location
   }
@@ -45,9 +48,10 @@ extension ListSnapshot {
   @inlinable
   @discardableResult
   package mutating func _appendItems(_ items: [Item], underParent parent: Item.ID) throws(Failure) -> Location {
-    let sortedHashes = try _validateNewItems(items.map(\.id), anchor: parent)
+    let ids = Self._identifiers(of: items)
+    let sortedHashes = try _validateNewItems(ids, anchor: parent, checkingExisting: false)
     let location = Location(.parent(parent), index: _count(of: .parent(parent))!)
-    _insertNewItems(items, in: location.container, at: location.index, sortedHashes: sortedHashes)
+    try _insertNewItems(items, ids: ids, in: location.container, at: location.index, sortedHashes: sortedHashes)
     _checkInvariants()
     return location
   }
@@ -75,22 +79,57 @@ extension ListSnapshot {
   @inlinable
   @discardableResult
   package mutating func _insertItems(_ items: [Item], nextTo anchor: Item.ID, after: Bool) throws(Failure) -> Location {
-    let sortedHashes = try _validateNewItems(items.map(\.id), anchor: anchor)
+    if items.count == 1 {
+      // One item (the common edit): the checks of `_validateNewItems` in
+      // the same order, and the anchor's record, from one paired descent; no arrays.
+      let id = items[0].id
+      let hash = Self._hash(id)
+      let (anchorRecord, existing) = _itemRecords.peekPair(anchor, hash: Self._hash(anchor), id, hash: hash)
+      guard let anchorRecord else { throw .itemsNotFound([anchor]) }
+      if id == anchor { throw .anchorAmongInsertedItems(anchor) }
+      if existing != nil { throw .itemsAlreadyExist([id]) }
+      let container = anchorRecord.pointee.container
+      let index = _rank(ofLabel: anchorRecord.pointee.label, in: container).index + (after ? 1 : 0)
+      _insertNewItem(items[0], hash: hash, isExpanded: false, in: container, containerHash: Self._hash(container), at: index)
+      _checkInvariants()
+      return Location(container, index: index)
+    }
+    let ids = Self._identifiers(of: items)
+    let sortedHashes = try _validateNewItems(ids, anchor: anchor, checkingExisting: false)
     let anchorLocation = location(ofItem: anchor)!
     let location = Location(anchorLocation.container, index: after ? anchorLocation.index + 1 : anchorLocation.index)
-    _insertNewItems(items, in: location.container, at: location.index, sortedHashes: sortedHashes)
+    try _insertNewItems(items, ids: ids, in: location.container, at: location.index, sortedHashes: sortedHashes)
     _checkInvariants()
     return location
   }
 
+  /// The identifiers of `items`, in one pass (no key path, no closure per element).
+  @inlinable
+  static func _identifiers(of items: [Item]) -> [Item.ID] {
+    items.withUnsafeBufferPointer { items in
+      [Item.ID](unsafeUninitializedCapacity: items.count) { ids, count in
+        guard let source = items.baseAddress, let target = ids.baseAddress else { return }
+        var i = 0
+        while i < items.count {
+          (target + i).initialize(to: source[i].id)
+          i += 1
+        }
+        count = items.count
+      }
+    }
+  }
+
   /// Checks new identifiers: duplicates, then `resolve` (unknown containers), then the anchor
-  /// (must exist and not be among the new ones), then already existing identifiers.
+  /// (must exist and not be among the new ones), then (unless `checkingExisting` is false:
+  /// ``_insertNewItems(_:ids:in:at:sortedHashes:)`` checks it then) already existing
+  /// identifiers. One identifier is always checked for all of it.
   ///
-  /// - Returns: The identifiers' hashes sorted (reused by the bulk insertion).
+  /// - Returns: The identifiers' hashes with their positions (reused by the bulk insertion):
+  ///   sorted by hash when the list has no items yet, else in the identifiers' order.
   @inlinable
   @discardableResult
   func _validateNewItems(
-    _ ids: [Item.ID], anchor: Item.ID? = nil, resolve: () throws(Failure) -> Void = {}
+    _ ids: [Item.ID], anchor: Item.ID? = nil, checkingExisting: Bool = true, resolve: () throws(Failure) -> Void = {}
   ) throws(Failure) -> [(hash: UInt64, index: Int)] {
     if ids.count <= 1 {
       // One item (the common edit): the same checks in the same order without the hash sort
@@ -110,19 +149,23 @@ extension ListSnapshot {
       if let id = ids.first, _itemRecords.contains(id) { throw .itemsAlreadyExist([id]) }
       return []
     }
-    let sortedHashes = _HashTree<Item.ID, ItemRecord>.sortedHashes(of: ids)
-    let duplicates = _HashTree<Item.ID, ItemRecord>.duplicateKeys(ids, sortedHashes: sortedHashes)
-    if !duplicates.isEmpty { throw .duplicateItems(Self._unique(ids.filter { duplicates.contains($0) })) }
+    // Sorted only for a bulk build into an empty map (which needs the order); otherwise in the
+    // items' order, with equal hashes (the only way two keys can be equal) found in a table.
+    let sorted = _itemRecords.isEmpty
+    let hashes = ItemMap.hashes(of: ids, sorted: sorted)
+    if sorted ? _HashOrder.hasEqualNeighbours(hashes) : _HashOrder.hasEqualHashes(hashes) {
+      let duplicates = ItemMap.duplicateKeys(ids, sortedHashes: sorted ? hashes : ItemMap.sortedHashes(of: ids))
+      if !duplicates.isEmpty { throw .duplicateItems(Self._unique(ids.filter { duplicates.contains($0) })) }
+    }
     try resolve()
     if let anchor {
       try _requireItems([anchor])
       if ids.contains(anchor) { throw .anchorAmongInsertedItems(anchor) }
     }
-    if !_itemRecords.isEmpty {
-      let existing = _existingItems(ids)
-      if !existing.isEmpty { throw .itemsAlreadyExist(existing) }
+    if checkingExisting, _itemRecords.containsAny(ids, hashes: hashes) {
+      throw .itemsAlreadyExist(_existingItems(ids))
     }
-    return sortedHashes
+    return hashes
   }
 
   /// Deletes items with their subtrees.
@@ -185,41 +228,6 @@ extension ListSnapshot {
     _checkInvariants()
   }
 
-  /// Moves an item (with its subtree) next to `anchor`, validating as ``_validateMove(_:relativeTo:)``.
-  ///
-  /// Both records are found by one paired descent (``_HashTree/peekPair(_:hash:_:hash:)``): on a
-  /// list too large for the cache the two lookups' misses overlap instead of adding up.
-  ///
-  /// With `reportingMove`, it also returns where the item was and where it is now — what a
-  /// history records for the move — from the records and ranks it reaches anyway: asking
-  /// ``location(ofItem:)`` before and after cost two more lookups and a rank walk per move.
-  @inlinable
-  @discardableResult
-  package mutating func _moveItem(_ id: Item.ID, nextTo anchor: Item.ID, after: Bool, reportingMove: Bool = false)
-    throws(Failure) -> (from: Location, to: Location)?
-  {
-    let hash = Self._hash(id)
-    let (moved, target) = _itemRecords.peekPair(id, hash: hash, anchor, hash: Self._hash(anchor))
-    guard let moved, let target else {
-      try _requireItems([id, anchor])
-      preconditionFailure("unreachable: an item was missing")
-    }
-    if id == anchor { throw .itemRelativeToItself(id) }
-    // Read before the map changes (the addresses are valid until then).
-    let (label, container) = (moved.pointee.value.label, moved.pointee.value.container)
-    let (anchorLabel, anchorContainer) = (target.pointee.value.label, target.pointee.value.container)
-    if case .parent = anchorContainer, _isDescendant(anchor, of: id) {
-      throw .itemUnderOwnDescendant(item: id, destination: anchor)
-    }
-    let from = reportingMove ? Location(container, index: _rank(ofLabel: label, in: container).index) : nil
-    let entry = _detachItem(label: label, from: container)
-    let index = _rank(ofLabel: anchorLabel, in: anchorContainer).index
-    let destination = after ? index + 1 : index
-    _attachItem(entry, hash: hash, in: anchorContainer, containerHash: Self._hash(anchorContainer), at: destination)
-    // The index counts the final siblings (the item was detached before the anchor was ranked).
-    return from.map { ($0, Location(anchorContainer, index: destination)) }
-  }
-
   /// Moves an item (with its subtree) to become the last root item of `section`.
   ///
   /// - Throws: `.itemsNotFound`, `.sectionsNotFound`.
@@ -263,7 +271,7 @@ extension ListSnapshot {
     // label and container are written through its address at the end (detaching and attaching
     // change other records only in place, which keeps the address valid).
     let record = _itemRecords.uniqueEntry(id, hash: hash)
-    let found = record.map { ($0.pointee.value.label, $0.pointee.value.container) }
+    let found = record.map { ($0.pointee.label, $0.pointee.container) }
     let count: Int
     switch location.container {
     case .section(let section):
@@ -289,8 +297,8 @@ extension ListSnapshot {
     let entry = _detachItem(label: label, from: container)
     let newLabel = _placeEntry(
       entry.id, w1: entry.w1, w2: entry.w2, in: location.container, hash: destinationHash, at: location.index)
-    record!.pointee.value.label = newLabel
-    record!.pointee.value.container = location.container
+    record!.pointee.label = newLabel
+    record!.pointee.container = location.container
     _checkInvariants()
   }
 
@@ -337,14 +345,11 @@ extension ListSnapshot {
   public mutating func updateItems(_ items: [Item]) throws(Failure) {
     if items.count == 1 { return try updateItem(items[0]) }
     try _validateExistingItems(items.map(\.id))
-    let epoch = _markerEpoch
     for item in items {
       let hash = Self._hash(item.id)
-      let unmarked = _itemRecords.modify(item.id, hash: hash) { record in
-        record.value = item
-        return Self._stamp(&record, epoch)
-      }
-      if unmarked { _reloadedItems.insert(item.id, hash: hash) }
+      let record = _itemRecords.uniqueEntry(item.id, hash: hash)!
+      record.pointee.value = item
+      _markUpdated(record, item.id, hash: hash)
     }
     _checkInvariants()
   }
@@ -352,7 +357,14 @@ extension ListSnapshot {
   /// Content update of one existing item; see ``updateItems(_:)``.
   @inlinable
   public mutating func updateItem(_ item: Item) throws(Failure) {
-    _ = try _updateItem(item)
+    // One descent: the record is updated where it is found; nothing changes when it is not.
+    // (Not through `_updateItem(_:)`: copying out the old value is a call per field of the
+    // item in unspecialized code.)
+    let hash = Self._hash(item.id)
+    guard let record = _itemRecords.uniqueEntry(item.id, hash: hash) else { throw .itemsNotFound([item.id]) }
+    record.pointee.value = item
+    _markUpdated(record, item.id, hash: hash)
+    _checkInvariants()
   }
 
   /// ``updateItem(_:)`` that returns the item's previous value (what a history records), read
@@ -361,19 +373,40 @@ extension ListSnapshot {
   /// - Complexity: O(log n).
   @inlinable
   package mutating func _updateItem(_ item: Item) throws(Failure) -> Item {
-    // One descent: the record is updated (and stamped reloaded) where it is found; nothing
-    // changes when it is not. The marker set is touched only for an item not yet marked.
     let hash = Self._hash(item.id)
-    let epoch = _markerEpoch
-    let found = _itemRecords.modifyIfPresent(item.id, hash: hash) { record in
-      let old = record.value
-      record.value = item
-      return (old, Self._stamp(&record, epoch))
-    }
-    guard let (old, unmarked) = found else { throw .itemsNotFound([item.id]) }
-    if unmarked { _reloadedItems.insert(item.id, hash: hash) }
+    guard let record = _itemRecords.uniqueEntry(item.id, hash: hash) else { throw .itemsNotFound([item.id]) }
+    let old = record.pointee.value
+    record.pointee.value = item
+    _markUpdated(record, item.id, hash: hash)
     _checkInvariants()
     return old
+  }
+
+  /// Marks the item of `record` (whose content just changed) reloaded: the marker set is
+  /// touched only for an item not stamped in this epoch yet.
+  @_transparent
+  @usableFromInline
+  mutating func _markUpdated(_ record: UnsafeMutablePointer<ItemRecord>, _ id: Item.ID, hash: UInt64) {
+    if Self._stamp(&record.pointee, _markerEpoch) { _reloadedItems.insert(id, hash: hash) }
+  }
+
+  /// Whether the reloaded set may hold the item of `record`: it does when the record carries
+  /// the current stamp; with stamps off (epoch 0), only the set knows.
+  @_transparent
+  @usableFromInline
+  static func _isStamped(_ record: ItemRecord, _ epoch: UInt64) -> Bool {
+    epoch == 0 || record.reloadStamp == epoch
+  }
+
+  /// Stamps `record` as marked in `epoch`; returns whether its item must be added to the
+  /// reloaded set (false when it already carries the stamp).
+  @_transparent
+  @usableFromInline
+  static func _stamp(_ record: inout ItemRecord, _ epoch: UInt64) -> Bool {
+    guard epoch != 0 else { return true }
+    if record.reloadStamp == epoch { return false }
+    record.reloadStamp = epoch
+    return true
   }
 
   /// Replace header: `newItem` takes `id`'s place, children and expansion; `id` is gone (with

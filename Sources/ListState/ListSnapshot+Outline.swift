@@ -49,16 +49,14 @@ extension ListSnapshot {
   @inlinable
   @discardableResult
   package mutating func _setExpandedReporting(_ id: Item.ID, _ expanded: Bool) -> Bool? {
-    // One descent finds the record, flips the flag and hands back where its entry is.
-    let found = _itemRecords.modifyIfPresent(id, hash: Self._hash(id)) { record -> (label: UInt64, container: Container, hidden: Int)? in
-      guard record.isExpanded != expanded else { return nil }
-      record.isExpanded = expanded
-      return (record.label, record.container, record.children.w2)
-    }
-    guard let found else { return nil }
-    guard let change = found else { return expanded }  // already so
-    if change.hidden != 0 {
-      _adjustEntry(label: change.label, in: change.container, w1: 0, w2: expanded ? change.hidden : -change.hidden)
+    // One descent finds the record (its path made unique) and flips the flag; its label and
+    // container say where its entry is.
+    guard let record = _itemRecords.uniqueEntry(id, hash: Self._hash(id)) else { return nil }
+    guard record.pointee.isExpanded != expanded else { return expanded }  // already so
+    record.pointee.isExpanded = expanded
+    let hidden = record.pointee.children.w2
+    if hidden != 0 {
+      _adjustEntry(label: record.pointee.label, in: record.pointee.container, w1: 0, w2: expanded ? hidden : -hidden)
     }
     return !expanded
   }

@@ -136,15 +136,6 @@ extension ListSnapshot {
     return _sectionOrder.rank(ofLabel: label)!.index
   }
 
-  /// The index and prefix weights of the entry with `label` in an existing `container`.
-  @inlinable
-  func _rank(ofLabel label: UInt64, in container: Container) -> (index: Int, w1: Int, w2: Int) {
-    switch container {
-    case .section(let section): return _sectionRecords.peek(section) { $0.roots.rank(ofLabel: label)! }!
-    case .parent(let parent): return _itemRecords.peek(parent) { $0.children.rank(ofLabel: label)! }!
-    }
-  }
-
   /// Where the item hangs and its index among its siblings.
   ///
   /// ```swift
@@ -153,8 +144,9 @@ extension ListSnapshot {
   /// - Complexity: O(log n).
   @inlinable
   public func location(ofItem id: Item.ID) -> Location? {
-    guard let (label, container) = _itemRecords.peek(id, { ($0.label, $0.container) }) else { return nil }
-    return Location(container, index: _rank(ofLabel: label, in: container).index)
+    guard let record = _itemRecords.find(id, hash: Self._hash(id)) else { return nil }
+    let container = record.pointee.container
+    return Location(container, index: _rank(ofLabel: record.pointee.label, in: container).index)
   }
 
   /// The item's parent; nil for root items and unknown items.

@@ -58,6 +58,16 @@ extension ListSnapshot {
 
   @inlinable
   func _validateNewSections(_ sections: [Section], anchor: Section.ID?) throws(Failure) {
+    if sections.count == 1 {
+      // One section: the same checks in the same order, without the arrays and sets.
+      let id = sections[0].id
+      if let anchor {
+        if !_sectionRecords.contains(anchor) { throw .sectionsNotFound([anchor]) }
+        if id == anchor { throw .anchorAmongInsertedSections(anchor) }
+      }
+      if _sectionRecords.contains(id) { throw .sectionsAlreadyExist([id]) }
+      return
+    }
     let ids = sections.map(\.id)
     let duplicates = Self._duplicates(in: ids)
     if !duplicates.isEmpty { throw .duplicateSections(duplicates) }

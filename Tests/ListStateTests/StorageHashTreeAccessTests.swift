@@ -2,8 +2,8 @@ import Testing
 
 @testable import ListState
 
-/// Unit tests of the descent-saving entry points of `_HashTree` (`_HashTree+Access.swift`): the
-/// paired lookup, the entry reached through a unique path, insertion unless present, and removal
+/// Unit tests of the descent-saving entry points of `_HashTree` (`_HashTree.swift`): the
+/// paired lookup, the value reached through a unique path, insertion unless present, and removal
 /// without a separate existence check. Each is checked against `Dictionary`, with colliding
 /// hashes (runs of equal hashes across leaf boundaries), and against copies taken along the way
 /// (a shared path must be copied, never changed).
@@ -13,6 +13,11 @@ import Testing
   typealias Map = _HashTree<CollidingKey, Int>
 
   static func key(_ value: Int) -> CollidingKey { CollidingKey(value: value, bucket: value % 3 == 0 ? 7 : value) }
+
+  /// The key stored next to the value at `value` (the entry points return values' addresses).
+  static func key(ofValue value: UnsafeMutablePointer<Int>) -> CollidingKey {
+    (UnsafeRawPointer(value) - _HashItem<CollidingKey, Int>.valueOffset).assumingMemoryBound(to: CollidingKey.self).pointee
+  }
 
   @Test func accessPathsAgreeWithADictionary() {
     var map = Map()
@@ -27,9 +32,9 @@ import Testing
         let inserted = map.insertIfAbsent(step, forKey: k, hash: hash)
         #expect((inserted != nil) == (model[k] == nil))
         if let inserted {
-          #expect(inserted.pointee.key == k && inserted.pointee.value == step)
-          // The address is where the entry lives: a write through it is seen by lookups.
-          inserted.pointee.value = step + 1
+          #expect(Self.key(ofValue: inserted) == k && inserted.pointee == step)
+          // The address is where the value lives: a write through it is seen by lookups.
+          inserted.pointee = step + 1
           model[k] = step + 1
         }
       case 2:
@@ -38,15 +43,17 @@ import Testing
         let entry = map.uniqueEntry(k, hash: hash)
         #expect((entry != nil) == (model[k] != nil))
         if let entry {
-          entry.pointee.value += 1
+          #expect(Self.key(ofValue: entry) == k)
+          entry.pointee += 1
           model[k]! += 1
         }
       default:
         let other = Self.key(rng.int(2500))
         let (a, b) = map.peekPair(k, hash: hash, other, hash: Map.hash(other))
-        #expect(a?.pointee.value == model[k])
-        #expect(b?.pointee.value == model[other])
-        #expect(a?.pointee.key == (model[k] == nil ? nil : k))
+        #expect(a?.pointee == model[k])
+        #expect(b?.pointee == model[other])
+        #expect(a.map(Self.key(ofValue:)) == (model[k] == nil ? nil : k))
+        #expect(b.map(Self.key(ofValue:)) == (model[other] == nil ? nil : other))
       }
       if step % 1500 == 0 { copies.append((map, model)) }
     }
@@ -61,6 +68,37 @@ import Testing
     #expect(map.peekPair(Self.key(1), hash: 0, Self.key(2), hash: 0) == (nil, nil))
   }
 
+  @Test func insertionsOfAbsentKeysSplitOnTheWayDown() {
+    // `insertAbsent` splits full nodes before entering them: keys in random order, runs of
+    // colliding hashes, and copies taken along the way (whose paths must be copied, not split).
+    var map = Map()
+    var model: [CollidingKey: Int] = [:]
+    var rng = Rng(state: 41)
+    var copies: [(Map, [CollidingKey: Int])] = []
+    var candidates = Array(0..<6000)
+    for i in stride(from: candidates.count - 1, to: 0, by: -1) { candidates.swapAt(i, rng.int(i + 1)) }
+    for (step, value) in candidates.enumerated() {
+      let k = Self.key(value)
+      map.insertAbsent(k, hash: Map.hash(k)).initialize(to: step)
+      model[k] = step
+      if step % 700 == 0 {
+        copies.append((map, model))
+        StorageHashTreeTests.check(map, model)
+      }
+    }
+    StorageHashTreeTests.check(map, model)
+    for (copy, copyModel) in copies { StorageHashTreeTests.check(copy, copyModel) }
+    // A run of equal hashes longer than a leaf.
+    var run = _HashTree<StorageHashTreeTests.CollidingKey, Int>()
+    var runModel: [StorageHashTreeTests.CollidingKey: Int] = [:]
+    for i in 0..<200 {
+      let k = StorageHashTreeTests.CollidingKey(value: i, bucket: i % 2)
+      run.insertAbsent(k, hash: _HashTree<StorageHashTreeTests.CollidingKey, Int>.hash(k)).initialize(to: i)
+      runModel[k] = i
+    }
+    StorageHashTreeTests.check(run, runModel)
+  }
+
   @Test func entryAddressSurvivesInPlaceChangesOfOtherKeys() {
     // What the snapshot relies on: an address from `uniqueEntry`/`insertIfAbsent` stays valid
     // while other keys change in place, even when those changes copy their shared paths.
@@ -72,13 +110,13 @@ import Testing
     for i in stride(from: 0, to: 3000, by: 7) where i != 1234 {
       map.modify(Self.key(i), hash: Map.hash(Self.key(i))) { $0 += 10_000 }
     }
-    entry.pointee.value = -1
+    entry.pointee = -1
     #expect(map[k] == -1)
     #expect(copy[k] == 1234)
     let fresh = Self.key(5000)
     let inserted = map.insertIfAbsent(0, forKey: fresh, hash: Map.hash(fresh))!
     for i in stride(from: 1, to: 3000, by: 11) { map.modify(Self.key(i), hash: Map.hash(Self.key(i))) { $0 += 1 } }
-    inserted.pointee.value = 42
+    inserted.pointee = 42
     #expect(map[fresh] == 42)
     #expect(copy[fresh] == nil)
     map._checkInvariants()

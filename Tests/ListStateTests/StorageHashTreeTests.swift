@@ -54,6 +54,58 @@ import Testing
     Self.run(seed: 1, steps: 6000) { $0 }
   }
 
+  /// Removals move the last entry of a leaf into the hole, key and value apart: values of
+  /// every size (a set's empty `()` included, whose stride is not its size) keep their entries.
+  static func removeEveryThird<V: Sendable & Equatable>(_ value: V) {
+    var map = _HashTree<Int, V>()
+    for i in 0..<400 { map.updateValue(value, forKey: i) }
+    for i in 0..<400 where i % 3 != 0 {
+      #expect(map.removeValue(forKey: i) == value)
+      if i % 7 == 0 { map._checkInvariants() }
+    }
+    map._checkInvariants()
+    #expect(map.count == 134)
+    for i in 0..<400 { #expect(map.contains(i) == (i % 3 == 0)) }
+  }
+
+  @Test func removalsKeepEntriesOfEverySize() {
+    Self.removeEveryThird(0 as UInt8)
+    Self.removeEveryThird(7 as Int)
+    Self.removeEveryThird("a string long enough to live on the heap")
+    var set = _HashSet<Int>()
+    for i in 0..<400 { set.insert(i) }
+    for i in 0..<400 where i % 3 != 0 {
+      set.remove(i)
+      if i % 7 == 0 { set.tree._checkInvariants() }
+    }
+    set.tree._checkInvariants()
+    #expect(Set(set) == Set(stride(from: 0, to: 400, by: 3)))
+  }
+
+  /// The hash order of a bulk insertion is a stable sort by hash, whatever the sizes (merge
+  /// sort, bucket sort) and however the hashes cluster (buckets of equal top bits fall back to
+  /// a radix sort).
+  @Test func hashOrderIsAStableSortByHash() {
+    var rng = StorageOrderedTreeTests.Rng(state: 5)
+    for count in [0, 1, 2, 7, 255, 256, 1000, 5000] {
+      for spread in 0..<3 {
+        var pairs: [(hash: UInt64, index: Int)] = (0..<count).map { index in
+          let random = UInt64(rng.int(Int.max)) &* 0x9E37_79B9_7F4A_7C15
+          switch spread {
+          case 0: return (random, index)  // spread as Hasher spreads them
+          case 1: return (random & 0xFFFF, index)  // one bucket: equal top bits
+          default: return (UInt64(rng.int(5)), index)  // runs of equal hashes
+          }
+        }
+        let expected = pairs.enumerated().sorted { a, b in
+          a.element.hash != b.element.hash ? a.element.hash < b.element.hash : a.offset < b.offset
+        }.map(\.element.index)
+        _HashOrder.sort(&pairs)
+        #expect(pairs.map(\.index) == expected)
+      }
+    }
+  }
+
   @Test func collidingHashesStayCorrect() {
     Self.run(seed: 2, steps: 6000) { CollidingKey(value: $0, bucket: $0 % 7) }
     // A run of equal hashes longer than a leaf.

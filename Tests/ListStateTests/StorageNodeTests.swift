@@ -46,6 +46,40 @@ import Testing
     }
   }
 
+  @Test func nodeSearchesAgreeWithLinearScan() {
+    // Each tree's descents search with their own inlinable copy of the interpolated search.
+    var rng = Rng(state: 13)
+    for stride in [2, 3] {
+      for count in [0, 1, 2, 5, 16, 33] {
+        var keys: [UInt64] = []
+        var key: UInt64 = UInt64(rng.int(100))
+        for i in 0..<count {
+          key &+= i % 4 == 0 ? 0 : UInt64(1 + rng.int(1 << 20))
+          keys.append(key)
+        }
+        var memory = [UInt64](repeating: .max, count: max(count * stride, 1))
+        for (i, key) in keys.enumerated() { memory[i * stride] = key }
+        var probes: [UInt64] = [0, .max, 1]
+        for key in keys { probes += [key, key &- 1, key &+ 1] }
+        memory.withUnsafeBufferPointer { buffer in
+          let base = buffer.baseAddress!
+          for probe in probes {
+            let expected = keys.firstIndex { $0 >= probe } ?? count
+            let last = keys.lastIndex { $0 <= probe } ?? 0
+            for (low, high) in [(UInt64(0), UInt64.max), (keys.first ?? 0, keys.last ?? 0), (probe, probe &+ 9)] {
+              #expect(_HashNodeAddress.lowerBound(base, stride: stride, count: count, probe, low: low, high: high) == expected)
+              #expect(_OrderedNodeAddress.lowerBound(base, stride: stride, count: count, probe, low: low, high: high) == expected)
+              if count > 0 {
+                #expect(_HashNodeAddress.lastNotAbove(base, stride: stride, count: count, probe, low: low, high: high) == last)
+                #expect(_OrderedNodeAddress.lastNotAbove(base, stride: stride, count: count, probe, low: low, high: high) == last)
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
   @Test func interpolatedGuessStaysInRange() {
     for count in [1, 2, 31] {
       for (key, low, high) in [(0, 0, 0), (5, 10, 20), (25, 10, 20), (15, 10, 20), (UInt64.max, 0, UInt64.max)]
@@ -250,6 +284,80 @@ import Testing
     snapshot._checkAllInvariants()
     #expect(ListSnapshot<String, Int>._nextMarkerEpoch(after: (1 << 48) - 1) == 0)
     #expect(ListSnapshot<String, Int>._nextMarkerEpoch(after: 0) == 0)
+  }
+
+  // MARK: - Layouts computed by hand
+
+  /// The entry layout computed from the key's and value's layouts (what the hash map's
+  /// unspecialized code uses instead of the entry type's metadata) is the compiler's.
+  static func expectEntryLayout<K: Hashable & Sendable, V: Sendable>(_: K.Type, _: V.Type) {
+    typealias Item = _HashItem<K, V>
+    #expect(Item.valueOffset == MemoryLayout<Item>.offset(of: \Item.value))
+    #expect(MemoryLayout<Item>.offset(of: \Item.key) == 0)
+    #expect(Item.entryStride == MemoryLayout<Item>.stride)
+    #expect(Item.alignment == MemoryLayout<Item>.alignment)
+  }
+
+  struct Wide: Hashable, Sendable {
+    var a: (UInt8, UInt64, UInt8) = (1, 2, 3)
+    static func == (x: Self, y: Self) -> Bool { x.a == y.a }
+    func hash(into hasher: inout Hasher) { hasher.combine(a.1) }
+  }
+
+  @Test func handComputedLayoutsMatchTheCompilers() {
+    Self.expectEntryLayout(Int.self, Int.self)
+    Self.expectEntryLayout(UInt8.self, Int.self)
+    Self.expectEntryLayout(UInt8.self, UInt8.self)
+    Self.expectEntryLayout(Int32.self, Void.self)
+    Self.expectEntryLayout(String.self, _ItemRecord<String, String>.self)
+    Self.expectEntryLayout(UInt8.self, _ItemRecord<Int, UInt8>.self)
+    Self.expectEntryLayout(Wide.self, UInt8.self)
+    Self.expectEntryLayout(UInt16.self, _SectionRecord<String, Int>.self)
+    // Branch slots are read as words whatever their generic parameters: child, smallest hash,
+    // slot count.
+    typealias Slot = _HashBranchSlot<String, Int>
+    #expect(MemoryLayout<Slot>.offset(of: \Slot.minHash) == 8)
+    #expect(MemoryLayout<Slot>.offset(of: \Slot.count) == 16)
+    #expect(MemoryLayout<Slot>.stride == _HashNodeAddress.branchSlotStride)
+    // Nodes are reached by address with `ManagedBuffer`'s offsets.
+    let hashNode = _HashNode<String, Int>.make(height: 0, capacity: 4)
+    hashNode.withUnsafeMutablePointers { header, elements in
+      #expect(UnsafeMutableRawPointer(header) == UnsafeMutableRawPointer(hashNode.address.header))
+      #expect(UnsafeMutableRawPointer(elements) == hashNode.address.base)
+    }
+    let orderedNode = _OrderedNode<String>.make(height: 1, capacity: 4)
+    orderedNode.withUnsafeMutablePointers { header, elements in
+      #expect(UnsafeMutableRawPointer(header) == UnsafeMutableRawPointer(orderedNode.address.shape))
+      #expect(UnsafeMutableRawPointer(elements) == orderedNode.base)
+    }
+  }
+
+  /// The record field offsets the bulk insertions write through are the compiler's.
+  static func expectRecordLayout<I: ListElement, S: Hashable & Sendable>(_: I.Type, _: S.Type) {
+    typealias Record = _ItemRecord<I, S>
+    let offsets = Record.fieldOffsets
+    #expect(MemoryLayout<Record>.offset(of: \Record.value) == 0)
+    #expect(MemoryLayout<Record>.offset(of: \Record.label) == offsets.label)
+    #expect(MemoryLayout<Record>.offset(of: \Record.children) == offsets.children)
+    #expect(MemoryLayout<Record>.offset(of: \Record.container) == offsets.container)
+    #expect(MemoryLayout<Record>.offset(of: \Record.isExpanded) == offsets.isExpanded)
+    #expect(MemoryLayout<Record>.offset(of: \Record._stampHigh) == offsets.stampHigh)
+    #expect(MemoryLayout<Record>.offset(of: \Record._stampLow) == offsets.stampLow)
+  }
+
+  /// An item of odd size and alignment (3 bytes, aligned to 2).
+  struct Odd: ListElement {
+    var id: Int16
+    var flag: Bool
+  }
+
+  @Test func recordFieldOffsetsMatchTheCompilers() {
+    Self.expectRecordLayout(Int.self, Int.self)
+    Self.expectRecordLayout(String.self, String.self)
+    Self.expectRecordLayout(Int32.self, UInt8.self)
+    Self.expectRecordLayout(Odd.self, String.self)
+    Self.expectRecordLayout(Odd.self, Int8.self)
+    Self.expectRecordLayout(Int.self, Int8.self)
   }
 
   @Test func recordStampsFitInTheRecordsPadding() {

@@ -60,6 +60,22 @@ import Testing
     }
     #expect(snapshot == unchanged)
     #expect(snapshot.reloadedItemIdentifiers == unchanged.reloadedItemIdentifiers)
+    snapshot._checkAllInvariants()
+    // The records go in first and are taken out again: an existing item late in a batch,
+    // under a parent, and into storage shared with a copy.
+    let shared = snapshot
+    let batch = Array(5000..<5060) + [17] + Array(6000..<6030)
+    #expect(throws: Snapshot.Failure.itemsAlreadyExist([17])) { try snapshot.appendItems(batch, underParent: 3) }
+    #expect(throws: Snapshot.Failure.itemsAlreadyExist([17])) { try snapshot.appendItems(batch, toSection: "A") }
+    #expect(snapshot == unchanged && shared == unchanged)
+    snapshot._checkAllInvariants()
+    shared._checkAllInvariants()
+    for id in batch where id != 17 { #expect(!snapshot.contains(item: id) && !shared.contains(item: id)) }
+    // And the same batch without the existing item goes in whole.
+    try snapshot.appendItems(batch.filter { $0 != 17 }, underParent: 3)
+    #expect(snapshot.children(of: 3) == batch.filter { $0 != 17 })
+    #expect(shared == unchanged)
+    snapshot._checkAllInvariants()
   }
 
   @Test func identityIsCheapAndImpliesEquality() throws {

@@ -33,7 +33,7 @@ extension ListSnapshot {
   /// every lookup of the same item (hashing a `String` costs more than a descent).
   @inlinable
   @inline(__always)
-  static func _hash(_ id: Item.ID) -> UInt64 { ItemMap.hash(id) }
+  static func _hash(_ id: Item.ID) -> UInt64 { _HashOrder.hash(id) }
 
   /// The hash of the key of `container`'s owner when it is a parent item; nil for a section
   /// (the section map hashes only when it is too large to search by comparing identifiers).
@@ -42,7 +42,7 @@ extension ListSnapshot {
   static func _hash(_ container: Container) -> UInt64? {
     switch container {
     case .section: return nil
-    case .parent(let parent): return ItemMap.hash(parent)
+    case .parent(let parent): return _HashOrder.hash(parent)
     }
   }
 
@@ -51,9 +51,11 @@ extension ListSnapshot {
   /// The sibling sequence of `container`; nil when the section or parent is unknown.
   @inlinable
   func _tree(of container: Container) -> ItemTree? {
+    // (Records reached by address here and below: a closure passed to the map is a call, and
+    // a function of its own that looks up the record type's metadata, in unspecialized code.)
     switch container {
-    case .section(let section): return _sectionRecords.peek(section) { $0.roots }
-    case .parent(let parent): return _itemRecords.peek(parent) { $0.children }
+    case .section(let section): return _sectionRecords.find(section, hash: nil)?.pointee.roots
+    case .parent(let parent): return _itemRecords.find(parent, hash: Self._hash(parent))?.pointee.children
     }
   }
 
@@ -65,8 +67,8 @@ extension ListSnapshot {
   @inlinable
   func _count(of container: Container, hash: UInt64?) -> Int? {
     switch container {
-    case .section(let section): return _sectionRecords.peek(section, hash: hash) { $0.roots.count }
-    case .parent(let parent): return _itemRecords.peek(parent, hash: hash) { $0.children.count }
+    case .section(let section): return _sectionRecords.find(section, hash: hash)?.pointee.roots.count
+    case .parent(let parent): return _itemRecords.find(parent, hash: hash)?.pointee.children.count
     }
   }
 
@@ -81,7 +83,7 @@ extension ListSnapshot {
 
   /// The container of an item; nil when unknown.
   @inlinable
-  func _container(of id: Item.ID) -> Container? { _itemRecords.peek(id) { $0.container } }
+  func _container(of id: Item.ID) -> Container? { _itemRecords.find(id, hash: Self._hash(id))?.pointee.container }
 
   /// The section an existing item is in: walks up to its root.
   ///
@@ -89,13 +91,13 @@ extension ListSnapshot {
   @inlinable
   func _sectionOfItem(_ id: Item.ID) -> Section.ID? {
     var next: Item.ID
-    switch _itemRecords.peek(id, { record -> Container in record.container }) {
+    switch _itemRecords.find(id, hash: Self._hash(id))?.pointee.container {
     case nil: return nil
     case .section(let section)?: return section
     case .parent(let parent)?: next = parent
     }
     while true {
-      switch _itemRecords.peek(next, { $0.container })! {
+      switch _itemRecords.find(next, hash: Self._hash(next))!.pointee.container {
       case .section(let section): return section
       case .parent(let parent): next = parent
       }
@@ -183,6 +185,16 @@ extension ListSnapshot {
     }
   }
 
+  /// The index and prefix weights of the entry with `label` in an existing `container`.
+  @_transparent
+  @usableFromInline
+  func _rank(ofLabel label: UInt64, in container: Container) -> (index: Int, w1: Int, w2: Int) {
+    switch container {
+    case .section(let section): return _sectionRecords.find(section, hash: nil)!.pointee.roots.rank(ofLabel: label)!
+    case .parent(let parent): return _itemRecords.find(parent, hash: Self._hash(parent))!.pointee.children.rank(ofLabel: label)!
+    }
+  }
+
   // MARK: - Writing
 
   /// Calls `body` with the sibling sequence of an existing `container`, in place; returns its
@@ -209,7 +221,8 @@ extension ListSnapshot {
   /// shrank): updates the weights of its entry and of every ancestor's up to the section's.
   ///
   /// - Complexity: O(depth · log n).
-  @inlinable
+  @_transparent
+  @usableFromInline
   mutating func _propagate(_ owner: Owner, w1: Int, w2: Int) {
     var owner = owner
     var w2 = w2
@@ -221,8 +234,16 @@ extension ListSnapshot {
       case .item(let label, let container, let isExpanded):
         if !isExpanded { w2 = 0 }
         if w1 == 0 && w2 == 0 { return }
-        let dw2 = w2
-        (_, owner) = _withTree(of: container) { $0.adjustWeights(label: label, w1: w1, w2: dw2) }
+        switch container {
+        case .section(let section):
+          let record = _sectionRecords.uniqueEntry(section, hash: nil)!
+          record.pointee.roots.adjustWeights(label: label, w1: w1, w2: w2)
+          owner = .section(label: record.pointee.label)
+        case .parent(let parent):
+          let record = _itemRecords.uniqueEntry(parent, hash: Self._hash(parent))!
+          record.pointee.children.adjustWeights(label: label, w1: w1, w2: w2)
+          owner = .item(label: record.pointee.label, container: record.pointee.container, isExpanded: record.pointee.isExpanded)
+        }
       }
     }
   }
@@ -245,7 +266,7 @@ extension ListSnapshot {
   /// Gives relabeled items their new labels.
   @inlinable
   mutating func _applyRelabels(_ relabeled: [(Item.ID, UInt64)]) {
-    for (id, label) in relabeled { _itemRecords.modify(id) { $0.label = label } }
+    for (id, label) in relabeled { _itemRecords.uniqueEntry(id, hash: Self._hash(id))!.pointee.label = label }
   }
 
   /// Inserts one entry (its label assigned here) into `container` at `index`, updates the labels
@@ -253,13 +274,23 @@ extension ListSnapshot {
   /// updates the entry's record with the returned label.
   ///
   /// - Complexity: O(log n + depth · log n), plus amortised relabeling.
-  @inlinable
+  @_transparent
+  @usableFromInline
   mutating func _placeEntry(
     _ id: Item.ID, w1: Int, w2: Int, in container: Container, hash: UInt64?, at index: Int
   ) -> UInt64 {
     var relabeled: [(Item.ID, UInt64)] = []
-    let (label, owner) = _withTree(of: container, hash: hash) {
-      $0.insert(id, w1: w1, w2: w2, at: index, relabeled: &relabeled)
+    let label: UInt64
+    let owner: Owner
+    switch container {
+    case .section(let section):
+      let record = _sectionRecords.uniqueEntry(section, hash: hash)!
+      label = record.pointee.roots.insert(id, w1: w1, w2: w2, at: index, relabeled: &relabeled)
+      owner = .section(label: record.pointee.label)
+    case .parent(let parent):
+      let record = _itemRecords.uniqueEntry(parent, hash: hash)!
+      label = record.pointee.children.insert(id, w1: w1, w2: w2, at: index, relabeled: &relabeled)
+      owner = .item(label: record.pointee.label, container: record.pointee.container, isExpanded: record.pointee.isExpanded)
     }
     if !relabeled.isEmpty { _applyRelabels(relabeled) }
     _propagate(owner, w1: w1, w2: w2)
@@ -295,6 +326,16 @@ extension ListSnapshot {
   /// Inserts sections (no items yet) at `index` of the section order.
   @inlinable
   mutating func _placeNewSections(_ sections: [Section], at index: Int) {
+    if sections.count == 1 {
+      // One section (the common append): no entry or label arrays.
+      let id = sections[0].id
+      var relabeled: [(Section.ID, UInt64)] = []
+      let label = _sectionOrder.insert(id, w1: 0, w2: 0, at: index, relabeled: &relabeled)
+      for (id, label) in relabeled { _sectionRecords.uniqueEntry(id, hash: nil)!.pointee.label = label }
+      _sectionRecords.insertAbsent(id, hash: _HashOrder.hash(id)).initialize(
+        to: SectionRecord(value: sections[0], label: label, roots: ItemTree()))
+      return
+    }
     let entries = sections.map { _OrderedEntry(id: $0.id, w1: 0, w2: 0) }
     var relabeled: [(Section.ID, UInt64)] = []
     let labels = _sectionOrder.insert(contentsOf: entries, at: index, relabeled: &relabeled)
@@ -309,9 +350,21 @@ extension ListSnapshot {
   ///
   /// - Returns: Its entry (with its weights).
   /// - Complexity: O(depth · log n).
-  @inlinable
+  @_transparent
+  @usableFromInline
   mutating func _detachItem(label: UInt64, from container: Container) -> ItemEntry {
-    let (entry, owner) = _withTree(of: container, hash: Self._hash(container)) { $0.remove(label: label)! }
+    let entry: ItemEntry
+    let owner: Owner
+    switch container {
+    case .section(let section):
+      let record = _sectionRecords.uniqueEntry(section, hash: nil)!
+      entry = record.pointee.roots.remove(label: label)!
+      owner = .section(label: record.pointee.label)
+    case .parent(let parent):
+      let record = _itemRecords.uniqueEntry(parent, hash: Self._hash(parent))!
+      entry = record.pointee.children.remove(label: label)!
+      owner = .item(label: record.pointee.label, container: record.pointee.container, isExpanded: record.pointee.isExpanded)
+    }
     _propagate(owner, w1: -entry.w1, w2: -entry.w2)
     return entry
   }
@@ -319,8 +372,8 @@ extension ListSnapshot {
   /// Takes an existing item (with its subtree) out of its container; its records stay.
   @inlinable
   mutating func _detachItem(_ id: Item.ID) -> ItemEntry {
-    let (label, container) = _itemRecords.peek(id) { ($0.label, $0.container) }!
-    return _detachItem(label: label, from: container)
+    let record = _itemRecords.find(id, hash: Self._hash(id))!
+    return _detachItem(label: record.pointee.label, from: record.pointee.container)
   }
 
   /// Puts a detached item (whose record still exists) into `container` at `index`.
@@ -332,15 +385,15 @@ extension ListSnapshot {
   }
 
   /// Like ``_attachItem(_:in:at:)`` with the item's and the container owner's hashes.
-  @inlinable
+  @_transparent
+  @usableFromInline
   mutating func _attachItem(
     _ entry: ItemEntry, hash: UInt64, in container: Container, containerHash: UInt64?, at index: Int
   ) {
     let label = _placeEntry(entry.id, w1: entry.w1, w2: entry.w2, in: container, hash: containerHash, at: index)
-    _itemRecords.modify(entry.id, hash: hash) {
-      $0.label = label
-      $0.container = container
-    }
+    let record = _itemRecords.uniqueEntry(entry.id, hash: hash)!
+    record.pointee.label = label
+    record.pointee.container = container
   }
 
   /// Removes the records and markers of `id` and all its descendants (the item must already be
@@ -436,12 +489,13 @@ extension ListSnapshot {
 
   /// Like ``_insertNewItem(_:isExpanded:in:at:)`` with the item's and the container owner's
   /// hashes already computed.
-  @inlinable
+  @_transparent
+  @usableFromInline
   mutating func _insertNewItem(
     _ item: Item, hash: UInt64, isExpanded: Bool, in container: Container, containerHash: UInt64?, at index: Int
   ) {
     let label = _placeEntry(item.id, w1: 1, w2: 1, in: container, hash: containerHash, at: index)
-    _itemRecords.updateValue(
+    _itemRecords.insertIfAbsent(
       ItemRecord(value: item, label: label, children: ItemTree(), container: container, isExpanded: isExpanded),
       forKey: item.id, hash: hash)
   }
@@ -463,31 +517,143 @@ extension ListSnapshot {
     else { return false }
     // Placing the entry changes other records only in place (owners' sequences, relabeled
     // siblings), which keeps `record` valid.
-    record.pointee.value.label = _placeEntry(item.id, w1: 1, w2: 1, in: container, hash: containerHash, at: index)
+    record.pointee.label = _placeEntry(item.id, w1: 1, w2: 1, in: container, hash: containerHash, at: index)
     return true
   }
 
-  /// Creates records for new leaf items and places them in `container` at `index`.
-  /// `sortedHashes` (from ``_HashTree/sortedHashes(of:)`` over the items' identifiers) may be
-  /// passed when validation already computed it.
+  /// Creates records for new leaf items (with identifiers `ids`, validated except for items
+  /// that already exist: this checks that) and places them in `container` at `index`.
+  /// `sortedHashes` (what ``_validateNewItems(_:anchor:checkingExisting:resolve:)`` returns:
+  /// sorted by hash when the map is empty) may be passed when validation computed them.
   ///
-  /// - Complexity: O(k log n); O(k log k) tree and map work when the list is empty (bulk build).
+  /// - Throws: `.itemsAlreadyExist`, with nothing changed.
+  /// - Complexity: O(k log n); O(k) tree and map work when the list is empty (bulk build).
   @inlinable
   mutating func _insertNewItems(
-    _ items: [Item], in container: Container, at index: Int, sortedHashes: [(hash: UInt64, index: Int)]? = nil
-  ) {
+    _ items: [Item], ids: [Item.ID], in container: Container, at index: Int,
+    sortedHashes: [(hash: UInt64, index: Int)]? = nil
+  ) throws(Failure) {
     guard !items.isEmpty else { return }
     if items.count == 1 {
+      // (The validation checked a single identifier for all of it.)
       _insertNewItem(items[0], isExpanded: false, in: container, at: index)
       return
     }
-    let entries = items.map { ItemEntry(id: $0.id, w1: 1, w2: 1) }
-    let labels = _placeEntries(entries, in: container, at: index)
-    let keys = items.map(\.id)
-    _itemRecords.insertNew(
-      keys: keys, sortedHashes: sortedHashes ?? _HashTree<Item.ID, ItemRecord>.sortedHashes(of: keys)
-    ) { i in
-      ItemRecord(value: items[i], label: labels[i], children: ItemTree(), container: container, isExpanded: false)
+    let k = ids.count
+    // (Sorted when the map is empty: the validation sorts them then, see `_validateNewItems`.)
+    let hashes = sortedHashes ?? ItemMap.hashes(of: ids, sorted: _itemRecords.isEmpty)
+    if _itemRecords.count >= k * 4, let run = _labels(in: container, at: index, count: k) {
+      // Into a larger list, with labels that need no relabelling (an append, as a list is
+      // built): the records go in first, one top-down descent each that is also the check
+      // for an existing item — a separate lookup per item cost as much again. An existing
+      // one stops the batch; the records inserted before it are taken out again.
+      var inserted = 0
+      withUnsafePointer(to: container) { container in
+        items.withUnsafeBufferPointer { items in
+          let values = items.baseAddress!
+          let offsets = ItemRecord.fieldOffsets
+          while inserted < k {
+            guard
+              let value = ItemMap.insertIfAbsent(ids[inserted], hash: hashes[inserted].hash, in: &_itemRecords.root)
+            else { return }
+            ItemRecord.initialize(
+              value, copying: values + inserted, label: run.first &+ run.step &* UInt64(inserted), container: container,
+              offsets: offsets)
+            inserted += 1
+          }
+        }
+      }
+      guard inserted == k else {
+        var i = 0
+        while i < inserted {
+          _ = _itemRecords.takeValue(forKey: ids[i], hash: hashes[i].hash)
+          i += 1
+        }
+        throw .itemsAlreadyExist(_existingItems(ids))
+      }
+      let owner: Owner
+      switch container {
+      case .section(let section):
+        let record = _sectionRecords.uniqueEntry(section, hash: nil)!
+        ids.withUnsafeBufferPointer { record.pointee.roots.insert(leaves: $0, labels: run) }
+        owner = .section(label: record.pointee.label)
+      case .parent(let parent):
+        let record = _itemRecords.uniqueEntry(parent, hash: Self._hash(parent))!
+        ids.withUnsafeBufferPointer { record.pointee.children.insert(leaves: $0, labels: run) }
+        owner = .item(label: record.pointee.label, container: record.pointee.container, isExpanded: record.pointee.isExpanded)
+      }
+      _propagate(owner, w1: k, w2: k)
+      return
+    }
+    if _itemRecords.containsAny(ids, hashes: hashes) { throw .itemsAlreadyExist(_existingItems(ids)) }
+    // The entries: one run of labels for all of them, and (into an empty container) a
+    // sequence built bottom-up from the identifiers.
+    var relabeled: [(Item.ID, UInt64)] = []
+    var run: (first: UInt64, step: UInt64) = (0, 0)
+    let owner: Owner
+    switch container {
+    case .section(let section):
+      let record = _sectionRecords.uniqueEntry(section, hash: nil)!
+      ids.withUnsafeBufferPointer { run = record.pointee.roots.insert(leaves: $0, at: index, relabeled: &relabeled) }
+      owner = .section(label: record.pointee.label)
+    case .parent(let parent):
+      let record = _itemRecords.uniqueEntry(parent, hash: Self._hash(parent))!
+      ids.withUnsafeBufferPointer { run = record.pointee.children.insert(leaves: $0, at: index, relabeled: &relabeled) }
+      owner = .item(label: record.pointee.label, container: record.pointee.container, isExpanded: record.pointee.isExpanded)
+    }
+    if !relabeled.isEmpty { _applyRelabels(relabeled) }
+    _propagate(owner, w1: k, w2: k)
+    // The records, each built where it is stored, in loops of this function: a closure per
+    // record (and a call of the record's initializer) looked up the record's and the
+    // container's metadata once per item in unspecialized code; here it is once per call.
+    let first = run.first
+    let step = run.step
+    withUnsafePointer(to: container) { container in
+      items.withUnsafeBufferPointer { items in
+        let values = items.baseAddress!
+        let offsets = ItemRecord.fieldOffsets
+        if _itemRecords.isEmpty {
+          var builder = _HashTreeBuilder<Item.ID, ItemRecord>()
+          var i = 0
+          while i < k {
+            let (hash, index) = hashes[i]
+            ItemRecord.initialize(
+              builder.append(hash: hash, key: ids[index]), copying: values + index,
+              label: first &+ step &* UInt64(index), container: container, offsets: offsets)
+            i += 1
+          }
+          _itemRecords.root = builder.finish()
+        } else if _itemRecords.count >= k * 4 {
+          var i = 0
+          while i < k {
+            let (hash, index) = hashes[i]
+            ItemRecord.initialize(
+              ItemMap.insertAbsent(ids[index], hash: hash, in: &_itemRecords.root), copying: values + index,
+              label: first &+ step &* UInt64(index), container: container, offsets: offsets)
+            i += 1
+          }
+        } else {
+          // A map not much larger than the insertion is rebuilt with it, in hash order.
+          var sortedHashes = hashes
+          _HashOrder.sort(&sortedHashes)
+          _itemRecords.insertNew(keys: ids, sortedHashes: sortedHashes) { index in
+            ItemRecord(
+              value: values[index], label: first &+ step &* UInt64(index), children: ItemTree(), container: container.pointee,
+              isExpanded: false)
+          }
+        }
+      }
+    }
+  }
+
+  /// The labels new entries at `index` of `container`'s sequence get without relabelling
+  /// (``_OrderedTree/labels(at:count:)``); nil when they would need it.
+  @inlinable
+  func _labels(in container: Container, at index: Int, count k: Int) -> (first: UInt64, step: UInt64)? {
+    switch container {
+    case .section(let section): return _sectionRecords.find(section, hash: nil)!.pointee.roots.labels(at: index, count: k)
+    case .parent(let parent):
+      return _itemRecords.find(parent, hash: Self._hash(parent))!.pointee.children.labels(at: index, count: k)
     }
   }
 
@@ -574,37 +740,17 @@ extension ListSnapshot {
   @inlinable
   mutating func _adjustEntry(of id: Item.ID, w1: Int, w2: Int) {
     guard w1 != 0 || w2 != 0 else { return }
-    let (label, container) = _itemRecords.peek(id) { ($0.label, $0.container) }!
-    _adjustEntry(label: label, in: container, w1: w1, w2: w2)
+    let record = _itemRecords.find(id, hash: Self._hash(id))!
+    _adjustEntry(label: record.pointee.label, in: record.pointee.container, w1: w1, w2: w2)
   }
 
   /// Changes the weights of the entry with `label` in `container`, and of its ancestors.
-  @inlinable
+  @_transparent
+  @usableFromInline
   mutating func _adjustEntry(label: UInt64, in container: Container, w1: Int, w2: Int) {
-    guard w1 != 0 || w2 != 0 else { return }
-    let (_, owner) = _withTree(of: container, hash: Self._hash(container)) {
-      $0.adjustWeights(label: label, w1: w1, w2: w2)
-    }
-    _propagate(owner, w1: w1, w2: w2)
-  }
-
-  /// Whether the reloaded set may hold the item of `record`: it does when the record carries
-  /// the current stamp; with stamps off (epoch 0), only the set knows.
-  @inlinable
-  @inline(__always)
-  static func _isStamped(_ record: ItemRecord, _ epoch: UInt64) -> Bool {
-    epoch == 0 || record.reloadStamp == epoch
-  }
-
-  /// Stamps `record` as marked in `epoch`; returns whether its item must be added to the
-  /// reloaded set (false when it already carries the stamp).
-  @inlinable
-  @inline(__always)
-  static func _stamp(_ record: inout ItemRecord, _ epoch: UInt64) -> Bool {
-    guard epoch != 0 else { return true }
-    if record.reloadStamp == epoch { return false }
-    record.reloadStamp = epoch
-    return true
+    // The entry's owner, expanded as far as this change goes: the entry itself is adjusted
+    // whatever its own expansion, then its ancestors as `_propagate` goes on.
+    _propagate(.item(label: label, container: container, isExpanded: true), w1: w1, w2: w2)
   }
 
   /// Marks an existing item reloaded.
@@ -725,5 +871,116 @@ extension ListSnapshot {
     }
     guard _sectionOrder.count > 0 else { throw .noSections }
     return _sectionOrder.entry(at: _sectionOrder.count - 1).id
+  }
+
+  // MARK: - Operations built on the primitives above
+
+  // (Here, next to them: the primitives are transparent, and an operation that inlines them
+  // looks up the metadata of the record, container and tree types once, not once per step.)
+
+  /// Moves an item (with its subtree) next to `anchor`, validating as ``_validateMove(_:relativeTo:)``.
+  ///
+  /// Both records are found by one paired descent (``_HashTree/peekPair(_:hash:_:hash:)``): on a
+  /// list too large for the cache the two lookups' misses overlap instead of adding up.
+  ///
+  /// With `reportingMove`, it also returns where the item was and where it is now — what a
+  /// history records for the move — from the records and ranks it reaches anyway: asking
+  /// ``location(ofItem:)`` before and after cost two more lookups and a rank walk per move.
+  @inlinable
+  @discardableResult
+  package mutating func _moveItem(_ id: Item.ID, nextTo anchor: Item.ID, after: Bool, reportingMove: Bool = false)
+    throws(Failure) -> (from: Location, to: Location)?
+  {
+    let hash = Self._hash(id)
+    let (moved, target) = _itemRecords.peekPair(id, hash: hash, anchor, hash: Self._hash(anchor))
+    guard let moved, let target else {
+      try _requireItems([id, anchor])
+      preconditionFailure("unreachable: an item was missing")
+    }
+    if id == anchor { throw .itemRelativeToItself(id) }
+    // Read before the map changes (the addresses are valid until then).
+    let (label, container) = (moved.pointee.label, moved.pointee.container)
+    let (anchorLabel, anchorContainer) = (target.pointee.label, target.pointee.container)
+    if case .parent = anchorContainer, _isDescendant(anchor, of: id) {
+      throw .itemUnderOwnDescendant(item: id, destination: anchor)
+    }
+    let from = reportingMove ? Location(container, index: _rank(ofLabel: label, in: container).index) : nil
+    let entry = _detachItem(label: label, from: container)
+    let index = _rank(ofLabel: anchorLabel, in: anchorContainer).index
+    let destination = after ? index + 1 : index
+    _attachItem(entry, hash: hash, in: anchorContainer, containerHash: Self._hash(anchorContainer), at: destination)
+    // The index counts the final siblings (the item was detached before the anchor was ranked).
+    return from.map { ($0, Location(anchorContainer, index: destination)) }
+  }
+}
+
+/// The byte offsets of an ``_ItemRecord``'s fields after its value, computed once per batch of
+/// records (see `_ItemRecord.initialize(_:copying:label:container:offsets:)`).
+@usableFromInline
+struct _ItemRecordOffsets {
+  /// The record's stride (read with the offsets: see `_ItemRecord.fieldOffsets`).
+  @usableFromInline var stride: Int
+  @usableFromInline var label: Int
+  @usableFromInline var children: Int
+  @usableFromInline var container: Int
+  @usableFromInline var isExpanded: Int
+  @usableFromInline var stampHigh: Int
+  @usableFromInline var stampLow: Int
+
+  @_transparent
+  @usableFromInline
+  init(stride: Int, label: Int, children: Int, container: Int, isExpanded: Int, stampHigh: Int, stampLow: Int) {
+    self.stride = stride
+    self.label = label
+    self.children = children
+    self.container = container
+    self.isExpanded = isExpanded
+    self.stampHigh = stampHigh
+    self.stampLow = stampLow
+  }
+}
+
+extension _ItemRecord {
+  /// The field offsets, computed from the fields' layouts (a struct's stored properties are laid
+  /// out in order, each aligned): the bulk insertions above initialize each record field by
+  /// field where it is stored. Built as a value and passed to `initialize(to:)`, a record was
+  /// copied two or three times in unspecialized code (a value-witness call per field each).
+  ///
+  /// Computed right before a batch's loop: it reads the record's and the container's layouts,
+  /// so their metadata is looked up once there (in unspecialized code, a lookup first made
+  /// inside a loop is made again on every iteration).
+  @_transparent
+  @usableFromInline
+  static var fieldOffsets: _ItemRecordOffsets {
+    let label = (MemoryLayout<Item>.size &+ MemoryLayout<UInt64>.alignment &- 1) & (0 &- MemoryLayout<UInt64>.alignment)
+    let children = label &+ MemoryLayout<UInt64>.size
+    let containerAlignment = MemoryLayout<ListItemContainer<SectionID, Item.ID>>.alignment
+    let container =
+      (children &+ MemoryLayout<_OrderedTree<Item.ID>>.size &+ containerAlignment &- 1) & (0 &- containerAlignment)
+    let isExpanded = container &+ MemoryLayout<ListItemContainer<SectionID, Item.ID>>.size
+    let stampHigh = (isExpanded &+ 1 &+ 1) & ~1
+    return _ItemRecordOffsets(
+      stride: MemoryLayout<Self>.stride, label: label, children: children, container: container, isExpanded: isExpanded, stampHigh: stampHigh,
+      stampLow: (stampHigh &+ 2 &+ 3) & ~3)
+  }
+
+  /// Initializes the record of a new collapsed leaf item at `record` (uninitialized), copying
+  /// its value from `value` and its container from `container`; `offsets` are ``fieldOffsets``.
+  @_transparent
+  @usableFromInline
+  static func initialize(
+    _ record: UnsafeMutablePointer<Self>, copying value: UnsafePointer<Item>, label: UInt64,
+    container: UnsafePointer<ListItemContainer<SectionID, Item.ID>>, offsets: _ItemRecordOffsets
+  ) {
+    let raw = UnsafeMutableRawPointer(record)
+    raw.assumingMemoryBound(to: Item.self).initialize(from: value, count: 1)
+    (raw + offsets.label).assumingMemoryBound(to: UInt64.self).pointee = label
+    // An empty sequence: a nil root, all zero bits.
+    (raw + offsets.children).assumingMemoryBound(to: UInt.self).pointee = 0
+    (raw + offsets.container).assumingMemoryBound(to: ListItemContainer<SectionID, Item.ID>.self)
+      .initialize(from: container, count: 1)
+    (raw + offsets.isExpanded).assumingMemoryBound(to: Bool.self).pointee = false
+    (raw + offsets.stampHigh).assumingMemoryBound(to: UInt16.self).pointee = 0
+    (raw + offsets.stampLow).assumingMemoryBound(to: UInt32.self).pointee = 0
   }
 }

@@ -10,7 +10,10 @@
 @usableFromInline
 struct _HashSet<Element: Hashable & Sendable>: Sendable, Sequence {
   @usableFromInline
-  var tree: _HashTree<Element, ()>
+  typealias Tree = _HashTree<Element, ()>
+
+  @usableFromInline
+  var tree: Tree
 
   @inlinable
   init() { tree = _HashTree() }
@@ -27,7 +30,7 @@ struct _HashSet<Element: Hashable & Sendable>: Sendable, Sequence {
 
   /// - Complexity: O(log n).
   @inlinable
-  mutating func insert(_ element: Element) { tree.updateValue((), forKey: element) }
+  mutating func insert(_ element: Element) { _ = tree._insert({ () }, forKey: element, hash: Tree.hash(element)) }
 
   /// - Complexity: O(log n).
   @inlinable
@@ -35,7 +38,7 @@ struct _HashSet<Element: Hashable & Sendable>: Sendable, Sequence {
 
   /// Like ``insert(_:)`` with the element's hash (``_HashTree/hash(_:)``) already computed.
   @inlinable
-  mutating func insert(_ element: Element, hash: UInt64) { tree.updateValue((), forKey: element, hash: hash) }
+  mutating func insert(_ element: Element, hash: UInt64) { _ = tree._insert({ () }, forKey: element, hash: hash) }
 
   /// Like ``remove(_:)`` with the element's hash already computed.
   @inlinable

@@ -31,9 +31,17 @@ extension _OrderedTree {
     let k = newEntries.count
     guard k > 0 else { return [] }
     precondition(index >= 0 && index <= count, "_OrderedTree insertion index out of range")
-    let labels = makeRoom(at: index, count: k, relabeled: &relabeled)
+    let run = makeRoom(at: index, count: k, relabeled: &relabeled)
+    var labels: [UInt64] = []
+    labels.reserveCapacity(k)
     var entries = newEntries
-    for i in 0..<k { entries[i].label = labels[i] }
+    var i = 0
+    while i < k {
+      let label = run.first &+ run.step &* UInt64(i)
+      labels.append(label)
+      entries[i].label = label
+      i += 1
+    }
     if index == count {
       append(sortedEntries: entries)
     } else {
@@ -42,32 +50,76 @@ extension _OrderedTree {
     return labels
   }
 
-  /// Returns `k` increasing labels that fit between the elements at `index - 1` and `index`,
-  /// relabeling neighbours first when they do not fit.
+  /// Inserts `ids` as a run of leaf entries (each of weight 1) starting at `index`, assigning
+  /// labels; appends to `relabeled` every existing element whose label changed. Into an empty
+  /// tree, the tree is built bottom-up without an entry array.
+  ///
+  /// - Returns: The labels given to the new entries: `first + step * i` for the `i`th.
+  /// - Complexity: O(k) into an empty tree; O(k log n) plus amortised O(log n) relabels per
+  ///   inserted entry otherwise.
+  @discardableResult
   @inlinable
-  mutating func makeRoom(at index: Int, count k: Int, relabeled: inout [(ID, UInt64)]) -> [UInt64] {
-    let n = count
-    let newCount = UInt64(k)
-    if n == 0 {
-      let step = Swift.min(Self.labelGap, UInt64.max / (newCount + 1))
-      let start = Self.centreLabel - step * (newCount / 2)
-      return (0..<newCount).map { start + step * $0 }
+  mutating func insert(
+    leaves ids: UnsafeBufferPointer<ID>, at index: Int, relabeled: inout [(ID, UInt64)]
+  ) -> (first: UInt64, step: UInt64) {
+    let k = ids.count
+    guard k > 0 else { return (0, 0) }
+    precondition(index >= 0 && index <= count, "_OrderedTree insertion index out of range")
+    let run = makeRoom(at: index, count: k, relabeled: &relabeled)
+    insert(leaves: ids, labels: run)
+    return run
+  }
+
+  /// Inserts `ids` as leaf entries (each of weight 1) labelled `run.first + run.step * i`,
+  /// labels from ``labels(at:count:)`` or ``makeRoom(at:count:relabeled:)`` for their place.
+  ///
+  /// - Complexity: O(k) into an empty tree, else O(k log n).
+  @inlinable
+  mutating func insert(leaves ids: UnsafeBufferPointer<ID>, labels run: (first: UInt64, step: UInt64)) {
+    if root == nil {
+      self = _OrderedTree(ids: ids, firstLabel: run.first, step: run.step)
+      return
     }
+    var i = 0
+    while i < ids.count {
+      insert(Entry(label: run.first &+ run.step &* UInt64(i), id: ids[i], w1: 1, w2: 1))
+      i += 1
+    }
+  }
+
+  /// Returns `k` increasing labels that fit between the elements at `index - 1` and `index`
+  /// (relabeling neighbours first when they do not fit), as a run: `first + step * i`.
+  @inlinable
+  mutating func makeRoom(at index: Int, count k: Int, relabeled: inout [(ID, UInt64)]) -> (first: UInt64, step: UInt64) {
+    if let run = labels(at: index, count: k) { return run }
     let (lower, upper) = neighbourLabels(at: index)
-    switch (lower, upper) {
+    return relabelWindow(at: index, count: k, anchor: lower ?? upper!, relabeled: &relabeled)
+  }
+
+  /// The run of `k` increasing labels ``makeRoom(at:count:relabeled:)`` gives when the
+  /// neighbours at `index - 1` and `index` leave room for them; nil when it would relabel.
+  /// Reads only: a caller can take the labels first and place the entries afterwards.
+  @inlinable
+  func labels(at index: Int, count k: Int) -> (first: UInt64, step: UInt64)? {
+    let newCount = UInt64(k)
+    if count == 0 {
+      let step = Swift.min(Self.labelGap, UInt64.max / (newCount + 1))
+      return (Self.centreLabel - step * (newCount / 2), step)
+    }
+    switch neighbourLabels(at: index) {
     case (let lower?, nil):
       let step = Swift.min(Self.labelGap, (UInt64.max - lower) / (newCount + 1))
-      if step >= 1 { return (1...newCount).map { lower + step * $0 } }
+      if step >= 1 { return (lower + step, step) }
     case (nil, let upper?):
       let step = Swift.min(Self.labelGap, upper / (newCount + 1))
-      if step >= 1 { return (0..<newCount).map { upper - step * (newCount - $0) } }
+      if step >= 1 { return (upper - step * newCount, step) }
     case (let lower?, let upper?):
       let step = (upper - lower) / (newCount + 1)
-      if step >= 1 { return (1...newCount).map { lower + step * $0 } }
+      if step >= 1 { return (lower + step, step) }
     case (nil, nil):
       preconditionFailure("unreachable: non-empty tree")
     }
-    return relabelWindow(at: index, count: k, anchor: lower ?? upper!, relabeled: &relabeled)
+    return nil
   }
 
   /// A label strictly between `lower` and `upper` (either may be missing: the sequence's
@@ -91,11 +143,11 @@ extension _OrderedTree {
   }
 
   /// Spreads the labels of the smallest sparse-enough aligned window around `anchor` evenly,
-  /// leaving `k` slots free at `index`, and returns those slots' labels.
+  /// leaving `k` slots free at `index`, and returns those slots' labels as a run.
   @inlinable
   mutating func relabelWindow(
     at index: Int, count k: Int, anchor: UInt64, relabeled: inout [(ID, UInt64)]
-  ) -> [UInt64] {
+  ) -> (first: UInt64, step: UInt64) {
     var threshold = 1.0
     for exponent in 1...62 {
       threshold /= Self.densityBase
@@ -106,16 +158,16 @@ extension _OrderedTree {
       let end = overflow ? count : lowerBound(ofLabel: windowHigh)
       let total = (end - first) + k
       guard Double(total) <= Double(size) * threshold else { continue }
-      spread(first..<end, insertingAt: index, count: k, from: windowLow, step: size / UInt64(total + 1),
-             relabeled: &relabeled)
-      return (0..<k).map { windowLow + (size / UInt64(total + 1)) * UInt64(index - first + $0 + 1) }
+      let step = size / UInt64(total + 1)
+      spread(first..<end, insertingAt: index, count: k, from: windowLow, step: step, relabeled: &relabeled)
+      return (windowLow + step * UInt64(index - first + 1), step)
     }
     // The whole label space is dense: spread everything (only with hundreds of millions of
     // siblings).
     let total = count + k
     let step = UInt64.max / UInt64(total + 1)
     spread(0..<count, insertingAt: index, count: k, from: 0, step: step, relabeled: &relabeled)
-    return (0..<k).map { step * UInt64(index + $0 + 1) }
+    return (step * UInt64(index + 1), step)
   }
 
   /// Gives the elements in `range` the labels `base + step * (slot + 1)`, where the slots skip

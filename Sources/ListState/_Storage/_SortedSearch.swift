@@ -27,13 +27,15 @@ enum _SortedSearch {
   /// Where `key` would sit among `count` keys spread evenly over `low...high`.
   ///
   /// - Complexity: O(1) (one floating-point division).
-  @inlinable
-  @inline(__always)
+  @_transparent
+  @usableFromInline
   static func guess(_ key: UInt64, low: UInt64, high: UInt64, count: Int) -> Int {
     guard key > low else { return 0 }
-    guard key < high else { return count - 1 }
-    // `high - low + 1` may be 2^64: compute the span in floating point.
-    let fraction = Double(key &- low) / (Double(high &- low) + 1)
+    guard key < high else { return count &- 1 }
+    // `high - low + 1` may be 2^64: the span is taken at half scale (a bit of precision a
+    // guess does not need), which also keeps the conversions to the signed `Int` whose
+    // conversion to `Double` is not a generic call in unspecialized code.
+    let fraction = Double(Int(bitPattern: UInt((key &- low) >> 1))) / (Double(Int(bitPattern: UInt((high &- low) >> 1))) + 0.5)
     return Int(fraction * Double(count))
   }
 
@@ -42,22 +44,24 @@ enum _SortedSearch {
   /// a bisection of what is left when the walk gets long (skewed keys).
   ///
   /// - Complexity: O(d) for a guess d ≤ 8 slots off the answer, O(log count) otherwise.
-  @inlinable
+  @_transparent
+  @usableFromInline
   static func lowerBound(
     _ keys: UnsafePointer<UInt64>, stride: Int, count: Int, _ key: UInt64, guess: Int
   ) -> Int {
+    // (Comparisons rather than `min`/`max`: those are generic calls in unspecialized code.)
     guard count > 0 else { return 0 }
-    var i = Swift.min(Swift.max(guess, 0), count &- 1)
+    var i = guess < 0 ? 0 : guess < count ? guess : count &- 1
     if keys[i &* stride] < key {
       i &+= 1
-      let limit = Swift.min(i &+ 8, count)
+      let limit = i &+ 8 < count ? i &+ 8 : count
       while i < limit {
         if keys[i &* stride] >= key { return i }
         i &+= 1
       }
       return i == count ? count : bisect(keys, stride: stride, low: i, high: count, key)
     }
-    let limit = Swift.max(i &- 8, 0)
+    let limit = i > 8 ? i &- 8 : 0
     while i > limit {
       if keys[(i &- 1) &* stride] < key { return i }
       i &-= 1
@@ -80,11 +84,13 @@ enum _SortedSearch {
 
   /// The last index `i` in `0..<count` with `keys[i * stride] <= key`, or 0 when none,
   /// searching outwards from `guess`.
-  @inlinable
+  @_transparent
+  @usableFromInline
   static func lastNotAbove(
     _ keys: UnsafePointer<UInt64>, stride: Int, count: Int, _ key: UInt64, guess: Int
   ) -> Int {
-    guard key < UInt64.max else { return Swift.max(count - 1, 0) }
-    return Swift.max(lowerBound(keys, stride: stride, count: count, key &+ 1, guess: guess &+ 1) - 1, 0)
+    guard key < UInt64.max else { return count > 1 ? count &- 1 : 0 }
+    let above = lowerBound(keys, stride: stride, count: count, key &+ 1, guess: guess &+ 1)
+    return above > 1 ? above &- 1 : 0
   }
 }

@@ -1,19 +1,35 @@
-/// The header fields every B+tree node of the storage keeps first: how many slots are used and
-/// allocated, and the node's height.
+/// The fields every B+tree node's header starts with: how many slots are used and allocated,
+/// and the node's height. (The hash map's header holds it as its first field, followed by the
+/// subtree's entry count; the ordered tree's header is just this.)
 @usableFromInline
-protocol _TreeNodeHeader {
+struct _TreeNodeShape {
   /// Entries or elements (leaf), children (internal).
-  var count: Int32 { get set }
+  @usableFromInline
+  var count: Int32
   /// Slots allocated.
-  var capacity: Int32 { get }
+  @usableFromInline
+  var capacity: Int32
   /// 0 for a leaf; one more than the children's otherwise.
-  var height: Int32 { get }
+  @usableFromInline
+  var height: Int32
+
+  @inlinable
+  @inline(__always)
+  init(count: Int32, capacity: Int32, height: Int32) {
+    self.count = count
+    self.capacity = capacity
+    self.height = height
+  }
 }
 
 /// What ``_HashNode`` and ``_OrderedNode`` share: a single-allocation node (a `ManagedBuffer`
-/// whose header is a ``_TreeNodeHeader``) that can be created empty and filled with children.
-/// The accessors below are written once here; both node types are final classes, so every use
-/// is specialized and inlined as if each type declared them itself.
+/// whose header starts with a ``_TreeNodeShape``) that can be created empty and filled with
+/// children.
+///
+/// The layout accessors are not here but next to the code of each tree (`_HashTree.swift`,
+/// `_OrderedTree.swift`): they are `@_transparent`, and mandatory inlining sees only bodies
+/// in the same file when the package is built without whole-module optimization (an app's
+/// debug build).
 ///
 /// ```swift
 /// let root = _OrderedNode<Int>.stackLevels(leaves, capacity: _OrderedTree<Int>.internalCapacity)
@@ -21,10 +37,6 @@ protocol _TreeNodeHeader {
 /// ```
 @usableFromInline
 protocol _TreeNode: AnyObject {
-  associatedtype Header: _TreeNodeHeader
-  /// The header, through its address (a stored class property would pay dynamic exclusivity
-  /// checks on every access).
-  var headerPointer: UnsafeMutablePointer<Header> { get }
   /// A new, empty node.
   static func make(height: Int, capacity: Int) -> Self
   /// Appends `child` as the last child of this internal node.
@@ -32,45 +44,32 @@ protocol _TreeNode: AnyObject {
 }
 
 extension _TreeNode {
-  @inlinable
-  @inline(__always)
-  var count: Int {
-    get { Int(headerPointer.pointee.count) }
-    set { headerPointer.pointee.count = Int32(truncatingIfNeeded: newValue) }
-  }
-
-  @inlinable
-  @inline(__always)
-  var slotCapacity: Int { Int(headerPointer.pointee.capacity) }
-
-  @inlinable
-  @inline(__always)
-  var height: Int { Int(headerPointer.pointee.height) }
-
-  @inlinable
-  @inline(__always)
-  var isLeaf: Bool { headerPointer.pointee.height == 0 }
-
-  /// Stacks internal levels of at most `capacity` children over `nodes` (one level of the
-  /// tree, left to right; not empty) until one node remains, and returns it. Children are
-  /// spread evenly, so no node of a bulk-built tree is left nearly empty.
+  /// Stacks internal levels of at most `capacity` children over `leaves` (left to right; not
+  /// empty) until one node remains, and returns it. Children are spread evenly, so no node of a
+  /// bulk-built tree is left nearly empty.
   ///
-  /// - Complexity: O(`nodes.count`).
+  /// - Complexity: O(`leaves.count`).
   @inlinable
-  static func stackLevels(_ nodes: [Self], capacity: Int) -> Self {
-    var level = nodes
-    var height = nodes[0].height + 1
+  static func stackLevels(_ leaves: [Self], capacity: Int) -> Self {
+    var level = leaves
+    var height = 1
     while level.count > 1 {
       let groupCount = (level.count + capacity - 1) / capacity
       var next: [Self] = []
       next.reserveCapacity(groupCount)
       var start = 0
-      for i in 0..<groupCount {
+      var i = 0
+      while i < groupCount {
         let end = level.count * (i + 1) / groupCount
         let node = make(height: height, capacity: capacity)
-        for child in level[start..<end] { node.branchAppend(child) }
+        var j = start
+        while j < end {
+          node.branchAppend(level[j])
+          j += 1
+        }
         next.append(node)
         start = end
+        i += 1
       }
       level = next
       height += 1

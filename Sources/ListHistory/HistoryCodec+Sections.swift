@@ -28,13 +28,11 @@ extension HistoryCodec {
     // No record follows, so no item's entry will be read again: the tables keep none (an
     // entry per item, ~100 bytes each, was a third of the memory a large state's decoding
     // touched), and remember no contents.
-    let keepsContents = decoderTables.keepsContents
-    decoderTables.keepsContents = false
-    decoderTables.leavesRememberedItemsToTheState = true
+    let mode = decodingMode
+    decodingMode = .leavingRememberedItemsToTheState
     defer {
       reset(keepingDecoderStorage: false)
-      decoderTables.leavesRememberedItemsToTheState = false
-      decoderTables.keepsContents = keepsContents
+      decodingMode = mode
     }
     let latest = Int(record.version)
     let head = latest - (try reader.int(max: latest, "checkpoint head distance"))

@@ -73,7 +73,7 @@ public final class JournalReadIndex<Section: ListElement, Item: ListElement>: Se
     var codec = codec
     codec.reset()
     // Nothing is encoded after these streams: decoded contents need not stay in the tables.
-    codec.keepsDecodedContents = false
+    codec.decodingMode = .droppingContents
     return JournalReadIndex(reader: reader, file: file, counters: counters, codec: codec)
   }
 

@@ -44,51 +44,68 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
 
   /// An in-memory store without persistence.
   ///
-  /// - Parameters:
-  ///   - checkpointInterval: the minimum number of events between in-memory checkpoints along a
-  ///     branch; time travel replays fewer than twice the current interval's events (plus one
-  ///     transaction), from the nearer of the checkpoints before and after the version (so
-  ///     about a quarter of the interval on average). Each checkpoint holds up to one snapshot's
-  ///     worth of changed nodes — on a large list, close to a whole copy of its nodes, which is
-  ///     also what every later change pays to copy.
-  ///   - checkpointBudget: the estimated memory the checkpoints may hold; when a new one would
-  ///     exceed it, the interval doubles and every other checkpoint is dropped (see
-  ///     ``CheckpointBudget``). The default, 256 MiB, bounds memory however long the history.
-  ///   - clock: seconds since 1970 for version timestamps (rounded to milliseconds).
+  /// ```swift
+  /// let store = ListStore<String, Row>()                                   // the defaults
+  /// let phone = ListStore<String, Row>(configuration: .init(checkpointBudget: .bytes(32 << 20)))
+  /// ```
+  /// - Parameter configuration: in-memory checkpoints and the clock (``ListStoreConfiguration``).
   @inlinable
-  public init(
-    checkpointInterval: Int = 4_096, checkpointBudget: CheckpointBudget = .default,
-    clock: @escaping @Sendable () -> Double = _systemClock
-  ) {
+  public init(configuration: Configuration) {
     backgroundEncoder = nil
     state = Mutex(
       _StoreState<Section, Item>(
-        graph: _HistoryGraph(checkpointInterval: checkpointInterval, budget: checkpointBudget), clock: clock))
+        graph: _HistoryGraph(
+          checkpointInterval: configuration.checkpointInterval, budget: configuration.checkpointBudget),
+        clock: configuration.clock))
+  }
+
+  /// An in-memory store without persistence: ``init(configuration:)`` with these settings.
+  @inlinable
+  public convenience init(
+    checkpointInterval: Int = Configuration.defaultCheckpointInterval, checkpointBudget: CheckpointBudget = .default,
+    clock: @escaping @Sendable () -> Double = _systemClock
+  ) {
+    self.init(
+      configuration: Configuration(checkpointInterval: checkpointInterval, checkpointBudget: checkpointBudget, clock: clock))
   }
 
   /// A store that encodes every commit and head move with `codec` and hands the records to
   /// `sink` before they take effect.
   ///
-  /// - Parameters:
-  ///   - checkpointInterval, checkpointBudget: the in-memory checkpoints, as for
-  ///     ``init(checkpointInterval:checkpointBudget:clock:)``.
-  ///   - journalCheckpointBytes: after this many encoded payload bytes the store writes a
-  ///     checkpoint record (and resets the codec's intern tables) so readers can start there.
+  /// ```swift
+  /// let store = ListStore<String, Row>(codec: HistoryCodec(), sink: records)
+  /// ```
+  /// - Parameter configuration: in-memory checkpoints, the checkpoint records' spacing
+  ///   (``ListStoreConfiguration/journalCheckpointBytes``) and the clock.
   @inlinable
   public init(
-    codec: HistoryCodec<Section, Item>, sink: (any HistoryRecordSink)?, checkpointInterval: Int = 4_096,
-    checkpointBudget: CheckpointBudget = .default, journalCheckpointBytes: Int = 256 * 1024,
-    clock: @escaping @Sendable () -> Double = _systemClock
+    codec: HistoryCodec<Section, Item>, sink: (any HistoryRecordSink)?, configuration: Configuration
   ) {
     var initial = _StoreState<Section, Item>(
-      graph: _HistoryGraph(checkpointInterval: checkpointInterval, budget: checkpointBudget), clock: clock)
+      graph: _HistoryGraph(checkpointInterval: configuration.checkpointInterval, budget: configuration.checkpointBudget),
+      clock: configuration.clock)
     initial.codec = codec
     // Every change of this store is encoded in order (see `_StoreState.forgetCurrentContents`).
     initial.codec?.tracksCurrentContents = true
     initial.sink = sink
-    initial.journalCheckpointBytes = journalCheckpointBytes
+    initial.journalCheckpointBytes = configuration.journalCheckpointBytes
     backgroundEncoder = nil
     state = Mutex(initial)
+  }
+
+  /// A store that encodes its changes: ``init(codec:sink:configuration:)`` with these settings.
+  @inlinable
+  public convenience init(
+    codec: HistoryCodec<Section, Item>, sink: (any HistoryRecordSink)?,
+    checkpointInterval: Int = Configuration.defaultCheckpointInterval, checkpointBudget: CheckpointBudget = .default,
+    journalCheckpointBytes: Int = Configuration.defaultJournalCheckpointBytes,
+    clock: @escaping @Sendable () -> Double = _systemClock
+  ) {
+    self.init(
+      codec: codec, sink: sink,
+      configuration: Configuration(
+        checkpointInterval: checkpointInterval, checkpointBudget: checkpointBudget,
+        journalCheckpointBytes: journalCheckpointBytes, clock: clock))
   }
 
   @inlinable

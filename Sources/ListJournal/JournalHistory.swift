@@ -3,7 +3,7 @@
 /// between versions, and facts about the file.
 ///
 /// Opening takes no lock, so it works while a writer appends (it sees a consistent prefix).
-/// Use the generic element types (``open(at:tolerateCorruption:)`` on
+/// Use the generic element types (``open(at:tolerateCorruption:limits:)`` on
 /// `JournalHistory<JournalValueElement, JournalValueElement>`) to read any app's journal without
 /// its types; use an app's own types with a matching ``HistoryCodec``.
 ///
@@ -43,14 +43,14 @@ public final class JournalHistory<Section: ListElement, Item: ListElement>: Send
   ///   - tolerateCorruption: read the valid prefix of a journal with mid-file damage
   ///     (reported in `reader.recovery.corruption`) instead of throwing.
   ///   - checkpointInterval: the minimum number of events between in-memory checkpoints along a
-  ///     branch (time-travel cost; see ``ListStore/init(checkpointInterval:checkpointBudget:clock:)``).
+  ///     branch (time-travel cost; see ``ListStoreConfiguration/checkpointInterval``).
   ///   - checkpointBudget: the estimated memory those checkpoints may hold (see ``CheckpointBudget``).
   /// - Throws: ``JournalStoreError``: `.journal` (not a journal, newer format, corruption with its
   ///   offset) or `.invalidRecord` (offset, sequence, version).
   @inlinable
   public static func open(
     at path: String, codec: HistoryCodec<Section, Item>, tolerateCorruption: Bool = false,
-    limits: JournalLimits = JournalLimits(), checkpointInterval: Int = 4_096,
+    limits: JournalLimits = JournalLimits(), checkpointInterval: Int = ListStoreConfiguration.defaultCheckpointInterval,
     checkpointBudget: CheckpointBudget = .default
   ) throws(JournalStoreError) -> JournalHistory {
     try open(
@@ -66,7 +66,7 @@ public final class JournalHistory<Section: ListElement, Item: ListElement>: Send
   @inlinable
   package static func open(
     at path: String, codec: HistoryCodec<Section, Item>, tolerateCorruption: Bool = false,
-    limits: JournalLimits = JournalLimits(), checkpointInterval: Int = 4_096,
+    limits: JournalLimits = JournalLimits(), checkpointInterval: Int = ListStoreConfiguration.defaultCheckpointInterval,
     checkpointBudget: CheckpointBudget = .default, progress: ((_ done: Int, _ total: Int) -> Void)?
   ) throws(JournalStoreError) -> JournalHistory {
     let reader: JournalReader
@@ -83,7 +83,7 @@ public final class JournalHistory<Section: ListElement, Item: ListElement>: Send
   /// does: for a tool that opened the journal already (to look for its read index).
   @inlinable
   package static func open(
-    reader: JournalReader, codec: HistoryCodec<Section, Item>, checkpointInterval: Int = 4_096,
+    reader: JournalReader, codec: HistoryCodec<Section, Item>, checkpointInterval: Int = ListStoreConfiguration.defaultCheckpointInterval,
     checkpointBudget: CheckpointBudget = .default, progress: ((_ done: Int, _ total: Int) -> Void)?
   ) throws(JournalStoreError) -> JournalHistory {
     let path = reader.path

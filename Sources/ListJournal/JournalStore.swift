@@ -10,7 +10,8 @@ import Synchronization
 /// a few milliseconds; `.relaxed`: at ``sync()`` or ``close()``). Acknowledge a commit to a user
 /// only once ``durableVersion`` has reached it — or call ``makeDurable(through:)``. Opened with
 /// `defersWrites`, the journal holds records back and writes them together at ``flush()`` (see
-/// ``open(at:durability:createIfMissing:codec:options:checkpointInterval:checkpointBudget:journalCheckpointBytes:defersWrites:clock:onDurable:)``).
+/// ``JournalStoreConfiguration/defersWrites``). Settings come as a ``JournalStoreConfiguration``
+/// (``open(at:codec:configuration:)``) or as arguments.
 ///
 /// ```swift
 /// let journal = try JournalStore<TestSection, TestItem>.open(at: "/tmp/list.journal", durability: .grouped)
@@ -71,82 +72,102 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
     self.openedRecords = openedRecords
   }
 
-  /// Creates the journal at `path` (when missing and `createIfMissing`) or opens it, recovering a
-  /// torn tail, replays it into a store and attaches the journal so new changes are appended.
+  /// Creates the journal at `path` (when missing and the configuration's `createIfMissing`) or
+  /// opens it, recovering a torn tail, replays it into a store and attaches the journal so new
+  /// changes are appended.
   ///
+  /// ```swift
+  /// var configuration = JournalStore<String, Row>.Configuration(durability: .strict)
+  /// configuration.store.checkpointBudget = .bytes(32 << 20)
+  /// let journal = try JournalStore<String, Row>.open(at: path, configuration: configuration)
+  /// ```
   /// - Parameters:
-  ///   - durability: when commits reach stable storage (see ``JournalDurability``).
-  ///   - codec: the encoding of the app's elements; ``HistoryCodec/init()`` for `Codable` ones.
-  ///   - options: file-layer options (compression level, frame size, limits, file system for
-  ///     fault injection); its `durability` and `onDurable` are replaced by the arguments.
-  ///   - checkpointInterval: the minimum number of events between in-memory checkpoints along a
-  ///     branch (time-travel cost; see ``ListStore/init(checkpointInterval:checkpointBudget:clock:)``).
-  ///   - checkpointBudget: the estimated memory those checkpoints may hold; beyond it the
-  ///     interval doubles and every other checkpoint is dropped (see ``CheckpointBudget``).
-  ///   - journalCheckpointBytes: encoded bytes between checkpoint records in the file (each
-  ///     starts a zstd frame, and time travel in the file decodes from the nearest one); never
-  ///     less than 8× the last checkpoint's own size, so a large list's full states stay a
-  ///     small part of the file (about a ninth on a list of steady size).
-  ///   - defersWrites: hold the records of changes in memory and write them together — one
-  ///     chunk, one zstd flush, one `write` — at ``flush()``, ``sync()``, ``close()`` or once
-  ///     64 KiB are held, instead of one append per change. That per-append work is most of a
-  ///     small commit's cost with `.relaxed`. Each full 64 KiB batch is compressed and written
-  ///     on a background thread, in order, while the store goes on committing (at most four
-  ///     batches wait for it; beyond that a change waits for room). The price: a held-back
-  ///     change is visible in ``store`` but not yet in the file, so a crash of the process
-  ///     loses it (it was never durable) and other readers do not see it; call ``flush()``
-  ///     before telling anyone. A failed deferred write is kept (an I/O error also closes the
-  ///     writer): the next change fails with it, as does every later change, ``flush()``,
-  ///     ``sync()`` and ``close()``; the held-back changes from the failed batch on never reach
-  ///     the file. A record over the writer's limit is refused at once instead (its change
-  ///     fails, nothing else; a checkpoint that large is skipped). With `.relaxed` durability the records are also *encoded* on a background
-  ///     queue: a change only queues its events (an idle encoder is woken every 64 changes, or
-  ///     by ``flush()``), and a record that cannot be encoded fails the encoder: once it has
-  ///     reached that record, every later change (with a `HistoryError` naming the record),
-  ///     ``flush()`` and ``close()`` (as ``JournalStoreError/history(_:)``) throw it. Changes
-  ///     made meanwhile were accepted and are lost with it; the records before it are written
-  ///     by the next ``flush()`` or ``close()``.
-  ///     Checkpoint records then follow the record at which they became due by a lag (longer
-  ///     for larger lists), chosen from the records alone: the file does not depend on timing.
-  ///   - clock: seconds since 1970 for version timestamps (fix it for reproducible files).
-  ///   - onDurable: called (on an arbitrary thread) with the newest durable version whenever it
-  ///     advances. With `.strict` it runs inside the commit, while the store's lock is held:
-  ///     don't read or change ``store`` from it (``flush()`` is fine). With `defersWrites` and
-  ///     `.strict` that thread may be the background writer's: calling ``flush()``,
-  ///     ``sync()`` or ``close()`` from the callback would then wait for the callback itself.
+  ///   - codec: the encoding of the app's elements; ``HistoryCodec/init()`` for `Codable` ones
+  ///     (``open(at:configuration:)``).
+  ///   - configuration: durability, file options, deferred writes, the store's checkpoints and
+  ///     clock (``JournalStoreConfiguration``).
   /// - Throws: ``JournalStoreError/journal(_:)`` (locked, corrupted mid-file, I/O) or
   ///   ``JournalStoreError/invalidRecord(offset:sequence:version:reason:)``.
   /// - Complexity: O(file size) verification plus O(events · log n) replay.
   @inlinable
   public static func open(
+    at path: String, codec: HistoryCodec<Section, Item>, configuration: Configuration
+  ) throws(JournalStoreError) -> JournalStore {
+    try open(at: path, codec: codec, configuration: configuration, progress: nil)
+  }
+
+  /// ``open(at:codec:configuration:)`` with the codec for `Codable` elements.
+  ///
+  /// ```swift
+  /// let journal = try JournalStore<String, Row>.open(at: path, configuration: .init(durability: .relaxed))
+  /// ```
+  @inlinable
+  public static func open(at path: String, configuration: Configuration) throws(JournalStoreError) -> JournalStore
+  where Section: Codable, Section.ID: Codable, Item: Codable, Item.ID: Codable {
+    try open(at: path, codec: HistoryCodec(), configuration: configuration)
+  }
+
+  /// ``open(at:codec:configuration:)`` with the settings as arguments (the configuration's
+  /// defaults for those not given).
+  ///
+  /// ```swift
+  /// let journal = try JournalStore<String, Row>.open(at: path, durability: .strict, codec: HistoryCodec())
+  /// ```
+  @inlinable
+  public static func open(
     at path: String, durability: JournalDurability = .grouped, createIfMissing: Bool = true,
     codec: HistoryCodec<Section, Item>, options: JournalOptions = JournalOptions(),
-    checkpointInterval: Int = 4_096, checkpointBudget: CheckpointBudget = .default,
-    journalCheckpointBytes: Int = 256 * 1024, defersWrites: Bool = false,
+    checkpointInterval: Int = ListStoreConfiguration.defaultCheckpointInterval,
+    checkpointBudget: CheckpointBudget = .default,
+    journalCheckpointBytes: Int = ListStoreConfiguration.defaultJournalCheckpointBytes, defersWrites: Bool = false,
     clock: @escaping @Sendable () -> Double = _systemClock,
     onDurable: (@Sendable (Version) -> Void)? = nil
   ) throws(JournalStoreError) -> JournalStore {
     try open(
-      at: path, durability: durability, createIfMissing: createIfMissing, codec: codec, options: options,
-      checkpointInterval: checkpointInterval, checkpointBudget: checkpointBudget,
-      journalCheckpointBytes: journalCheckpointBytes, defersWrites: defersWrites, clock: clock, onDurable: onDurable,
-      progress: nil)
+      at: path, codec: codec,
+      configuration: Configuration(
+        durability: durability, createIfMissing: createIfMissing, options: options,
+        store: ListStoreConfiguration(
+          checkpointInterval: checkpointInterval, checkpointBudget: checkpointBudget,
+          journalCheckpointBytes: journalCheckpointBytes, clock: clock),
+        defersWrites: defersWrites, onDurable: onDurable))
   }
 
-  /// ``open(at:durability:createIfMissing:codec:options:checkpointInterval:checkpointBudget:journalCheckpointBytes:defersWrites:clock:onDurable:)``,
-  /// telling `progress` (records read, records in the journal) as the replay goes, as
-  /// ``JournalHistory``'s open does: for a tool's progress bar.
+  /// ``open(at:durability:createIfMissing:codec:options:checkpointInterval:checkpointBudget:journalCheckpointBytes:defersWrites:clock:onDurable:)``
+  /// with the codec for `Codable` elements.
+  @inlinable
+  public static func open(
+    at path: String, durability: JournalDurability = .grouped, createIfMissing: Bool = true,
+    options: JournalOptions = JournalOptions(),
+    checkpointInterval: Int = ListStoreConfiguration.defaultCheckpointInterval,
+    checkpointBudget: CheckpointBudget = .default,
+    journalCheckpointBytes: Int = ListStoreConfiguration.defaultJournalCheckpointBytes, defersWrites: Bool = false,
+    clock: @escaping @Sendable () -> Double = _systemClock, onDurable: (@Sendable (Version) -> Void)? = nil
+  ) throws(JournalStoreError) -> JournalStore
+  where Section: Codable, Section.ID: Codable, Item: Codable, Item.ID: Codable {
+    try open(
+      at: path, durability: durability, createIfMissing: createIfMissing, codec: HistoryCodec(), options: options,
+      checkpointInterval: checkpointInterval, checkpointBudget: checkpointBudget,
+      journalCheckpointBytes: journalCheckpointBytes, defersWrites: defersWrites, clock: clock, onDurable: onDurable)
+  }
+
+  /// ``open(at:codec:configuration:)``, telling `progress` (records read, records in the
+  /// journal) as the replay goes, as ``JournalHistory``'s open does: for a tool's progress bar.
   @inlinable
   package static func open(
-    at path: String, durability: JournalDurability = .grouped, createIfMissing: Bool = true,
-    codec: HistoryCodec<Section, Item>, options: JournalOptions = JournalOptions(),
-    checkpointInterval: Int = 4_096, checkpointBudget: CheckpointBudget = .default,
-    journalCheckpointBytes: Int = 256 * 1024, defersWrites: Bool = false,
-    clock: @escaping @Sendable () -> Double = _systemClock,
-    onDurable: (@Sendable (Version) -> Void)? = nil, progress: ((_ done: Int, _ total: Int) -> Void)?
+    at path: String, codec: HistoryCodec<Section, Item>, configuration: Configuration,
+    progress: ((_ done: Int, _ total: Int) -> Void)?
   ) throws(JournalStoreError) -> JournalStore {
+    let durability = configuration.durability
+    let createIfMissing = configuration.createIfMissing
+    let defersWrites = configuration.defersWrites
+    let checkpointInterval = configuration.store.checkpointInterval
+    let checkpointBudget = configuration.store.checkpointBudget
+    let journalCheckpointBytes = configuration.store.journalCheckpointBytes
+    let clock = configuration.store.clock
+    let onDurable = configuration.onDurable
     let tracker = _DurabilityTracker(onDurable: onDurable)
-    var options = options
+    var options = configuration.options
     options.durability = durability
     options.onDurable = { [weak tracker] sequence in tracker?.advance(toSequence: sequence) }
     let writer: JournalWriter
@@ -179,22 +200,6 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
       try? writer.close()
       throw error
     }
-  }
-
-  /// `open` with the codec for `Codable` elements.
-  @inlinable
-  public static func open(
-    at path: String, durability: JournalDurability = .grouped, createIfMissing: Bool = true,
-    options: JournalOptions = JournalOptions(), checkpointInterval: Int = 4_096,
-    checkpointBudget: CheckpointBudget = .default, journalCheckpointBytes: Int = 256 * 1024,
-    defersWrites: Bool = false,
-    clock: @escaping @Sendable () -> Double = _systemClock, onDurable: (@Sendable (Version) -> Void)? = nil
-  ) throws(JournalStoreError) -> JournalStore
-  where Section: Codable, Section.ID: Codable, Item: Codable, Item.ID: Codable {
-    try open(
-      at: path, durability: durability, createIfMissing: createIfMissing, codec: HistoryCodec(), options: options,
-      checkpointInterval: checkpointInterval, checkpointBudget: checkpointBudget,
-      journalCheckpointBytes: journalCheckpointBytes, defersWrites: defersWrites, clock: clock, onDurable: onDurable)
   }
 
   // MARK: Durability
@@ -330,7 +335,7 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
 }
 
 extension ListStore {
-  /// Opens (or creates) a journal-backed store: see ``JournalStore/open(at:durability:createIfMissing:options:checkpointInterval:checkpointBudget:journalCheckpointBytes:defersWrites:clock:onDurable:)``.
+  /// Opens (or creates) a journal-backed store: see ``JournalStore/open(at:configuration:)``.
   ///
   /// ```swift
   /// let journal = try ListStore<TestSection, TestItem>.open(journalAt: path, durability: .strict)

@@ -166,6 +166,14 @@ struct HistoryDocumentationExampleTests {
     #expect(phone.checkpointInterval == 4096)  // until the budget is reached, then 8192, 16384, …
     #expect(CheckpointBudget.default == .bytes(256 << 20) && CheckpointBudget.estimatedBytesPerItem == 128)
 
+    var configuration = ListStore<String, Row>.Configuration()
+    configuration.checkpointBudget = .bytes(32 << 20)
+    configuration.clock = { 1_700_000_000 }  // reproducible timestamps
+    let configured = ListStore<String, Row>(configuration: configuration)
+    try configured.appendSections(["Inbox"])
+    #expect(configured.info(for: 1)?.timestamp == 1_700_000_000)
+    #expect(configured.checkpointInterval == ListStoreConfiguration.defaultCheckpointInterval)
+
     // The doubling itself, on a small scale: checkpoints after every version, room for a few.
     let small = ListStore<String, Row>(checkpointInterval: 1, checkpointBudget: .bytes(16 << 10))
     try small.appendSections(["Inbox"])

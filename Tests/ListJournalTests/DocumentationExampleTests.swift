@@ -36,6 +36,33 @@ struct JournalDocumentationExampleTests {
     try same.close()
   }
 
+  @Test func openingWithAConfiguration() throws {
+    let directory = TemporaryDirectory()
+    let otherPath = directory.file("configured.journal")
+
+    var configuration = JournalStoreConfiguration(durability: .strict)
+    configuration.store.checkpointBudget = .bytes(32 << 20)
+    let configured = try JournalStore<String, Row>.open(at: otherPath, configuration: configuration)
+    try configured.store.appendSections(["Inbox"])
+    #expect(configured.durability == .strict)
+    #expect(configured.durableVersion == 1)  // strict: durable before the commit returned
+    try configured.close()
+
+    // The argument spelling and the configuration agree.
+    var fixedClock = ListStoreConfiguration(clock: { 1_700_000_000 })
+    fixedClock.checkpointInterval = 64
+    let store = ListStore<String, Row>(configuration: fixedClock)
+    try store.appendSections(["Inbox"])
+    #expect(store.checkpointInterval == 64)
+    #expect(store.info(for: 1)?.timestamp == 1_700_000_000)
+
+    // A missing file is refused when the configuration says so.
+    #expect(throws: JournalStoreError.self) {
+      try JournalStore<String, Row>.open(
+        at: directory.file("missing.journal"), configuration: .init(createIfMissing: false))
+    }
+  }
+
   @Test func durabilityModes() throws {
     let directory = TemporaryDirectory()
     let path = directory.file("relaxed.journal")

@@ -393,7 +393,7 @@ func runStoreBenchmarks(directory: String, events: Int, items: Int) {
     // The same journal opened for appending (a copy): the replay also keeps what the store's
     // encoder needs to continue the file (each item's last content value, the intern tables).
     // Last of the replays: the first index-only open after it in this process read 6x slower
-    // (`store-profile after-replays` with AFTER_STORE=1; Tools/Benchmarks/README.md, Session 14).
+    // (`store-profile after-replays` with AFTER_STORE=1; Tools/Benchmarks/README.md, "Replay of the journal").
     _ = consume history
     _ = consume travel
     settleBackgroundWork()
@@ -554,7 +554,7 @@ func runStoreProfile(_ phase: String, directory: String, count: Int) {
       // COUNT replays in this process, each dropped (and its frees waited for) before the next,
       // then three index-only opens: what `store-bench`'s later rows see. AFTER_STORE=1: reopen
       // a copy for appending instead of each replay (after which the first open reads 6x slower
-      // and the next ones do not: see `Tools/Benchmarks/README.md`, "Session 14").
+      // and the next ones do not: see `Tools/Benchmarks/README.md`, "Replay of the journal").
       for _ in 0..<max(1, count) {
         if getenv("AFTER_STORE") != nil {
           let (_, seconds) = try reopenCopyForAppending(path, checkpointInterval: 4_096) { $0.eventCount }

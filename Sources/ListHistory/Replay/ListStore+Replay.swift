@@ -19,14 +19,31 @@ extension ListStore {
   @inlinable
   public convenience init(
     replaying records: some Sequence<HistoryRecord>, codec: HistoryCodec<Section, Item>,
-    sink: (any HistoryRecordSink)? = nil, checkpointInterval: Int = 4_096,
-    checkpointBudget: CheckpointBudget = .default, journalCheckpointBytes: Int = 256 * 1024,
+    sink: (any HistoryRecordSink)? = nil, checkpointInterval: Int = ListStoreConfiguration.defaultCheckpointInterval,
+    checkpointBudget: CheckpointBudget = .default, journalCheckpointBytes: Int = ListStoreConfiguration.defaultJournalCheckpointBytes,
     clock: @escaping @Sendable () -> Double = _systemClock
   ) throws(HistoryError) {
     try self.init(
       replaying: records, codec: codec, sink: sink, checkpointInterval: checkpointInterval,
       checkpointBudget: checkpointBudget, journalCheckpointBytes: journalCheckpointBytes, options: ReplayOptions(),
       clock: clock)
+  }
+
+  /// The replay above, with the store's settings as one value (``ListStoreConfiguration``).
+  ///
+  /// ```swift
+  /// let reopened = try ListStore<String, String>(
+  ///   replaying: sink.records, codec: HistoryCodec(), sink: nil, configuration: .init(checkpointInterval: 1_024))
+  /// ```
+  @inlinable
+  public convenience init(
+    replaying records: some Sequence<HistoryRecord>, codec: HistoryCodec<Section, Item>,
+    sink: (any HistoryRecordSink)?, configuration: ListStoreConfiguration
+  ) throws(HistoryError) {
+    try self.init(
+      replaying: records, codec: codec, sink: sink, checkpointInterval: configuration.checkpointInterval,
+      checkpointBudget: configuration.checkpointBudget, journalCheckpointBytes: configuration.journalCheckpointBytes,
+      options: ReplayOptions(), clock: configuration.clock)
   }
 
   /// The replay above, done as `options` say: how it folds, when it hands records to a second

@@ -11,7 +11,7 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
   @usableFromInline var codec: HistoryCodec<Section, Item>?
   @usableFromInline var sink: (any HistoryRecordSink)?
   @usableFromInline var recordSequence: UInt64 = 0
-  @usableFromInline var journalCheckpointBytes = 256 * 1024
+  @usableFromInline var journalCheckpointBytes = ListStoreConfiguration.defaultJournalCheckpointBytes
   /// Where the checkpoint budget stands (without a background encoder, which keeps its own).
   @usableFromInline var checkpointSpacing = _CheckpointSpacing()
   /// Checkpoint records skipped because they exceeded the sink's payload limit (see

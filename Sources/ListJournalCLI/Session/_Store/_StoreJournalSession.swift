@@ -67,10 +67,13 @@ final class _StoreJournalSession: JournalSession {
     let bar = ProgressBar.onStandardError(label: "replaying", showingAfter: 0.25)
     do throws(JournalStoreError) {
       defer { bar?.finish() }
+      let configuration = JournalStoreConfiguration(
+        durability: mode, createIfMissing: createIfMissing,
+        store: ListStoreConfiguration(
+          checkpointInterval: Self.checkpointInterval, checkpointBudget: Self.checkpointBudget, clock: Self.clock()),
+        defersWrites: durability == .relaxed)
       journal = try JournalStore.open(
-        at: path, durability: mode, createIfMissing: createIfMissing, codec: HistoryCodec(),
-        checkpointInterval: Self.checkpointInterval, checkpointBudget: Self.checkpointBudget,
-        defersWrites: durability == .relaxed, clock: Self.clock(),
+        at: path, codec: HistoryCodec(), configuration: configuration,
         progress: bar.map { bar in { done, total in bar.update(done: done, total: total) } })
     } catch {
       throw ListLanguageError(message: Self.describe(error, path: path))

@@ -1,7 +1,7 @@
 import BenchmarkSupport
 import ListJournal
 
-// Workloads of issue 5 (fixed seeds): 100,000 Int identifiers.
+// Diff workloads (fixed seeds): 100,000 Int identifiers.
 //   flat:       one section; 10% deleted, 10% inserted, 2% moved, 1% updated
 //   sectioned:  100 sections of 1,000; the same edits across sections (moves may cross sections)
 //   unchanged:  equal states (distinct arrays, so no buffer-identity shortcut)

@@ -1,4 +1,4 @@
-// ListStateBench: measures the "Scale" targets of issue 2 in a release build and prints a table.
+// ListStateBench: the snapshot's operations at 1K–1M items, in a release build, printed as a table.
 //
 //   Tools/bench                 all benchmarks (sizes 1K, 10K, 100K, 1M)
 //   Tools/bench --max 100000    stop the per-operation table at 100K items

@@ -1,26 +1,32 @@
-import ListJournal
-import TestSupport
+import ListHistory
+import ListState
 
 /// The state with reload/reconfigure markers dropped (they are transient, not history).
-func cleared(_ snapshot: TestSnapshot) -> TestSnapshot {
+public func cleared(_ snapshot: TestSnapshot) -> TestSnapshot {
   var copy = snapshot
   copy.clearMarkers()
   return copy
 }
 
 /// Drives a store with random transactions, undo, redo and checkout, remembering every state
-/// reached live.
-struct RandomHistoryDriver {
-  var random: SeededRandom
-  var generator = ListOperationGenerator<TestSection, TestItem>(invalidProbability: 0.1, targetItemCount: 30)
+/// reached live (the journal's tests replay, travel and export against those states).
+///
+/// ```swift
+/// var driver = RandomHistoryDriver(seed: 7)
+/// for _ in 0..<200 { try driver.step(store) }
+/// #expect(cleared(try store.state(at: 3)) == driver.live[3])
+/// ```
+public struct RandomHistoryDriver {
+  public var random: SeededRandom
+  public var generator = ListOperationGenerator<TestSection, TestItem>(invalidProbability: 0.1, targetItemCount: 30)
   /// Live state of every version (markers cleared).
-  var live: [Int: TestSnapshot] = [0: TestSnapshot()]
+  public var live: [Int: TestSnapshot] = [0: TestSnapshot()]
 
-  init(seed: UInt64) { random = SeededRandom(seed: seed) }
+  public init(seed: UInt64) { random = SeededRandom(seed: seed) }
 
   /// One random step; returns false when it changed nothing.
   @discardableResult
-  mutating func step(_ store: TextStore) throws -> Bool {
+  public mutating func step(_ store: ListStore<TestSection, TestItem>) throws -> Bool {
     let roll = Int.random(in: 0..<100, using: &random)
     switch roll {
     case 0..<10:

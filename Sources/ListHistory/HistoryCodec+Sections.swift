@@ -47,38 +47,10 @@ extension HistoryCodec {
     return (Version(head), sections)
   }
 
-  /// ``readOutline(_:)`` of a checkpoint's section, with ``readCheckpointItem(_:)``.
+  /// ``readOutline(_:checkpoint:)`` of a checkpoint's section, with ``readCheckpointItem(_:)``.
   @inlinable
   mutating func readCheckpointOutline(_ reader: inout _ByteReader) throws(HistoryCodecError) -> ListOutline<Item> {
-    typealias Node = ListOutline<Item>.Node
-    typealias Frame = _OutlineFrame<Item>
-    let rootCount = try reader.count("outline root", minimumBytes: 2)
-    var stack = [Frame(item: nil, isExpanded: false, remaining: rootCount, children: [])]
-    stack[0].children.reserveCapacity(rootCount)
-    while true {
-      if stack[stack.count - 1].remaining == 0 {
-        let done = stack.removeLast()
-        guard let item = done.item else { return ListOutline(done.children) }
-        stack[stack.count - 1].children.append(Node(item, isExpanded: done.isExpanded, children: done.children))
-        continue
-      }
-      stack[stack.count - 1].remaining -= 1
-      let start = reader.offset
-      let header = try reader.varint()
-      let childCount = header >> 1
-      guard childCount <= UInt64(reader.remaining / 2) else {
-        throw reader.fail("outline child count \(childCount) exceeds the remaining bytes", at: start)
-      }
-      let item = try readCheckpointItem(&reader)
-      if childCount == 0 {
-        stack[stack.count - 1].children.append(Node(item, isExpanded: header & 1 == 1))
-      } else {
-        guard stack.count < Self.maximumOutlineDepth else {
-          throw reader.fail("outline nests deeper than \(Self.maximumOutlineDepth) levels", at: start)
-        }
-        stack.append(Frame(item: item, isExpanded: header & 1 == 1, remaining: Int(childCount), children: []))
-      }
-    }
+    try readOutline(&reader, checkpoint: true)
   }
 
   /// ``readItem(_:)`` of an item a checkpoint defines, without an entry in the tables: a
@@ -100,7 +72,7 @@ extension HistoryCodec {
     let id: Item.ID
     do { id = try itemCoding.makeID(value) } catch { throw reader.fail("item identifier \(value): \(error)", at: start) }
     if header & 2 != 0, let identity = itemCoding.identityElement { return identity(id) }
-    // No entry to remember the content in (`leavesRememberedItemsToTheState`): index 0 is unused.
+    // No entry to remember the content in (`DecodingMode.leavingRememberedItemsToTheState`): index 0 is unused.
     return try makeItem(id: id, idValue: value, index: 0, content: header & 2 != 0 ? value : nil, start: start, &reader)
   }
 }

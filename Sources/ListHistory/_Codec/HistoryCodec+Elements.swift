@@ -469,11 +469,14 @@ extension HistoryCodec {
   }
 
   @inlinable
-  mutating func readOutline(_ reader: inout _ByteReader) throws(HistoryCodecError) -> ListOutline<Item> {
+  mutating func readOutline(_ reader: inout _ByteReader, checkpoint: Bool = false) throws(HistoryCodecError)
+    -> ListOutline<Item>
+  {
     typealias Node = ListOutline<Item>.Node
     typealias Frame = _OutlineFrame<Item>
     let rootCount = try reader.count("outline root", minimumBytes: 2)
     var stack = [Frame(item: nil, isExpanded: false, remaining: rootCount, children: [])]
+    stack[0].children.reserveCapacity(rootCount)
     while true {
       if stack[stack.count - 1].remaining == 0 {
         let done = stack.removeLast()
@@ -488,7 +491,8 @@ extension HistoryCodec {
       guard childCount <= UInt64(reader.remaining / 2) else {
         throw reader.fail("outline child count \(childCount) exceeds the remaining bytes", at: start)
       }
-      let item = try readItem(&reader)
+      // A checkpoint's items are read without interning them (see `readCheckpointItem`).
+      let item = checkpoint ? try readCheckpointItem(&reader) : try readItem(&reader)
       if childCount == 0 {
         stack[stack.count - 1].children.append(Node(item, isExpanded: header & 1 == 1))
       } else {

@@ -117,10 +117,12 @@ enum ListCommandParser {
     case "help":
       let topic = parser.optionalToken()
       try parser.finish()
-      if let topic, ListCommandHelp.entry(named: topic.text) == nil {
+      if let topic, ListCommandHelp.entry(named: topic.text, includingRepl: true) == nil {
         throw ListLanguageError(column: topic.column, message: "no command named '\(topic.text)'")
       }
       return .help(topic?.text)
+    case "history", "quit", "exit":
+      throw ListLanguageError(column: head.column, message: "'\(head.text)' works in the REPL only (`listjournal repl`)")
     default:
       var message = "unknown command '\(head.text)'"
       if let suggestion = suggestion(for: head.text) { message += "; did you mean '\(suggestion)'?" }
@@ -135,10 +137,12 @@ enum ListCommandParser {
     return last.column + last.text.utf8.count + (last.isQuoted ? 2 : 0)
   }
 
-  /// The known command closest to a misspelled one (edit distance ≤ 2).
+  /// The known command closest to a misspelled one: one edit away for words of up to four
+  /// letters, two for longer ones (so `foo` suggests nothing, though `log` is two edits away).
   static func suggestion(for word: String) -> String? {
     let candidates = ListCommandHelp.names.map { ($0, editDistance(Array(word.utf8), Array($0.utf8))) }
-    guard let best = candidates.min(by: { $0.1 < $1.1 }), best.1 <= 2 else { return nil }
+    let limit = word.utf8.count <= 4 ? 1 : 2
+    guard let best = candidates.min(by: { $0.1 < $1.1 }), best.1 <= limit else { return nil }
     return best.0
   }
 

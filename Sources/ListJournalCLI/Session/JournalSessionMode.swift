@@ -6,4 +6,6 @@
 enum JournalSessionMode: Sendable, Equatable {
   case readOnly
   case readWrite(durability: CLIDurability, createIfMissing: Bool)
+  /// Replayed into memory and edited there; the file is never written (`exec --dry-run`).
+  case inMemory
 }

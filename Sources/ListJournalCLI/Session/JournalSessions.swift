@@ -14,6 +14,7 @@ enum JournalSessions {
     case .readOnly: try _IndexedJournalSession.open(path)
     case .readWrite(let durability, let createIfMissing):
       try _StoreJournalSession(path: path, durability: durability, createIfMissing: createIfMissing)
+    case .inMemory: try _StoreJournalSession(inMemoryFrom: path)
     }
   }
 }

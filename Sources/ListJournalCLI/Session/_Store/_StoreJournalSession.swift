@@ -25,7 +25,8 @@ final class _StoreJournalSession: JournalSession {
   typealias Store = ListStore<TextSection, TextItem>
 
   let path: String
-  private let journal: JournalStore<TextSection, TextItem>
+  /// nil for an in-memory session (`exec --dry-run`): nothing is ever written.
+  private let journal: JournalStore<TextSection, TextItem>?
   private let store: Store
   private let durability: CLIDurability
   private var pending: (snapshot: TextSnapshot, commands: [ListCommand])?
@@ -36,7 +37,8 @@ final class _StoreJournalSession: JournalSession {
   var currentSnapshot: TextSnapshot { pending?.snapshot ?? store.snapshot }
   var isInTransaction: Bool { pending != nil }
   var durableVersion: Int {
-    durability == .relaxed ? writtenVersion : journal.durableVersion.rawValue
+    guard let journal else { return store.latestVersion.rawValue }
+    return durability == .relaxed ? writtenVersion : journal.durableVersion.rawValue
   }
 
   /// In-memory checkpoints along a branch, in events. The library's old default (1,024) kept a
@@ -75,13 +77,38 @@ final class _StoreJournalSession: JournalSession {
     } catch {
       throw ListLanguageError(message: Self.describe(error, path: path))
     }
-    let recovery = journal.recovery
+    let recovery = journal!.recovery
     if recovery.tornTailBytes > 0 {
       printWarning(
         "'\(path)': dropped a torn tail of \(recovery.tornTailBytes) bytes at offset \(recovery.validBytes)"
           + (recovery.tornTailReason.map { " (\($0))" } ?? ""))
     }
-    store = journal.store
+    store = journal!.store
+    writtenVersion = store.latestVersion.rawValue
+  }
+
+  /// Replays the journal (an empty history when the file is missing) into memory only, for
+  /// `exec --dry-run`: commands, undo and checkout work as in a writing session, and the file
+  /// is neither locked nor changed (a torn tail is ignored, not cut off).
+  init(inMemoryFrom path: String) throws(ListLanguageError) {
+    self.path = path
+    durability = .relaxed
+    journal = nil
+    if access(path, F_OK) != 0, errno == ENOENT {
+      store = Store(checkpointInterval: Self.checkpointInterval, checkpointBudget: Self.checkpointBudget, clock: Self.clock())
+    } else {
+      let bar = ProgressBar.onStandardError(label: "replaying", showingAfter: 0.25)
+      defer { bar?.finish() }
+      do throws(JournalStoreError) {
+        store = try JournalHistory<TextSection, TextItem>.open(
+          at: path, codec: HistoryCodec(), checkpointInterval: Self.checkpointInterval,
+          checkpointBudget: Self.checkpointBudget,
+          progress: bar.map { bar in { done, total in bar.update(done: done, total: total) } }
+        ).store
+      } catch {
+        throw ListLanguageError(message: Self.describe(error, path: path))
+      }
+    }
     writtenVersion = store.latestVersion.rawValue
   }
 
@@ -258,6 +285,7 @@ final class _StoreJournalSession: JournalSession {
 
   func synchronize() throws(ListLanguageError) {
     let latest = store.latestVersion.rawValue
+    guard let journal else { return }
     do throws(JournalStoreError) {
       switch durability {
       case .relaxed: try journal.flush()
@@ -273,6 +301,7 @@ final class _StoreJournalSession: JournalSession {
 
   func close() throws(ListLanguageError) {
     let latest = store.latestVersion.rawValue
+    guard let journal else { return }
     do throws(JournalStoreError) {
       try journal.close()
     } catch .journal(let error) where durability == .relaxed && latest > writtenVersion {

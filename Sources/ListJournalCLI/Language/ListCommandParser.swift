@@ -35,8 +35,8 @@ enum ListCommandParser {
     // Item commands first: a string switch tries its cases in order, and they are most lines.
     case "append": return try parser.append()
     case "insert":
-      let (ids, side, anchor) = try parser.identifiersBeside(kind: "item")
-      return .insert(ids, side, anchor: anchor)
+      let (ids, side, anchor, contents) = try parser.identifiersBeside(kind: "item")
+      return .insert(ids, side, anchor: anchor, contents: contents)
     case "delete": return .delete(try parser.identifiers(atLeastOne: "item"))
     case "delete-all":
       try parser.finish()
@@ -60,10 +60,12 @@ enum ListCommandParser {
       let destination = try parser.indexPath()
       try parser.finish()
       return .reorder(from: source, to: destination)
-    case "append-sections": return .appendSections(try parser.identifiers(atLeastOne: "section"))
+    case "append-sections":
+      let (ids, contents) = try parser.newIdentifiers(kind: "section", until: [])
+      return .appendSections(ids, contents: contents)
     case "insert-sections":
-      let (ids, side, anchor) = try parser.identifiersBeside(kind: "section")
-      return .insertSections(ids, side, anchor: anchor)
+      let (ids, side, anchor, contents) = try parser.identifiersBeside(kind: "section")
+      return .insertSections(ids, side, anchor: anchor, contents: contents)
     case "delete-sections": return .deleteSections(try parser.identifiers(atLeastOne: "section"))
     case "move-section":
       let id = try parser.identifier("section")
@@ -115,7 +117,7 @@ enum ListCommandParser {
       try parser.finish()
       return .diff(from, to, json: json)
     case "help":
-      let topic = parser.optionalToken()
+      let topic = try parser.optionalToken()
       try parser.finish()
       if let topic, ListCommandHelp.entry(named: topic.text, includingRepl: true) == nil {
         throw ListLanguageError(column: topic.column, message: "no command named '\(topic.text)'")
@@ -187,7 +189,36 @@ extension ListCommandParser {
     mutating func next(_ what: String) throws(ListLanguageError) -> ListToken {
       guard position < tokens.endIndex else { throw error("missing \(what)") }
       defer { position += 1 }
+      try refuseContent(tokens[position])
       return tokens[position]
+    }
+
+    /// `a="…"` gives a content to what a command creates; anywhere else it is an error.
+    func refuseContent(_ token: ListToken) throws(ListLanguageError) {
+      guard token.bindsContent else { return }
+      throw error("'\(token.text)=\"…\"': only a new item or section can be given a content here", column: token.column)
+    }
+
+    /// `X... ` up to one of the unquoted `keywords` (or the end), each `X` bare or `X="content"`.
+    mutating func newIdentifiers(kind: String, until keywords: [String]) throws(ListLanguageError)
+      -> ([String], [String: String])
+    {
+      var ids: [String] = []
+      var contents: [String: String] = [:]
+      while position < tokens.endIndex, !keywords.contains(where: { tokens[position].isKeyword($0) }) {
+        let token = tokens[position]
+        ids.append(token.text)
+        position += 1
+        if token.bindsContent {
+          // The tokenizer puts the quoted content right after a binding token.
+          contents[token.text] = tokens[position].text
+          position += 1
+        }
+      }
+      guard !ids.isEmpty else {
+        throw error("missing \(kind) identifiers", column: isAtEnd ? nil : tokens[position].column)
+      }
+      return (ids, contents)
     }
 
     mutating func identifier(_ what: String) throws(ListLanguageError) -> String {
@@ -200,9 +231,10 @@ extension ListCommandParser {
       throw error("unexpected '\(extra.text)'", column: extra.column)
     }
 
-    mutating func optionalToken() -> ListToken? {
+    mutating func optionalToken() throws(ListLanguageError) -> ListToken? {
       guard position < tokens.endIndex else { return nil }
       defer { position += 1 }
+      try refuseContent(tokens[position])
       return tokens[position]
     }
 
@@ -227,25 +259,21 @@ extension ListCommandParser {
     /// `S...` up to the end of the line.
     mutating func identifiers(atLeastOne kind: String) throws(ListLanguageError) -> [String] {
       guard !isAtEnd else { throw error("missing \(kind) identifiers") }
+      for token in tokens[position...] { try refuseContent(token) }
       let ids = tokens[position...].map(\.text)
       position = tokens.endIndex
       return ids
     }
 
-    /// `X... before|after Y`.
-    mutating func identifiersBeside(kind: String) throws(ListLanguageError) -> ([String], ListCommand.Side, String) {
-      var ids: [String] = []
-      while position < tokens.endIndex, !tokens[position].isKeyword("before"), !tokens[position].isKeyword("after") {
-        ids.append(tokens[position].text)
-        position += 1
-      }
-      guard !ids.isEmpty else {
-        throw error("missing \(kind) identifiers", column: isAtEnd ? nil : tokens[position].column)
-      }
+    /// `X... before|after Y`, each `X` bare or `X="content"`.
+    mutating func identifiersBeside(kind: String) throws(ListLanguageError)
+      -> ([String], ListCommand.Side, String, [String: String])
+    {
+      let (ids, contents) = try newIdentifiers(kind: kind, until: ["before", "after"])
       let side = try self.side()
       let anchor = try identifier("anchor \(kind)")
       try finish()
-      return (ids, side, anchor)
+      return (ids, side, anchor, contents)
     }
 
     /// `X with Y ["content"]`.
@@ -253,24 +281,17 @@ extension ListCommandParser {
       let old = try identifier(kind)
       try expectKeyword("with")
       let new = try identifier("new \(kind)")
-      let content = optionalToken()?.text
+      let content = try optionalToken()?.text
       try finish()
       return (old, new, content)
     }
 
-    /// `I... [to S] [under P]`.
+    /// `I... [to S] [under P]`, each `I` bare or `I="content"`.
     mutating func append() throws(ListLanguageError) -> ListCommand {
-      var ids: [String] = []
-      while position < tokens.endIndex, !tokens[position].isKeyword("to"), !tokens[position].isKeyword("under") {
-        ids.append(tokens[position].text)
-        position += 1
-      }
-      guard !ids.isEmpty else {
-        throw error("missing item identifiers", column: isAtEnd ? nil : tokens[position].column)
-      }
+      let (ids, contents) = try newIdentifiers(kind: "item", until: ["to", "under"])
       var section: String?
       var parent: String?
-      while let clause = optionalToken() {
+      while let clause = try optionalToken() {
         if clause.isKeyword("to"), section == nil {
           section = try identifier("section")
         } else if clause.isKeyword("under"), parent == nil {
@@ -279,7 +300,7 @@ extension ListCommandParser {
           throw error("unexpected '\(clause.text)'", column: clause.column)
         }
       }
-      return .append(ids, section: section, parent: parent)
+      return .append(ids, section: section, parent: parent, contents: contents)
     }
 
     /// `I before|after J`, `I to S`, `I under P`.
@@ -313,7 +334,7 @@ extension ListCommandParser {
     }
 
     mutating func optionalCount() throws(ListLanguageError) -> Int {
-      guard let token = optionalToken() else { return 1 }
+      guard let token = try optionalToken() else { return 1 }
       guard let count = Int(token.text), count >= 1 else {
         throw error("expected a positive count, found '\(token.text)'", column: token.column)
       }

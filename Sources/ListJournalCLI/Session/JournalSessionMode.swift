@@ -8,4 +8,6 @@ enum JournalSessionMode: Sendable, Equatable {
   case readWrite(durability: CLIDurability, createIfMissing: Bool)
   /// Replayed into memory and edited there; the file is never written (`exec --dry-run`).
   case inMemory
+  /// Read-only, past damage: every version that can be rebuilt (`--salvage`).
+  case salvage
 }

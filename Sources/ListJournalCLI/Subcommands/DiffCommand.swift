@@ -26,9 +26,12 @@ struct DiffCommand: ParsableCommand {
   @Option(help: "text or json.")
   var format: OutputFormat = .text
 
+  @Flag(help: "Read past damage: every version that can still be rebuilt; the lost ones are named.")
+  var salvage = false
+
   func run() throws {
     try reportingFailures { () throws(ListLanguageError) in
-      let session = try JournalSessions.open(journal, mode: .readOnly)
+      let session = try JournalSessions.open(journal, mode: salvage ? .salvage : .readOnly)
       let fromVersion = try session.resolve(try versionReference(from))
       let toVersion = try session.resolve(try versionReference(to))
       OutputStream.standardOutput.writeLine(

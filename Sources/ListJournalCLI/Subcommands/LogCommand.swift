@@ -34,13 +34,16 @@ struct LogCommand: ParsableCommand {
   @Option(help: "List only the newest N versions.")
   var limit: Int?
 
+  @Flag(help: "Read past damage: every version that can still be rebuilt; the lost ones are named.")
+  var salvage = false
+
   func validate() throws {
     if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, not \(limit)") }
   }
 
   func run() throws {
     try reportingFailures { () throws(ListLanguageError) in
-      let session = try JournalSessions.open(journal, mode: .readOnly)
+      let session = try JournalSessions.open(journal, mode: salvage ? .salvage : .readOnly)
       let versions = try session.logEntries(newest: limit)
       let style = TerminalStyle.forStandardOutput()
       let text =

@@ -29,9 +29,12 @@ struct ShowCommand: ParsableCommand {
   @Option(help: "text or json.")
   var format: OutputFormat = .text
 
+  @Flag(help: "Read past damage: every version that can still be rebuilt; the lost ones are named.")
+  var salvage = false
+
   func run() throws {
     try reportingFailures { () throws(ListLanguageError) in
-      let session = try JournalSessions.open(journal, mode: .readOnly)
+      let session = try JournalSessions.open(journal, mode: salvage ? .salvage : .readOnly)
       let version = try session.resolve(try at.map { s throws(ListLanguageError) in try versionReference(s) } ?? .head(back: 0))
       let outlines = try session.outlines(at: version)
       let out = OutputStream.standardOutput

@@ -119,9 +119,20 @@ final class _StoreJournalSession: JournalSession {
     return _systemClock
   }
 
+  /// The journal's error as the CLI says it: the path once, quoted, then what is wrong.
   static func describe(_ error: JournalError, path: String) -> String {
     switch error {
     case .io(_, _, let code) where code == ENOENT: return "cannot open journal '\(path)': \(errorMessage(code))"
+    case .io(let operation, _, let code): return "cannot \(operation) '\(path)': \(errorMessage(code))"
+    case .notAJournal: return "'\(path)' is not a ListJournal journal (bad magic, or shorter than the 64-byte header)"
+    case .locked: return "'\(path)' is open for writing by another process"
+    case .newerFormat(let major, let minor, let supported):
+      return "'\(path)' has format \(major).\(minor), newer than this listjournal reads (major \(supported)); upgrade it"
+    case .corrupted(let offset, let lastGood, let reason):
+      let good = lastGood.map { "version \($0)" } ?? "none"
+      return "'\(path)' is damaged at byte \(offset) (last good: \(good)): \(reason); "
+        + "show, log, diff and export read past the damage with --salvage, "
+        + "and `listjournal verify \(path) --repair` keeps the valid prefix"
     default: return "journal '\(path)': \(error)"
     }
   }

@@ -142,23 +142,34 @@ enum ListCommandParser {
   /// The known command closest to a misspelled one: one edit away for words of up to four
   /// letters, two for longer ones (so `foo` suggests nothing, though `log` is two edits away).
   static func suggestion(for word: String) -> String? {
-    let candidates = ListCommandHelp.names.map { ($0, editDistance(Array(word.utf8), Array($0.utf8))) }
+    nearest(to: word, among: ListCommandHelp.names)
+  }
+
+  /// The name in `names` closest to `word` within that limit, if any.
+  static func nearest(to word: String, among names: [String]) -> String? {
+    let candidates = names.map { ($0, editDistance(Array(word.utf8), Array($0.utf8))) }
     let limit = word.utf8.count <= 4 ? 1 : 2
     guard let best = candidates.min(by: { $0.1 < $1.1 }), best.1 <= limit else { return nil }
     return best.0
   }
 
+  /// Edits (insert, delete, substitute, swap two neighbours) from `a` to `b`: `lgo` is one
+  /// edit from `log`.
   private static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
+    var beforePrevious = Array(repeating: 0, count: b.count + 1)
     var previous = Array(0...b.count)
     var current = previous
     for i in 1...a.count {
       current[0] = i
       for j in 1...b.count {
         current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+          current[j] = min(current[j], beforePrevious[j - 2] + 1)
+        }
       }
-      swap(&previous, &current)
+      (beforePrevious, previous, current) = (previous, current, beforePrevious)
     }
     return previous[b.count]
   }

@@ -6,8 +6,8 @@ struct DiffCommand: ParsableCommand {
     commandName: "diff",
     abstract: "Print the changeset between two versions (any branch).",
     discussion: """
-      Versions are N, head or head~N. Text lists `- deleted`, `+ inserted`, `→ moved`,
-      `~ reloaded` with ids; JSON has one object per stage of batch updates. Any app's journal
+      Versions are N, head or head~N. Text lists `- deleted`, `+ inserted`, `→ moved`, \
+      `~ reloaded` with ids; JSON has one object per stage of batch updates. Any app's journal \
       can be read (ids shown as in `listjournal show --help`).
 
       Example:

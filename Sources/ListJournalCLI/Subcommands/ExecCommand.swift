@@ -25,7 +25,7 @@ struct ExecCommand: ParsableCommand {
       nothing is written, and the journal is neither created nor locked.
 
       Example:
-        printf 'append-sections Fruit\\nappend apple pear\\n' | listjournal exec todo.journal --ack
+        printf 'append-sections S\\nappend a\\n' | listjournal exec todo.journal --ack
         listjournal exec todo.journal script.list --durability strict
         listjournal exec todo.journal script.list --atomic
         listjournal exec todo.journal script.list --dry-run

@@ -15,7 +15,7 @@ struct ExportCommand: ParsableCommand {
         {"sequence":1,"kind":"commit","version":1,"parent":0,"time":T,"label":L,"events":[EVENT...],"payload":"BASE64"}
         {"sequence":2,"kind":"headMove","version":1,"move":"undo","from":1,"to":0,"time":T,"payload":"BASE64"}
         {"sequence":3,"kind":"checkpoint","version":1,"head":0,"payload":"BASE64"}
-      EVENT is {"op": NAME, ...} with the event's fields. `payload` holds the record's exact
+      EVENT is {"op": NAME, ...} with the event's fields. `payload` holds the record's exact \
       bytes: `import` uses it, so export → import rebuilds the same history.
 
       Example:

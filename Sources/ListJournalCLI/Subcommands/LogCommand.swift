@@ -6,16 +6,19 @@ struct LogCommand: ParsableCommand {
     commandName: "log",
     abstract: "List the versions: number, parent, time, label, operation count.",
     discussion: """
-      JSON: [{"version": V, "parent": P|null, "head": bool, "label": L, "ops": N}].
-      `ops` is the number of events the version recorded (as `replay` and `info` count them):
-      one per section inserted, deleted or moved, one per run of items inserted or deleted, one
-      per item moved, updated, replaced, expanded or collapsed, one per reload/reconfigure — so
-      `append-sections A B` is 2 and `append a b` is 1; a command that changed nothing is 0.
-      Any app's journal can be read (see `listjournal show --help`).
-      --graph draws the undo tree with the head marked.
-      --limit N lists only the newest N versions (the last N lines of the full log; with
-      --graph, the tree they form, each version whose parent is older starting a root): on a
-      long journal that is read from its index instead of replaying it.
+      Text: `* 3  ← 2  2023-11-14T22:13:20Z  Append 2 Items  (2 ops: insert a b)`, `*` marking \
+      the head. JSON: [{"version": V, "parent": P|null, "head": bool, "label": L, "ops": N}].
+
+      `ops` counts the sections and items the version changed, so a version made by one command \
+      shows the count its label names: `append-sections A B` and `append a b` are 2 ops each, \
+      `move a after b` is 1; a command that changed nothing is 0. (`replay` and `info` count \
+      recorded events instead: `append a b` is one event.)
+
+      --graph draws the undo tree with the head marked. --limit N lists only the newest N \
+      versions (the last N lines of the full log; with --graph, the tree they form, each \
+      version whose parent is older starting a root): on a long journal that is read from its \
+      index instead of replaying it. --salvage reads a damaged journal (see `listjournal show \
+      --help`). Any app's journal can be read (see `listjournal show --help`).
 
       Example:
         listjournal log todo.journal --graph

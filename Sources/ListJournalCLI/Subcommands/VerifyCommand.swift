@@ -8,10 +8,10 @@ struct VerifyCommand: ParsableCommand {
     commandName: "verify",
     abstract: "Check checksums, replay everything and check invariants; exit 0 if sound, 1 if not.",
     discussion: """
-      Any app's journal is checked (decoded generically). Names the first bad byte offset and
-      version. --repair keeps the valid prefix and sets the original aside; the versions after
-      the damage that it drops are named, with those `show`/`log`/`diff`/`export --salvage`
-      can still read from the original. A sound journal whose read index (JOURNAL.index, which lets show, log,
+      Any app's journal is checked (decoded generically). Names the first bad byte offset and \
+      version. --repair keeps the valid prefix and sets the original aside; the versions after \
+      the damage that it drops are named, with those `show`/`log`/`diff`/`export --salvage` \
+      can still read from the original. A sound journal whose read index (JOURNAL.index, which lets show, log, \
       diff and info skip replaying it) is missing or out of date gets a new one.
 
       Example:

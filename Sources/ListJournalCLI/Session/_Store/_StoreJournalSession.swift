@@ -75,6 +75,9 @@ final class _StoreJournalSession: JournalSession {
         defersWrites: durability == .relaxed, clock: Self.clock(),
         progress: bar.map { bar in { done, total in bar.update(done: done, total: total) } })
     } catch {
+      if case .invalidRecord = error, Self.isAnotherAppsJournal(path) {
+        throw ListLanguageError(message: Self.anotherAppsJournal(path))
+      }
       throw ListLanguageError(message: Self.describe(error, path: path))
     }
     let recovery = journal!.recovery
@@ -110,6 +113,17 @@ final class _StoreJournalSession: JournalSession {
       }
     }
     writtenVersion = store.latestVersion.rawValue
+  }
+
+  /// Whether a journal the CLI's elements cannot replay decodes as some app's own elements:
+  /// refused on purpose then, not damaged.
+  static func isAnotherAppsJournal(_ path: String) -> Bool {
+    (try? JournalHistory<JournalValueElement, JournalValueElement>.open(at: path)) != nil
+  }
+
+  static func anotherAppsJournal(_ path: String) -> String {
+    "'\(path)' was written by another app, whose elements are not the CLI's text elements: "
+      + "show, log, diff, export, replay, info and verify read it, but exec and repl cannot edit it"
   }
 
   private static func clock() -> @Sendable () -> Double {

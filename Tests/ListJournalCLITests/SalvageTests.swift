@@ -124,6 +124,8 @@ struct SalvageCommandTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("j.journal").path
     try SalvageTests.writeJournal(at: path, count: 60)
+    let intactExport = try CLIRunner.run(["export", "j.journal", "--format", "jsonl"], in: directory).stdout
+      .split(separator: "\n").map(String.init)
     var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
     let chunks = SalvageTests.chunks(of: bytes)
     let damaged = try #require(chunks.firstIndex { $0.firstVersion == 10 })
@@ -157,6 +159,17 @@ struct SalvageCommandTests {
 
     let diff = try CLIRunner.run(["diff", "j.journal", "9", "head", "--salvage"], in: directory)
     #expect(diff.status == 0)
+
+    // export --salvage: exactly the intact export's lines of the records before the damage
+    // and of those from the checkpoint on.
+    let export = try CLIRunner.run(["export", "j.journal", "--format", "jsonl", "--salvage"], in: directory)
+    #expect(export.status == 0)
+    #expect(export.stderr == show.stderr)
+    let kept = intactExport.filter { line in
+      let version = Int(line.split(separator: ",")[2].split(separator: ":")[1])!
+      return version <= 9 || (version >= checkpoint.firstVersion && !(version == checkpoint.firstVersion && line.contains(#""kind":"commit""#)))
+    }
+    #expect(export.stdout == kept.joined(separator: "\n") + "\n")
 
     // --repair keeps the prefix and says which versions it drops and which of them --salvage
     // still reads from the original.

@@ -1,5 +1,7 @@
+#include <signal.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
+#include <termios.h>
 #include <unistd.h>
 #include <histedit.h>
 
@@ -8,11 +10,33 @@
 
 typedef unsigned char (*listjournal_edit_function)(EditLine *, int);
 
-/// An emacs-mode editor on stdin/stdout with `complete` on Tab and `cancel` on Ctrl-C (the
-/// terminal's interrupt key is turned into a plain key while a line is edited), then ~/.editrc.
+/// The terminal's settings before editing, restored while the REPL is suspended (a function's
+/// static: Swift does not emit a header's static variables).
+static inline struct termios *listjournal_edit_cooked(void) {
+  static struct termios settings;
+  return &settings;
+}
+
+/// Ctrl-Z while a line is edited (the terminal's signal keys are off then): suspends the
+/// process with the terminal as it was, and takes up editing again when it continues.
+static unsigned char listjournal_edit_suspend(EditLine *el, int key) {
+  (void)el;
+  (void)key;
+  struct termios editing;
+  if (tcgetattr(STDIN_FILENO, &editing) != 0) return CC_ERROR;
+  tcsetattr(STDIN_FILENO, TCSADRAIN, listjournal_edit_cooked());
+  kill(getpid(), SIGTSTP);
+  tcsetattr(STDIN_FILENO, TCSADRAIN, &editing);
+  return CC_REDISPLAY;
+}
+
+/// An emacs-mode editor on stdin/stdout with `complete` on Tab, `cancel` on Ctrl-C and a
+/// suspend on Ctrl-Z (while a line is edited the terminal's signal keys are off, so they
+/// arrive as keys), then ~/.editrc.
 static inline EditLine *listjournal_edit_open(
     const char *name, char *(*prompt)(EditLine *), History *lines,
     listjournal_edit_function complete, listjournal_edit_function cancel) {
+  tcgetattr(STDIN_FILENO, listjournal_edit_cooked());
   EditLine *el = el_init(name, stdin, stdout, stderr);
   if (el == NULL) return NULL;
   el_set(el, EL_EDITOR, "emacs");
@@ -23,6 +47,8 @@ static inline EditLine *listjournal_edit_open(
   el_set(el, EL_ADDFN, "listjournal-cancel", "cancel the line being typed", cancel);
   el_set(el, EL_SETTY, "-d", "-isig", NULL);
   el_set(el, EL_BIND, "^C", "listjournal-cancel", NULL);
+  el_set(el, EL_ADDFN, "listjournal-suspend", "suspend the REPL", listjournal_edit_suspend);
+  el_set(el, EL_BIND, "^Z", "listjournal-suspend", NULL);
   el_source(el, NULL);
   return el;
 }

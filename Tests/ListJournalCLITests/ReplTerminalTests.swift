@@ -95,6 +95,28 @@ struct ReplTerminalTests {
     #expect(!log.stdout.contains("Fruit"))
   }
 
+  /// Ctrl-Z while typing suspends the REPL to the shell (the terminal restored) and `fg`
+  /// takes the line up again.
+  @Test func ctrlZSuspendsToTheShell() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let binary = try #require(CLIRunner.binary)
+    let tmux = try TmuxSession(command: "PS1='sh$ ' bash --norc --noprofile -i")
+    defer { tmux.kill() }
+    try tmux.waitFor("sh$ ")
+    try tmux.enter(Self.repl(binary, in: directory), thenWaitFor: "v0> ")
+    tmux.type("append-sec")
+    tmux.keys("C-z")
+    try tmux.waitFor("Stopped")
+    try tmux.enter("echo suspended", thenWaitFor: "suspended\nsh$ ")
+    try tmux.enter("fg", thenWaitFor: "repl j.journal\n")
+    tmux.type("tions S")
+    tmux.keys("Enter")
+    try tmux.waitFor("v0> append-sections S\nv1> ")
+    tmux.keys("C-d")
+    try tmux.waitFor("sh$ ")
+  }
+
   @Test func historyIsKeptAcrossSessionsUpToItsCap() throws {
     let directory = try CLIRunner.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }

@@ -154,6 +154,7 @@ struct SalvageCommandTests {
     #expect(log.status == 0)
     #expect(log.stdout.contains("  9  ← 8  "))
     #expect(!log.stdout.contains("  10  ← 9  "))
+    #expect(log.stdout.contains("  9  ← 8  2023-11-14T22:13:20Z  Step 9  (1 op: insert i9)\n  ✗ versions \(lost) lost to the damage\n"))
     #expect(log.stdout.contains("  \(checkpoint.firstVersion)  ← ?  "))
     #expect(log.stdout.contains("  \(checkpoint.firstVersion + 1)  ← \(checkpoint.firstVersion)  "))
 

@@ -18,7 +18,7 @@ struct LogCommand: ParsableCommand {
       versions (the last N lines of the full log; with --graph, the tree they form, each \
       version whose parent is older starting a root): on a long journal that is read from its \
       index instead of replaying it. --salvage reads a damaged journal (see `listjournal show \
-      --help`). Any app's journal can be read (see `listjournal show --help`).
+      --help`), with a line `✗ versions A...B lost to the damage` where the lost ones were. Any app's journal can be read (see `listjournal show --help`).
 
       Example:
         listjournal log todo.journal --graph
@@ -49,10 +49,35 @@ struct LogCommand: ParsableCommand {
       let session = try JournalSessions.open(journal, mode: salvage ? .salvage : .readOnly)
       let versions = try session.logEntries(newest: limit)
       let style = TerminalStyle.forStandardOutput()
+      if let salvaged = session as? _SalvagedJournalSession, !graph, format == .text {
+        OutputStream.standardOutput.writeLine(Self.text(versions, lost: salvaged.lostVersions, style: style))
+        return
+      }
       let text =
         graph ? LogRenderer.graph(versions, style: style)
         : format == .json ? LogRenderer.json(versions) : LogRenderer.text(versions, style: style)
       OutputStream.standardOutput.writeLine(text)
     }
+  }
+
+  /// The text log of a salvaged journal: a line where each run of lost versions would be.
+  static func text(_ versions: [LogEntry], lost: [ClosedRange<Int>], style: TerminalStyle) -> String {
+    var lines: [String] = []
+    var gaps = lost[...]
+    for entry in versions {
+      while let gap = gaps.first, gap.lowerBound < entry.version {
+        lines.append(Self.gapLine(gap, style: style))
+        gaps = gaps.dropFirst()
+      }
+      lines.append(LogRenderer.text([entry], style: style))
+    }
+    // Lost versions after the last readable one.
+    lines += gaps.map { Self.gapLine($0, style: style) }
+    return lines.joined(separator: "\n")
+  }
+
+  private static func gapLine(_ gap: ClosedRange<Int>, style: TerminalStyle) -> String {
+    let versions = gap.count == 1 ? "version \(gap.lowerBound)" : "versions \(gap.lowerBound)...\(gap.upperBound)"
+    return style.red("  ✗ \(versions) lost to the damage")
   }
 }

@@ -100,6 +100,80 @@ struct SalvageTests {
     }
   }
 
+  /// A history with branches: undos and checkouts of old versions followed by new commits, so
+  /// commits after a checkpoint may descend from versions before the damage.
+  static func writeBranchingJournal(at path: String, count: Int) throws {
+    let journal = try JournalStore<TextSection, TextItem>.open(
+      at: path, durability: .relaxed, codec: HistoryCodec(), journalCheckpointBytes: 600, clock: { 1_700_000_000 })
+    try journal.store.transaction(label: "Sections") { tx in try tx.appendSections([TextSection(id: "S")]) }
+    for step in 1..<count {
+      if step % 9 == 0 { _ = try journal.store.undo() }
+      if step % 13 == 0 { _ = try journal.store.checkout(Version(step / 3)) }
+      try journal.store.transaction(label: "Step \(step)") { tx in
+        try tx.appendItems([TextItem(id: "i\(step)", content: "item \(step)")], toSection: "S")
+      }
+    }
+    try journal.close()
+  }
+
+  /// The head a checkpoint chunk records, decoded from the intact file.
+  static func checkpointHead(in path: String, atOffset offset: Int) throws -> Int {
+    let reader = try JournalReader.open(at: path)
+    let frame = try #require(reader.frames.firstIndex { $0.offset == Int64(offset) })
+    var records = reader.makeIterator(fromFrame: frame)
+    let record = try #require(try records.next())
+    var codec = HistoryCodec<JournalValueElement, JournalValueElement>.generic()
+    let kind = try #require(HistoryRecord.Kind(rawValue: record.kind.rawValue))
+    guard case .checkpoint(let checkpoint) = try codec.decode(
+      HistoryRecord(kind: kind, sequence: record.sequence, version: record.version, payload: record.payload))
+    else { throw CheckpointMissing() }
+    return checkpoint.head.rawValue
+  }
+
+  struct CheckpointMissing: Error {}
+
+  @Test func branchesAfterTheDamageReadBackFromTheirKnownAncestors() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("j.journal").path
+    try Self.writeBranchingJournal(at: path, count: 90)
+    let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+    let intact = try _GenericJournalSession(path: path)
+    let log = intact.versions()
+    let latest = log.count - 1
+    let views = try (0...latest).map { try intact.snapshot(at: $0) }
+    let chunks = Self.chunks(of: original)
+    #expect(log.filter { $0.version > 1 && ($0.parent ?? 0) < $0.version - 1 }.count >= 5, "the history must branch")
+    #expect(chunks.filter(\.startsCheckpoint).count >= 2, "the workload must write several checkpoints")
+
+    for (index, chunk) in chunks.enumerated() where chunk.offset > 64 && index < chunks.count - 1 {
+      var damaged = original
+      damaged[chunk.offset + 48] ^= 0xFF
+      let damagedPath = directory.appendingPathComponent("d\(index).journal").path
+      try Data(damaged).write(to: URL(fileURLWithPath: damagedPath))
+      defer { try? FileManager.default.removeItem(atPath: damagedPath) }
+
+      // Known: the prefix, the resuming checkpoint's head, and every later version whose
+      // parent is known (a parent always has a smaller number).
+      var expected = Set(0...chunks[index - 1].lastVersion)
+      if let resume = chunks[(index + 1)...].first(where: \.startsCheckpoint) {
+        expected.insert(try Self.checkpointHead(in: path, atOffset: resume.offset))
+        for entry in log where entry.version > resume.firstVersion {
+          if let parent = entry.parent, expected.contains(parent) { expected.insert(entry.version) }
+        }
+      }
+      let session = try _SalvagedJournalSession(path: damagedPath)
+      for version in 0...latest {
+        if expected.contains(version) {
+          #expect(try session.snapshot(at: version) == views[version], "chunk \(index), version \(version)")
+        } else {
+          #expect(throws: ListLanguageError.self, "chunk \(index): version \(version)") { try session.snapshot(at: version) }
+        }
+      }
+      #expect(Set(session.lostVersions.flatMap { Array($0) }) == Set(0...latest).subtracting(expected), "chunk \(index)")
+    }
+  }
+
   @Test func anUndamagedJournalReadsTheSameWithSalvage() throws {
     let directory = try CLIRunner.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }

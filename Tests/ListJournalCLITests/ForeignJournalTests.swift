@@ -89,6 +89,9 @@ struct ForeignJournalTests {
     #expect(
       exec.stderr == "error: 'app.journal' was written by another app, whose elements are not the CLI's text elements: "
         + "show, log, diff, export, replay, info and verify read it, but exec and repl cannot edit it\n")
+    let dryRun = try CLIRunner.run(["exec", "app.journal", "--dry-run"], stdin: "append-sections X\n", in: directory)
+    #expect(dryRun.status == 1)
+    #expect(dryRun.stderr == exec.stderr)
   }
 
   @Test func displayRulesForGenericValues() throws {

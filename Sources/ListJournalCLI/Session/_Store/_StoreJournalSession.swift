@@ -109,6 +109,9 @@ final class _StoreJournalSession: JournalSession {
           progress: bar.map { bar in { done, total in bar.update(done: done, total: total) } }
         ).store
       } catch {
+        if case .invalidRecord = error, Self.isAnotherAppsJournal(path) {
+          throw ListLanguageError(message: Self.anotherAppsJournal(path))
+        }
         throw ListLanguageError(message: Self.describe(error, path: path))
       }
     }

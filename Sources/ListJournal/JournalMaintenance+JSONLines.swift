@@ -62,31 +62,64 @@ extension JournalMaintenance {
   ) throws(JournalStoreError) -> Int {
     let reader: JournalReader
     do { reader = try JournalReader.open(at: path) } catch { throw .journal(error) }
-    var codec = HistoryCodec<JournalValueElement, JournalValueElement>.generic()
+    return try export([(reader, 0)], progress: progress, writing: write)
+  }
+
+  /// ``export(at:progress:writing:)`` for a journal damaged in its middle: the records of the
+  /// valid prefix, then those after each damaged stretch from the first frame that starts with
+  /// a checkpoint (the earlier ones cannot be decoded: see
+  /// `JournalReader.openSegments(at:limits:fileSystem:)`). Their sequences show the gaps.
+  @inlinable
+  @discardableResult
+  package static func export(
+    salvaging path: String, progress: ((_ done: Int, _ total: Int) -> Void)? = nil,
+    writing write: ([UInt8]) throws(JournalStoreError) -> Void
+  ) throws(JournalStoreError) -> Int {
+    let segments: JournalSegments
+    do { segments = try JournalReader.openSegments(at: path) } catch { throw .journal(error) }
+    var parts: [(JournalReader, Int)] = [(segments.readers[0], 0)]
+    for reader in segments.readers.dropFirst() {
+      if let start = reader.frames.firstIndex(where: \.startsWithCheckpoint) { parts.append((reader, start)) }
+    }
+    return try export(parts, progress: progress, writing: write)
+  }
+
+  /// Writes the records of each reader from its frame on, as JSON lines.
+  @inlinable
+  static func export(
+    _ parts: [(reader: JournalReader, fromFrame: Int)], progress: ((_ done: Int, _ total: Int) -> Void)?,
+    writing write: ([UInt8]) throws(JournalStoreError) -> Void
+  ) throws(JournalStoreError) -> Int {
     var block: [UInt8] = []
     block.reserveCapacity(Self.exportBlockBytes + 4096)
     var count = 0
     var read = 0
-    let total = Int(reader.recordCount)
+    let total = parts.reduce(0) { total, part in
+      total + Int(part.reader.frames[part.fromFrame...].reduce(0) { $0 + $1.recordCount })
+    }
     progress?(0, total)
-    var iterator = reader.makeIterator()
-    while let record = try nextRecord(&iterator) {
-      read += 1
-      if read & 1023 == 0 { progress?(read, total) }
-      guard let kind = HistoryRecord.Kind(rawValue: record.kind.rawValue) else { continue }
-      let history = HistoryRecord(kind: kind, sequence: record.sequence, version: record.version, payload: record.payload)
-      let content: HistoryRecordContent<JournalValueElement, JournalValueElement>
-      do { content = try codec.decode(history) } catch {
-        throw .invalidRecord(
-          offset: _JournalReplay.offset(ofSequence: record.sequence, in: reader), sequence: record.sequence,
-          version: record.version, reason: error.description)
-      }
-      writeJSONLine(sequence: record.sequence, version: record.version, content: content, payload: record.payload, into: &block)
-      block.append(0x0A)
-      count += 1
-      if block.count >= Self.exportBlockBytes {
-        try write(block)
-        block.removeAll(keepingCapacity: true)
+    for (reader, fromFrame) in parts {
+      // A fresh codec per part: each starts at the file's start or at a checkpoint.
+      var codec = HistoryCodec<JournalValueElement, JournalValueElement>.generic()
+      var iterator = reader.makeIterator(fromFrame: fromFrame)
+      while let record = try nextRecord(&iterator) {
+        read += 1
+        if read & 1023 == 0 { progress?(read, total) }
+        guard let kind = HistoryRecord.Kind(rawValue: record.kind.rawValue) else { continue }
+        let history = HistoryRecord(kind: kind, sequence: record.sequence, version: record.version, payload: record.payload)
+        let content: HistoryRecordContent<JournalValueElement, JournalValueElement>
+        do { content = try codec.decode(history) } catch {
+          throw .invalidRecord(
+            offset: _JournalReplay.offset(ofSequence: record.sequence, in: reader), sequence: record.sequence,
+            version: record.version, reason: error.description)
+        }
+        writeJSONLine(sequence: record.sequence, version: record.version, content: content, payload: record.payload, into: &block)
+        block.append(0x0A)
+        count += 1
+        if block.count >= Self.exportBlockBytes {
+          try write(block)
+          block.removeAll(keepingCapacity: true)
+        }
       }
     }
     if !block.isEmpty { try write(block) }

@@ -20,8 +20,9 @@ struct ListJournalCommand: ParsableCommand {
     commandName: "listjournal",
     abstract: "Replay, inspect and edit ListJournal journals.",
     discussion: """
-      Every subcommand takes the journal path first. Errors go to stderr as `error: …` and name \
-      the line, identifier, version or byte offset. Exit codes: 0 success, 1 user error or bad \
+      Every subcommand takes the journal path first, except `import` (the JSON-lines file, then \
+      the journal to create). Errors go to stderr as `error: …` and name the line, identifier, \
+      version or byte offset. Exit codes: 0 success, 1 user error or bad \
       journal, 2 usage error.
 
       Example:
@@ -37,6 +38,11 @@ struct ListJournalCommand: ParsableCommand {
   /// Runs the command line, mapping argument errors to `error: …` and exit code 2 (usage),
   /// where swift-argument-parser would use 64.
   static func main() {
+    if let name = CommandLine.arguments.dropFirst().first, let message = unknownSubcommandMessage(name) {
+      OutputStream.standardError.writeLine("error: \(message)")
+      OutputStream.standardError.writeLine("(see `listjournal help` or `listjournal SUBCOMMAND --help`)")
+      exitProcess(2)
+    }
     do {
       var command = try parseAsRoot()
       try command.run()
@@ -62,5 +68,15 @@ struct ListJournalCommand: ParsableCommand {
       OutputStream.standardError.writeLine("error: \(self.message(for: error))")
       exitProcess(code == .failure ? 1 : code.rawValue)
     }
+  }
+
+  /// `unknown subcommand 'foo'` (with a suggestion only for a near name) when the first
+  /// argument names no subcommand; nil for a subcommand, `help` or an option.
+  static func unknownSubcommandMessage(_ name: String) -> String? {
+    let names = configuration.subcommands.map { $0._commandName } + ["help"]
+    guard !name.hasPrefix("-"), !names.contains(name) else { return nil }
+    var message = "unknown subcommand '\(name)'"
+    if let near = ListCommandParser.nearest(to: name, among: names) { message += "; did you mean '\(near)'?" }
+    return message + " (subcommands: \(names.dropLast().joined(separator: ", ")))"
   }
 }

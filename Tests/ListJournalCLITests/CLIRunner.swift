@@ -50,6 +50,8 @@ struct CLIRunner {
     var environment = ProcessInfo.processInfo.environment
     environment["SOURCE_DATE_EPOCH"] = "1700000000"
     environment["NO_COLOR"] = "1"
+    // Help is wrapped to the terminal's width: the same width everywhere.
+    environment["COLUMNS"] = "80"
     process.environment = environment
     let id = UUID().uuidString
     let inputURL = directory.appendingPathComponent(".stdin-\(id)")

@@ -161,7 +161,7 @@ struct EndToEndTests {
     try bytes.write(to: url)
     let verify = try CLIRunner.run(["verify", "j.journal"], in: directory)
     #expect(verify.status == 1)
-    #expect(verify.stderr.contains("corrupted at byte offset "), "\(verify.stderr)")
+    #expect(verify.stderr.hasPrefix("error: 'j.journal' is damaged at byte "), "\(verify.stderr)")
     #expect(verify.stderr.contains("last good: version "), "\(verify.stderr)")
     #expect(try CLIRunner.run(["show", "j.journal"], in: directory).status == 1)
 

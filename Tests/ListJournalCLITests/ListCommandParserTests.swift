@@ -7,6 +7,13 @@ import Testing
 struct ListCommandParserTests {
   static let valid: [(String, ListCommand)] = [
     ("append-sections A B", .appendSections(["A", "B"])),
+    (#"append-sections A="Fruit" B"#, .appendSections(["A", "B"], contents: ["A": "Fruit"])),
+    (#"insert-sections C="Roots" after A"#, .insertSections(["C"], .after, anchor: "A", contents: ["C": "Roots"])),
+    (#"append a="Apple" b="Banana" to S"#, .append(["a", "b"], section: "S", parent: nil, contents: ["a": "Apple", "b": "Banana"])),
+    (#"append "pink lady"="Pink \"Lady\"" c under p"#,
+     .append(["pink lady", "c"], section: nil, parent: "p", contents: ["pink lady": #"Pink "Lady""#])),
+    (#"append to="kw" a= b=="x""#, .append(["to", "a=", "b="], section: nil, parent: nil, contents: ["to": "kw", "b=": "x"])),
+    (#"insert k="Kiwi" before b"#, .insert(["k"], .before, anchor: "b", contents: ["k": "Kiwi"])),
     ("insert-sections C D before A", .insertSections(["C", "D"], .before, anchor: "A")),
     ("insert-sections C after A", .insertSections(["C"], .after, anchor: "A")),
     ("delete-sections A", .deleteSections(["A"])),
@@ -88,8 +95,14 @@ struct ListCommandParserTests {
 
   /// (line, column, a fragment of the message)
   static let invalid: [(String, Int, String)] = [
+    (#"set a="x""#, 5, "only a new item or section can be given a content here"),
+    (#"delete a="x""#, 8, "only a new item or section can be given a content here"),
+    (#"append a to S="x""#, 13, "only a new item or section can be given a content here"),
+    (#"append q="x"="y""#, 10, "a content cannot have a content"),
     ("frobnicate a", 1, "unknown command 'frobnicate'"),
     ("apend a", 1, "did you mean 'append'?"),
+    ("lg", 1, "did you mean 'log'?"),
+    ("foo", 1, "unknown command 'foo' (type `help` for the list)"),
     (#""append" a"#, 1, "cannot be quoted"),
     ("append-sections", 16, "missing section identifiers"),
     ("insert-sections A", 18, "missing 'before' or 'after'"),

@@ -15,7 +15,7 @@ struct ReplTerminalTests {
     let directory = try CLIRunner.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let binary = try #require(CLIRunner.binary)
-    let tmux = try TmuxSession(command: "cd '\(directory.path)' && NO_COLOR=1 '\(binary.path)' repl j.journal")
+    let tmux = try TmuxSession(command: Self.repl(binary, in: directory))
     defer { tmux.kill() }
 
     try tmux.waitFor("v0> ")
@@ -54,6 +54,157 @@ struct ReplTerminalTests {
 
     let log = try CLIRunner.run(["log", "j.journal", "--format", "json"], in: directory)
     #expect(log.stdout.contains(#"{"version": 5, "parent": 3, "head": true, "label": "Move Item", "ops": 1}"#))
+  }
+
+  /// The shell command that starts the REPL on `journal` in `directory`, with the history
+  /// file (and ~/.editrc) under `directory` instead of the user's.
+  static func repl(_ binary: URL, in directory: URL, journal: String = "j.journal", environment: String = "") -> String {
+    "cd '\(directory.path)' && HOME='\(directory.path)' XDG_STATE_HOME='\(directory.path)/state' NO_COLOR=1 "
+      + "\(environment) '\(binary.path)' repl \(journal)"
+  }
+
+  @Test func ctrlCCancelsTheLineAndNeverEndsTheSession() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let binary = try #require(CLIRunner.binary)
+    let tmux = try TmuxSession(command: Self.repl(binary, in: directory))
+    defer { tmux.kill() }
+
+    try tmux.waitFor("v0> ")
+    // Cancelling a half-typed line runs nothing and gives a fresh prompt.
+    tmux.type("append-sections Fruit")
+    tmux.keys("Left", "Left", "C-c")
+    try tmux.waitFor("v0> append-sections Fruit^C\nv0> ")
+    try tmux.enter("show", thenWaitFor: "version 0\n(empty)\nv0> ")
+
+    // On an empty line inside a transaction it says how to end the transaction.
+    try tmux.enter("begin", thenWaitFor: "v0+> ")
+    try tmux.enter("append-sections S", thenWaitFor: "v0+> append-sections S\nv0+> ")
+    tmux.keys("C-c")
+    try tmux.waitFor(
+      "v0+> ^C\n(the transaction begun at line 2 is still open: `rollback` drops it, `commit` keeps it)\nv0+> ")
+    try tmux.enter("commit", thenWaitFor: "v0+> commit\ncommitted 1\nv1> ")
+    tmux.keys("C-c")
+    try tmux.waitFor("v1> ^C\nv1> ")
+
+    tmux.keys("C-d")
+    try tmux.waitForExit()
+    let log = try CLIRunner.run(["log", "j.journal"], in: directory)
+    #expect(log.stdout.contains("* 1  ← 0"))
+    #expect(log.stdout.contains("insert section S"))
+    #expect(!log.stdout.contains("Fruit"))
+  }
+
+  /// Ctrl-Z while typing suspends the REPL to the shell (the terminal restored) and `fg`
+  /// takes the line up again.
+  @Test func ctrlZSuspendsToTheShell() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let binary = try #require(CLIRunner.binary)
+    let tmux = try TmuxSession(command: "PS1='sh$ ' bash --norc --noprofile -i")
+    defer { tmux.kill() }
+    try tmux.waitFor("sh$ ")
+    try tmux.enter(Self.repl(binary, in: directory), thenWaitFor: "v0> ")
+    tmux.type("append-sec")
+    tmux.keys("C-z")
+    try tmux.waitFor("Stopped")
+    try tmux.enter("echo suspended", thenWaitFor: "suspended\nsh$ ")
+    try tmux.enter("fg", thenWaitFor: "repl j.journal\n")
+    tmux.type("tions S")
+    tmux.keys("Enter")
+    try tmux.waitFor("v0> append-sections S\nv1> ")
+    tmux.keys("C-d")
+    try tmux.waitFor("sh$ ")
+  }
+
+  @Test func historyIsKeptAcrossSessionsUpToItsCap() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let binary = try #require(CLIRunner.binary)
+
+    let first = try TmuxSession(command: Self.repl(binary, in: directory))
+    try first.waitFor("v0> ")
+    try first.enter("append-sections Fruit", thenWaitFor: "v1> ")
+    try first.enter("append apple", thenWaitFor: "v2> ")
+    try first.enter("show", thenWaitFor: "v2> ")
+    first.keys("C-d")
+    try first.waitForExit()
+    first.kill()
+    let file = directory.appendingPathComponent("state/listjournal/history")
+    #expect(FileManager.default.fileExists(atPath: file.path))
+
+    let second = try TmuxSession(command: Self.repl(binary, in: directory))
+    try second.waitFor("v2> ")
+    second.keys("Up", "Up")
+    try second.waitFor("v2> append apple")
+    second.keys("C-c")
+    try second.enter("history", thenWaitFor: "    1  append-sections Fruit\n    2  append apple\n    3  show\n")
+    second.keys("C-d")
+    try second.waitForExit()
+    second.kill()
+
+    // A smaller cap keeps the newest lines (a line repeating the one before is not added).
+    let third = try TmuxSession(command: Self.repl(binary, in: directory, environment: "LISTJOURNAL_HISTORY_SIZE=2"))
+    defer { third.kill() }
+    try third.waitFor("v2> ")
+    try third.enter("history", thenWaitFor: "v2> history\n    1  show\n    2  history\nv2> ")
+    third.keys("C-d")
+    try third.waitForExit()
+  }
+
+  @Test func tabCompletesQuotedIdentifiersAndVersions() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let binary = try #require(CLIRunner.binary)
+    let tmux = try TmuxSession(command: Self.repl(binary, in: directory))
+    defer { tmux.kill() }
+
+    try tmux.waitFor("v0> ")
+    try tmux.enter("append-sections Fruit", thenWaitFor: "v1> ")
+    try tmux.enter("append \"pink lady\" pear", thenWaitFor: "v2> ")
+    // An unquoted start completes to the quoted identifier; so does a quoted one.
+    tmux.type("expand pi")
+    tmux.keys("Tab")
+    try tmux.waitFor("v2> expand \"pink lady\"")
+    tmux.keys("C-c")
+    tmux.type("collapse \"pi")
+    tmux.keys("Tab")
+    try tmux.waitFor("v2> collapse \"pink lady\"")
+    tmux.keys("C-c")
+    // Versions after checkout and diff: the choices are listed, a unique one completed.
+    tmux.type("checkout ")
+    tmux.keys("Tab")
+    try tmux.waitFor("head   head~  2      1      0")
+    tmux.type("1")
+    tmux.keys("Tab")
+    try tmux.waitFor("v2> checkout 1")
+    tmux.keys("Enter")
+    try tmux.waitFor("head is version 1\nv1> ")
+    tmux.type("diff 0 h")
+    tmux.keys("Tab")
+    try tmux.waitFor("v1> diff 0 head")
+    tmux.keys("C-c")
+    tmux.keys("C-d")
+    try tmux.waitForExit()
+  }
+
+  @Test func errorsPointAtTheColumnAndHelpFitsTheTerminal() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let binary = try #require(CLIRunner.binary)
+    let tmux = try TmuxSession(command: Self.repl(binary, in: directory))
+    defer { tmux.kill() }
+
+    try tmux.waitFor("v0> ")
+    try tmux.enter("append-sections S", thenWaitFor: "v1> ")
+    try tmux.enter("move pear befor apple", thenWaitFor: "v1> move pear befor apple\n              ^\nerror: expected")
+    try tmux.enter("help", thenWaitFor: "Type `help COMMAND` for details and an example.\nv1> ")
+    let screen = tmux.screen()
+    #expect(screen.split(separator: "\n").allSatisfy { $0.count <= 120 })
+    #expect(screen.contains("  history                               Lists the lines typed"))
+    #expect(screen.contains("  quit | exit "))
+    tmux.keys("C-d")
+    try tmux.waitForExit()
   }
 }
 

@@ -184,6 +184,10 @@ struct JournalDocumentationExampleTests {
     #expect(!report.isValid)
     #expect(report.firstBadOffset == secondFrame)
 
+    let segments = try JournalReader.openSegments(at: path)
+    #expect(segments.readers.count == 1)
+    #expect(segments.newestVersion == 4)
+
     let repair = try JournalMaintenance.repair(at: path)
     #expect(repair.keptBytes == secondFrame)
     let aside = try #require(repair.damagedCopyPath)

@@ -15,9 +15,10 @@ struct _Scanner {
   }
 
   /// - Complexity: O(file size).
-  static func scan(_ file: UnsafeRawBufferPointer, salt: UInt64, limits: JournalLimits) -> Result {
+  static func scan(_ file: UnsafeRawBufferPointer, salt: UInt64, limits: JournalLimits, from start: Int = _FileHeader.size) -> Result {
     var result = Result()
-    var offset = _FileHeader.size
+    result.validEnd = start
+    var offset = start
     while offset < file.count {
       switch _ChunkHeader.parse(file, at: offset, salt: salt, limits: limits) {
       case .success(let header):

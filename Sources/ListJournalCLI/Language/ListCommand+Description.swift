@@ -13,18 +13,26 @@ extension ListCommand: CustomStringConvertible {
     // Identifiers spelled like keywords are quoted, since only unquoted words are keywords.
     func q(_ text: String) -> String { ListTokenizer.quoted(text, force: Self.keywords.contains(text)) }
     func ids(_ list: [String]) -> String { list.map(q).joined(separator: " ") }
+    func ids(_ list: [String], _ contents: [String: String]) -> String {
+      list.map { id in
+        // A bound identifier needs no keyword quoting: `to="x"` is never the keyword.
+        contents[id].map { ListTokenizer.quoted(id) + "=" + ListTokenizer.quoted($0, force: true) } ?? q(id)
+      }.joined(separator: " ")
+    }
     switch self {
-    case .appendSections(let list): return "append-sections \(ids(list))"
-    case .insertSections(let list, let side, let anchor): return "insert-sections \(ids(list)) \(side.rawValue) \(q(anchor))"
+    case .appendSections(let list, let contents): return "append-sections \(ids(list, contents))"
+    case .insertSections(let list, let side, let anchor, let contents):
+      return "insert-sections \(ids(list, contents)) \(side.rawValue) \(q(anchor))"
     case .deleteSections(let list): return "delete-sections \(ids(list))"
     case .moveSection(let id, let side, let anchor): return "move-section \(q(id)) \(side.rawValue) \(q(anchor))"
     case .setSection(let id, let content): return "set-section \(q(id)) \(ListTokenizer.quoted(content, force: true))"
     case .reloadSections(let list): return "reload-sections \(ids(list))"
     case .replaceSection(let old, let new, let content):
       return "replace-section \(q(old)) with \(q(new))" + (content.map { " " + ListTokenizer.quoted($0, force: true) } ?? "")
-    case .append(let list, let section, let parent):
-      return "append \(ids(list))" + (section.map { " to \(q($0))" } ?? "") + (parent.map { " under \(q($0))" } ?? "")
-    case .insert(let list, let side, let anchor): return "insert \(ids(list)) \(side.rawValue) \(q(anchor))"
+    case .append(let list, let section, let parent, let contents):
+      return "append \(ids(list, contents))" + (section.map { " to \(q($0))" } ?? "") + (parent.map { " under \(q($0))" } ?? "")
+    case .insert(let list, let side, let anchor, let contents):
+      return "insert \(ids(list, contents)) \(side.rawValue) \(q(anchor))"
     case .delete(let list): return "delete \(ids(list))"
     case .deleteAll: return "delete-all"
     case .move(let id, let destination):
@@ -61,15 +69,15 @@ extension ListCommand: CustomStringConvertible {
       count == 1 ? "\(verb) \(noun)" : "\(verb) \(count) \(noun)s"
     }
     switch self {
-    case .appendSections(let list): return items("Append", list.count, "Section")
-    case .insertSections(let list, _, _): return items("Insert", list.count, "Section")
+    case .appendSections(let list, _): return items("Append", list.count, "Section")
+    case .insertSections(let list, _, _, _): return items("Insert", list.count, "Section")
     case .deleteSections(let list): return items("Delete", list.count, "Section")
     case .moveSection: return "Move Section"
     case .setSection: return "Edit Section"
     case .reloadSections(let list): return items("Reload", list.count, "Section")
     case .replaceSection: return "Replace Section"
-    case .append(let list, _, _): return items("Append", list.count)
-    case .insert(let list, _, _): return items("Insert", list.count)
+    case .append(let list, _, _, _): return items("Append", list.count)
+    case .insert(let list, _, _, _): return items("Insert", list.count)
     case .delete(let list): return items("Delete", list.count)
     case .deleteAll: return "Delete All"
     case .move: return "Move Item"

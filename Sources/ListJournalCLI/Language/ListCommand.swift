@@ -27,8 +27,10 @@ enum ListCommand: Equatable, Sendable {
   }
 
   // Sections
-  case appendSections([String])
-  case insertSections([String], Side, anchor: String)
+  // A creating command's `contents` give new elements their contents (`a="Apple"`); the
+  // others are created with an empty one.
+  case appendSections([String], contents: [String: String] = [:])
+  case insertSections([String], Side, anchor: String, contents: [String: String] = [:])
   case deleteSections([String])
   case moveSection(String, Side, anchor: String)
   case setSection(String, content: String)
@@ -36,8 +38,8 @@ enum ListCommand: Equatable, Sendable {
   case replaceSection(String, with: String, content: String?)
 
   // Items
-  case append([String], section: String?, parent: String?)
-  case insert([String], Side, anchor: String)
+  case append([String], section: String?, parent: String?, contents: [String: String] = [:])
+  case insert([String], Side, anchor: String, contents: [String: String] = [:])
   case delete([String])
   case deleteAll
   case move(String, ItemDestination)

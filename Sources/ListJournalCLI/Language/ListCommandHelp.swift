@@ -15,10 +15,12 @@ enum ListCommandHelp {
   }
 
   static let entries: [Entry] = [
-    Entry(name: "append-sections", synopsis: "append-sections S...", summary: "Appends sections at the end.",
-          example: "append-sections Fruit Vegetables"),
+    Entry(name: "append-sections", synopsis: "append-sections S...",
+          summary: "Appends sections at the end (S=\"content\" gives one its content).",
+          example: "append-sections Fruit=\"Fresh fruit\" Vegetables"),
     Entry(name: "insert-sections", synopsis: "insert-sections S... before|after S2",
-          summary: "Inserts sections next to section S2.", example: "insert-sections Dairy before Fruit"),
+          summary: "Inserts sections next to section S2 (S=\"content\" gives one its content).",
+          example: "insert-sections Dairy before Fruit"),
     Entry(name: "delete-sections", synopsis: "delete-sections S...",
           summary: "Deletes sections with every item in them.", example: "delete-sections Dairy"),
     Entry(name: "move-section", synopsis: "move-section S before|after S2",
@@ -32,9 +34,10 @@ enum ListCommandHelp {
           summary: "Section T takes S's place and items, with the given content (S's content when none is given).",
           example: "replace-section Fruit with Fruits \"All fruit\""),
     Entry(name: "append", synopsis: "append I... [to S] [under P]",
-          summary: "Appends items as root items of S (default: the last section), or as P's last children.",
-          example: "append apple pear to Fruit\nappend granny under apple"),
-    Entry(name: "insert", synopsis: "insert I... before|after J", summary: "Inserts items as J's siblings.",
+          summary: "Appends items as root items of S (default: the last section), or as P's last children; I=\"content\" gives one its content.",
+          example: "append apple=\"Apple\" pear to Fruit\nappend granny under apple"),
+    Entry(name: "insert", synopsis: "insert I... before|after J",
+          summary: "Inserts items as J's siblings (I=\"content\" gives one its content).",
           example: "insert kiwi before pear"),
     Entry(name: "delete", synopsis: "delete I...", summary: "Deletes items with their subtrees.",
           example: "delete pear"),
@@ -78,24 +81,69 @@ enum ListCommandHelp {
           example: "help move"),
   ]
 
+  /// The commands only the REPL knows (it handles them before the list language).
+  static let replEntries: [Entry] = [
+    Entry(name: "history", synopsis: "history", summary: "Lists the lines typed, kept across sessions (REPL only).",
+          example: "history"),
+    Entry(name: "quit", synopsis: "quit | exit",
+          summary: "Leaves the REPL (REPL only; Ctrl-D too); an open transaction is rolled back.", example: "quit"),
+  ]
+
   static var names: [String] { entries.map(\.name) }
+
+  /// What the REPL completes and lists: the language's commands and its own.
+  static var replNames: [String] { names + replEntries.map(\.name) + ["exit"] }
 
   static func entry(named name: String) -> Entry? { entries.first { $0.name == name } }
 
-  /// The text `help` prints.
-  static var overview: String {
-    let width = entries.map(\.synopsis.count).filter { $0 < 40 }.max() ?? 30
+  /// An entry of the language, or of the REPL's own commands when `includingRepl`.
+  static func entry(named name: String, includingRepl: Bool) -> Entry? {
+    if let entry = entry(named: name) { return entry }
+    guard includingRepl else { return nil }
+    return replEntries.first { $0.name == name || (name == "exit" && $0.name == "quit") }
+  }
+
+  /// The text `help` prints in `exec`.
+  static var overview: String { overview(width: nil, includingRepl: false) }
+
+  /// The text `help` prints: one line per command, its summary wrapped to `width` columns
+  /// (unwrapped when nil) under a hanging indent; the REPL's own commands when `includingRepl`.
+  static func overview(width: Int?, includingRepl: Bool) -> String {
+    let shown = includingRepl ? entries + replEntries : entries
+    let column = shown.map(\.synopsis.count).filter { $0 < 40 }.max() ?? 30
+    let indent = String(repeating: " ", count: column + 4)
     var text = "Commands (one per line; # starts a comment; quote tokens with spaces: \"a b\"):\n"
-    for entry in entries {
-      let padding = String(repeating: " ", count: max(1, width - entry.synopsis.count + 2))
+    for entry in shown {
+      let summary = String(entry.summary.prefix { $0 != "." })
+      var lines = [String]()
       if entry.synopsis.count < 40 {
-        text += "  \(entry.synopsis)\(padding)\(entry.summary.prefix { $0 != "." })\n"
+        let padding = String(repeating: " ", count: max(1, column - entry.synopsis.count + 2))
+        lines = wrap(summary, width: width.map { $0 - column - 4 }, first: "  \(entry.synopsis)\(padding)", rest: indent)
       } else {
-        text += "  \(entry.synopsis)\n  \(String(repeating: " ", count: width + 2))\(entry.summary.prefix { $0 != "." })\n"
+        lines = ["  \(entry.synopsis)"] + wrap(summary, width: width.map { $0 - column - 4 }, first: indent, rest: indent)
       }
+      text += lines.joined(separator: "\n") + "\n"
     }
     text += "Type `help COMMAND` for details and an example."
     return text
+  }
+
+  /// `text` in lines of at most `width` characters (at least 20), broken at spaces, each
+  /// after its prefix.
+  static func wrap(_ text: String, width: Int?, first: String, rest: String) -> [String] {
+    guard let width else { return [first + text] }
+    let limit = max(20, width)
+    var lines: [String] = []
+    var current = ""
+    for word in text.split(separator: " ") {
+      if !current.isEmpty, current.count + 1 + word.count > limit {
+        lines.append(current)
+        current = ""
+      }
+      current += current.isEmpty ? String(word) : " " + word
+    }
+    lines.append(current)
+    return lines.enumerated().map { ($0.offset == 0 ? first : rest) + $0.element }
   }
 
   /// The text `help COMMAND` prints.

@@ -35,8 +35,8 @@ enum ListCommandParser {
     // Item commands first: a string switch tries its cases in order, and they are most lines.
     case "append": return try parser.append()
     case "insert":
-      let (ids, side, anchor) = try parser.identifiersBeside(kind: "item")
-      return .insert(ids, side, anchor: anchor)
+      let (ids, side, anchor, contents) = try parser.identifiersBeside(kind: "item")
+      return .insert(ids, side, anchor: anchor, contents: contents)
     case "delete": return .delete(try parser.identifiers(atLeastOne: "item"))
     case "delete-all":
       try parser.finish()
@@ -60,10 +60,12 @@ enum ListCommandParser {
       let destination = try parser.indexPath()
       try parser.finish()
       return .reorder(from: source, to: destination)
-    case "append-sections": return .appendSections(try parser.identifiers(atLeastOne: "section"))
+    case "append-sections":
+      let (ids, contents) = try parser.newIdentifiers(kind: "section", until: [])
+      return .appendSections(ids, contents: contents)
     case "insert-sections":
-      let (ids, side, anchor) = try parser.identifiersBeside(kind: "section")
-      return .insertSections(ids, side, anchor: anchor)
+      let (ids, side, anchor, contents) = try parser.identifiersBeside(kind: "section")
+      return .insertSections(ids, side, anchor: anchor, contents: contents)
     case "delete-sections": return .deleteSections(try parser.identifiers(atLeastOne: "section"))
     case "move-section":
       let id = try parser.identifier("section")
@@ -115,12 +117,14 @@ enum ListCommandParser {
       try parser.finish()
       return .diff(from, to, json: json)
     case "help":
-      let topic = parser.optionalToken()
+      let topic = try parser.optionalToken()
       try parser.finish()
-      if let topic, ListCommandHelp.entry(named: topic.text) == nil {
+      if let topic, ListCommandHelp.entry(named: topic.text, includingRepl: true) == nil {
         throw ListLanguageError(column: topic.column, message: "no command named '\(topic.text)'")
       }
       return .help(topic?.text)
+    case "history", "quit", "exit":
+      throw ListLanguageError(column: head.column, message: "'\(head.text)' works in the REPL only (`listjournal repl`)")
     default:
       var message = "unknown command '\(head.text)'"
       if let suggestion = suggestion(for: head.text) { message += "; did you mean '\(suggestion)'?" }
@@ -135,24 +139,37 @@ enum ListCommandParser {
     return last.column + last.text.utf8.count + (last.isQuoted ? 2 : 0)
   }
 
-  /// The known command closest to a misspelled one (edit distance ≤ 2).
+  /// The known command closest to a misspelled one: one edit away for words of up to four
+  /// letters, two for longer ones (so `foo` suggests nothing, though `log` is two edits away).
   static func suggestion(for word: String) -> String? {
-    let candidates = ListCommandHelp.names.map { ($0, editDistance(Array(word.utf8), Array($0.utf8))) }
-    guard let best = candidates.min(by: { $0.1 < $1.1 }), best.1 <= 2 else { return nil }
+    nearest(to: word, among: ListCommandHelp.names)
+  }
+
+  /// The name in `names` closest to `word` within that limit, if any.
+  static func nearest(to word: String, among names: [String]) -> String? {
+    let candidates = names.map { ($0, editDistance(Array(word.utf8), Array($0.utf8))) }
+    let limit = word.utf8.count <= 4 ? 1 : 2
+    guard let best = candidates.min(by: { $0.1 < $1.1 }), best.1 <= limit else { return nil }
     return best.0
   }
 
+  /// Edits (insert, delete, substitute, swap two neighbours) from `a` to `b`: `lgo` is one
+  /// edit from `log`.
   private static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
+    var beforePrevious = Array(repeating: 0, count: b.count + 1)
     var previous = Array(0...b.count)
     var current = previous
     for i in 1...a.count {
       current[0] = i
       for j in 1...b.count {
         current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+          current[j] = min(current[j], beforePrevious[j - 2] + 1)
+        }
       }
-      swap(&previous, &current)
+      (beforePrevious, previous, current) = (previous, current, beforePrevious)
     }
     return previous[b.count]
   }
@@ -183,7 +200,36 @@ extension ListCommandParser {
     mutating func next(_ what: String) throws(ListLanguageError) -> ListToken {
       guard position < tokens.endIndex else { throw error("missing \(what)") }
       defer { position += 1 }
+      try refuseContent(tokens[position])
       return tokens[position]
+    }
+
+    /// `a="…"` gives a content to what a command creates; anywhere else it is an error.
+    func refuseContent(_ token: ListToken) throws(ListLanguageError) {
+      guard token.bindsContent else { return }
+      throw error("'\(token.text)=\"…\"': only a new item or section can be given a content here", column: token.column)
+    }
+
+    /// `X... ` up to one of the unquoted `keywords` (or the end), each `X` bare or `X="content"`.
+    mutating func newIdentifiers(kind: String, until keywords: [String]) throws(ListLanguageError)
+      -> ([String], [String: String])
+    {
+      var ids: [String] = []
+      var contents: [String: String] = [:]
+      while position < tokens.endIndex, !keywords.contains(where: { tokens[position].isKeyword($0) }) {
+        let token = tokens[position]
+        ids.append(token.text)
+        position += 1
+        if token.bindsContent {
+          // The tokenizer puts the quoted content right after a binding token.
+          contents[token.text] = tokens[position].text
+          position += 1
+        }
+      }
+      guard !ids.isEmpty else {
+        throw error("missing \(kind) identifiers", column: isAtEnd ? nil : tokens[position].column)
+      }
+      return (ids, contents)
     }
 
     mutating func identifier(_ what: String) throws(ListLanguageError) -> String {
@@ -196,9 +242,10 @@ extension ListCommandParser {
       throw error("unexpected '\(extra.text)'", column: extra.column)
     }
 
-    mutating func optionalToken() -> ListToken? {
+    mutating func optionalToken() throws(ListLanguageError) -> ListToken? {
       guard position < tokens.endIndex else { return nil }
       defer { position += 1 }
+      try refuseContent(tokens[position])
       return tokens[position]
     }
 
@@ -223,25 +270,21 @@ extension ListCommandParser {
     /// `S...` up to the end of the line.
     mutating func identifiers(atLeastOne kind: String) throws(ListLanguageError) -> [String] {
       guard !isAtEnd else { throw error("missing \(kind) identifiers") }
+      for token in tokens[position...] { try refuseContent(token) }
       let ids = tokens[position...].map(\.text)
       position = tokens.endIndex
       return ids
     }
 
-    /// `X... before|after Y`.
-    mutating func identifiersBeside(kind: String) throws(ListLanguageError) -> ([String], ListCommand.Side, String) {
-      var ids: [String] = []
-      while position < tokens.endIndex, !tokens[position].isKeyword("before"), !tokens[position].isKeyword("after") {
-        ids.append(tokens[position].text)
-        position += 1
-      }
-      guard !ids.isEmpty else {
-        throw error("missing \(kind) identifiers", column: isAtEnd ? nil : tokens[position].column)
-      }
+    /// `X... before|after Y`, each `X` bare or `X="content"`.
+    mutating func identifiersBeside(kind: String) throws(ListLanguageError)
+      -> ([String], ListCommand.Side, String, [String: String])
+    {
+      let (ids, contents) = try newIdentifiers(kind: kind, until: ["before", "after"])
       let side = try self.side()
       let anchor = try identifier("anchor \(kind)")
       try finish()
-      return (ids, side, anchor)
+      return (ids, side, anchor, contents)
     }
 
     /// `X with Y ["content"]`.
@@ -249,24 +292,17 @@ extension ListCommandParser {
       let old = try identifier(kind)
       try expectKeyword("with")
       let new = try identifier("new \(kind)")
-      let content = optionalToken()?.text
+      let content = try optionalToken()?.text
       try finish()
       return (old, new, content)
     }
 
-    /// `I... [to S] [under P]`.
+    /// `I... [to S] [under P]`, each `I` bare or `I="content"`.
     mutating func append() throws(ListLanguageError) -> ListCommand {
-      var ids: [String] = []
-      while position < tokens.endIndex, !tokens[position].isKeyword("to"), !tokens[position].isKeyword("under") {
-        ids.append(tokens[position].text)
-        position += 1
-      }
-      guard !ids.isEmpty else {
-        throw error("missing item identifiers", column: isAtEnd ? nil : tokens[position].column)
-      }
+      let (ids, contents) = try newIdentifiers(kind: "item", until: ["to", "under"])
       var section: String?
       var parent: String?
-      while let clause = optionalToken() {
+      while let clause = try optionalToken() {
         if clause.isKeyword("to"), section == nil {
           section = try identifier("section")
         } else if clause.isKeyword("under"), parent == nil {
@@ -275,7 +311,7 @@ extension ListCommandParser {
           throw error("unexpected '\(clause.text)'", column: clause.column)
         }
       }
-      return .append(ids, section: section, parent: parent)
+      return .append(ids, section: section, parent: parent, contents: contents)
     }
 
     /// `I before|after J`, `I to S`, `I under P`.
@@ -309,7 +345,7 @@ extension ListCommandParser {
     }
 
     mutating func optionalCount() throws(ListLanguageError) -> Int {
-      guard let token = optionalToken() else { return 1 }
+      guard let token = try optionalToken() else { return 1 }
       guard let count = Int(token.text), count >= 1 else {
         throw error("expected a positive count, found '\(token.text)'", column: token.column)
       }

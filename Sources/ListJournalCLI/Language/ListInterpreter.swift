@@ -16,6 +16,13 @@ final class ListInterpreter {
   let style: TerminalStyle
   let interactive: Bool
   var acknowledgesCommits = false
+  /// The terminal's width for `help` (the REPL on a terminal); nil prints it unwrapped.
+  var helpWidth: Int?
+  /// `exec --atomic`: the whole input is one transaction, opened by ``beginAtomic()`` and
+  /// committed by ``finish(lastLine:)``; the script's own `begin`…`commit` only group lines.
+  private(set) var isAtomic = false
+  /// The lines of the script's open `begin`s, in atomic mode.
+  private var atomicBegins: [Int] = []
 
   /// The line of the open `begin`.
   private(set) var transactionLine: Int?
@@ -29,6 +36,12 @@ final class ListInterpreter {
     self.output = output
     self.style = style
     self.interactive = interactive
+  }
+
+  /// Opens the one transaction of an atomic run, before its first line.
+  func beginAtomic() throws(ListLanguageError) {
+    try session.begin()
+    isAtomic = true
   }
 
   /// Runs one line given as UTF-8 bytes; errors carry the line number.
@@ -71,6 +84,11 @@ final class ListInterpreter {
         do throws(ListLanguageError) {
           try session.apply(command)
         } catch {
+          if isAtomic {
+            session.rollback()
+            isAtomic = false
+            throw ListLanguageError(message: error.message + " (--atomic: nothing was written)")
+          }
           if !interactive {
             session.rollback()
             let begun = transactionLine.map { " (transaction begun at line \($0) rolled back)" } ?? ""
@@ -85,6 +103,7 @@ final class ListInterpreter {
       }
       return
     }
+    if isAtomic { return try executeInAtomicRun(command, number: number) }
     switch command {
     case .begin:
       if let transactionLine {
@@ -133,13 +152,35 @@ final class ListInterpreter {
         try ChangesetRenderer.render(
           from: fromVersion, to: toVersion, session: session, json: json, style: style))
     case .help(let topic):
-      if let topic, let entry = ListCommandHelp.entry(named: topic) {
+      if let topic, let entry = ListCommandHelp.entry(named: topic, includingRepl: interactive) {
         output.writeLine(ListCommandHelp.text(for: entry))
       } else {
-        output.writeLine(ListCommandHelp.overview)
+        output.writeLine(ListCommandHelp.overview(width: helpWidth, includingRepl: interactive))
       }
     default:
       break
+    }
+  }
+
+  /// The non-changing commands of an atomic run: `begin`/`commit` nest inside the run's
+  /// transaction, and what would end it early or move the head is refused.
+  private func executeInAtomicRun(_ command: ListCommand, number: Int) throws(ListLanguageError) {
+    switch command {
+    case .begin:
+      atomicBegins.append(number)
+    case .commit:
+      guard atomicBegins.popLast() != nil else { throw ListLanguageError(message: "commit without begin") }
+    case .rollback, .undo, .redo, .checkout:
+      session.rollback()
+      isAtomic = false
+      let name = command == .rollback ? "rollback" : "\(command)".prefix { $0 != "(" }
+      throw ListLanguageError(
+        message: "'\(name)' cannot run with --atomic, where the whole script is one transaction "
+          + "(nothing was written)")
+    default:
+      isAtomic = false
+      defer { isAtomic = true }
+      try execute(command, number: number)
     }
   }
 
@@ -173,6 +214,16 @@ final class ListInterpreter {
 
   /// Called at the end of input: an open transaction is an error and is rolled back.
   func finish(lastLine: Int) throws(ListLanguageError) {
+    if isAtomic {
+      isAtomic = false
+      if let begun = atomicBegins.last {
+        session.rollback()
+        throw ListLanguageError(
+          line: lastLine, message: "input ended inside the transaction begun at line \(begun) (--atomic: nothing was written)")
+      }
+      try committed(session.commit())
+      return
+    }
     if let transactionLine, session.isInTransaction {
       session.rollback()
       self.transactionLine = nil

@@ -2,8 +2,10 @@
 ///
 /// Tokens are separated by spaces (or tabs); `#` outside quotes starts a comment that runs to
 /// the end of the line; a token written in double quotes may hold spaces and `#`, with `\"` and
-/// `\\` as the only escapes. A quote inside an unquoted word, text glued to a closing quote, an
-/// unknown escape and a missing closing quote are errors naming the column.
+/// `\\` as the only escapes. `ID="content"` (the identifier bare or quoted) gives an identifier
+/// its content: two tokens, the first marked ``ListToken/bindsContent``. Any other quote inside
+/// an unquoted word, text glued to a closing quote, an unknown escape and a missing closing
+/// quote are errors naming the column.
 ///
 /// It works on UTF-8 bytes, never on `Character`s, because `exec` tokenizes millions of lines.
 ///
@@ -20,6 +22,7 @@ enum ListTokenizer {
   private static let quote: UInt8 = 0x22
   private static let backslash: UInt8 = 0x5C
   private static let hash: UInt8 = 0x23
+  private static let equals: UInt8 = 0x3D
 
   /// Tokenizes a line given as a `String`.
   static func tokenize(_ line: String) throws(ListLanguageError) -> [ListToken] {
@@ -80,7 +83,8 @@ enum ListTokenizer {
         guard closed else {
           throw ListLanguageError(column: start + 1, message: "unterminated quoted token")
         }
-        if index < count, !isSeparator(bytes[index]) {
+        let binds = index + 1 < count && bytes[index] == equals && bytes[index + 1] == quote
+        if index < count, !binds, !isSeparator(bytes[index]) {
           throw ListLanguageError(
             column: index + 1, message: "a closing quote must be followed by a space")
         }
@@ -88,21 +92,34 @@ enum ListTokenizer {
           escaped
           ? String(decoding: text, as: UTF8.self)
           : String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<(index - 1)]), as: UTF8.self)
-        tokens.append(ListToken(text: content, isQuoted: true, column: start + 1))
+        tokens.append(ListToken(text: content, isQuoted: true, column: start + 1, bindsContent: binds))
+        if binds {
+          guard tokens.count < 2 || !tokens[tokens.count - 2].bindsContent else {
+            throw ListLanguageError(column: start + 1, message: "a content cannot have a content")
+          }
+          index += 1
+        }
         continue
       }
       let start = index
+      var binds = false
       while index < count {
         let b = bytes[index]
         if b == space || b == tab || b == carriageReturn || b == hash { break }
         if b == quote {
+          // `a="Apple"`: the word ends before the `=`, and the quoted content follows.
+          if index - 1 > start, bytes[index - 1] == equals {
+            binds = true
+            break
+          }
           throw ListLanguageError(
             column: index + 1, message: "a quote inside a word; quote the whole token instead")
         }
         index += 1
       }
-      let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-      tokens.append(ListToken(text: text, isQuoted: false, column: start + 1))
+      let end = binds ? index - 1 : index
+      let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+      tokens.append(ListToken(text: text, isQuoted: false, column: start + 1, bindsContent: binds))
     }
     return tokens
   }

@@ -25,10 +25,10 @@ extension ListCommandTarget {
     // Queries go through `currentList` inline, never a stored copy: a live copy would make the
     // snapshot's storage shared and turn the mutation below into a copy.
     switch command {
-    case .appendSections(let ids):
-      try appendSections(ids.map { TextSection(id: $0) })
-    case .insertSections(let ids, let side, let anchor):
-      let sections = ids.map { TextSection(id: $0) }
+    case .appendSections(let ids, let contents):
+      try appendSections(ids.map { TextSection(id: $0, content: contents[$0] ?? "") })
+    case .insertSections(let ids, let side, let anchor, let contents):
+      let sections = ids.map { TextSection(id: $0, content: contents[$0] ?? "") }
       switch side {
       case .before: try insertSections(sections, beforeSection: anchor)
       case .after: try insertSections(sections, afterSection: anchor)
@@ -47,8 +47,8 @@ extension ListCommandTarget {
     case .replaceSection(let old, let new, let content):
       guard let existing = currentList.section(old) else { throw .sectionsNotFound([old]) }
       try replaceSection(old, with: TextSection(id: new, content: content ?? existing.content))
-    case .append(let ids, let sectionID, let parent):
-      let items = ids.map { TextItem(id: $0) }
+    case .append(let ids, let sectionID, let parent, let contents):
+      let items = ids.map { TextItem(id: $0, content: contents[$0] ?? "") }
       if let parent {
         if let sectionID {
           guard currentList.contains(section: sectionID) else { throw .sectionsNotFound([sectionID]) }
@@ -60,8 +60,8 @@ extension ListCommandTarget {
       } else {
         try appendItems(items, toSection: sectionID)
       }
-    case .insert(let ids, let side, let anchor):
-      let items = ids.map { TextItem(id: $0) }
+    case .insert(let ids, let side, let anchor, let contents):
+      let items = ids.map { TextItem(id: $0, content: contents[$0] ?? "") }
       switch side {
       case .before: try insertItems(items, beforeItem: anchor)
       case .after: try insertItems(items, afterItem: anchor)

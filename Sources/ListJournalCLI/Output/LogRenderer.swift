@@ -21,7 +21,7 @@ enum LogRenderer {
   static func text(_ versions: [LogEntry], style: TerminalStyle = .plain) -> String {
     versions.map { info in
       let marker = info.isHead ? style.yellow("*") : " "
-      let parent = info.parent.map { "← \($0)" } ?? "root"
+      let parent = info.parentIsLost ? "← ?" : info.parent.map { "← \($0)" } ?? "root"
       var ops = info.changeCount == 1 ? "1 op" : "\(info.changeCount) ops"
       if !info.operations.isEmpty { ops += ": " + info.operations.joined(separator: "; ") }
       return "\(marker) \(style.bold(String(info.version)))  \(parent)  \(timestamp(info.time))  \(displayLabel(info))  (\(ops))"

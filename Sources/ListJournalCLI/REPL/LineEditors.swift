@@ -6,7 +6,12 @@ import Darwin
 
 /// Chooses the line editor: libedit when stdin is a terminal, plain reading otherwise.
 enum LineEditors {
-  static func make(completions: @escaping (_ word: String, _ isCommandName: Bool) -> [String]) -> any LineEditor {
-    isatty(STDIN_FILENO) == 1 ? _EditLineEditor(completions: completions) : _PlainLineEditor()
+  static func make(
+    historyFile: ReplHistoryFile?,
+    completions: @escaping (_ word: String, _ position: CompletionPosition) -> [String]
+  ) -> any LineEditor {
+    guard isatty(STDIN_FILENO) == 1, let editor = _EditLineEditor(historyFile: historyFile, completions: completions)
+    else { return _PlainLineEditor() }
+    return editor
   }
 }

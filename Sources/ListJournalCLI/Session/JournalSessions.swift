@@ -14,6 +14,13 @@ enum JournalSessions {
     case .readOnly: try _IndexedJournalSession.open(path)
     case .readWrite(let durability, let createIfMissing):
       try _StoreJournalSession(path: path, durability: durability, createIfMissing: createIfMissing)
+    case .inMemory: try _StoreJournalSession(inMemoryFrom: path)
+    case .salvage:
+      try { () throws(ListLanguageError) in
+        let session = try _SalvagedJournalSession(path: path)
+        if let report = session.damageReport { printWarning(report) }
+        return session
+      }()
     }
   }
 }

@@ -17,4 +17,6 @@ struct LogEntry: Equatable, Sendable {
   var isHead: Bool
   /// What the version's events did ("insert a b", "move c"), at most a few; empty when unknown.
   var operations: [String] = []
+  /// True for a version read past damage whose parent is not known (`← ?` in `log`).
+  var parentIsLost = false
 }

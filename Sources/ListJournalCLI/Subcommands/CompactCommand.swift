@@ -19,6 +19,12 @@ struct CompactCommand: ParsableCommand {
   @Option(help: "zstd level for the rewritten frames (1…22).")
   var level: Int32 = 19
 
+  func validate() throws {
+    guard (1...22).contains(level) else {
+      throw ValidationError("--level must be a zstd level from 1 to 22, not \(level)")
+    }
+  }
+
   func run() throws {
     try reportingFailures { () throws(ListLanguageError) in
       do throws(JournalError) {

@@ -6,8 +6,8 @@ struct DiffCommand: ParsableCommand {
     commandName: "diff",
     abstract: "Print the changeset between two versions (any branch).",
     discussion: """
-      Versions are N, head or head~N. Text lists `- deleted`, `+ inserted`, `→ moved`,
-      `~ reloaded` with ids; JSON has one object per stage of batch updates. Any app's journal
+      Versions are N, head or head~N. Text lists `- deleted`, `+ inserted`, `→ moved`, \
+      `~ reloaded` with ids; JSON has one object per stage of batch updates. Any app's journal \
       can be read (ids shown as in `listjournal show --help`).
 
       Example:
@@ -26,9 +26,12 @@ struct DiffCommand: ParsableCommand {
   @Option(help: "text or json.")
   var format: OutputFormat = .text
 
+  @Flag(help: "Read past damage: every version that can still be rebuilt; the lost ones are named.")
+  var salvage = false
+
   func run() throws {
     try reportingFailures { () throws(ListLanguageError) in
-      let session = try JournalSessions.open(journal, mode: .readOnly)
+      let session = try JournalSessions.open(journal, mode: salvage ? .salvage : .readOnly)
       let fromVersion = try session.resolve(try versionReference(from))
       let toVersion = try session.resolve(try versionReference(to))
       OutputStream.standardOutput.writeLine(

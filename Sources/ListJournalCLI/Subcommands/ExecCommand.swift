@@ -18,9 +18,17 @@ struct ExecCommand: ParsableCommand {
       everything before it is kept, exit 1 — unless --keep-going. Input is read, applied and \
       committed line by line as it arrives, so a pipe gets `committed V` (with --ack) per commit.
 
+      --atomic makes the whole script one transaction (one version): at the first error nothing \
+      is written (a journal the run created is removed again); the script's begin…commit pairs \
+      only group lines, and rollback, undo, redo and checkout are refused. --dry-run replays the \
+      journal into memory and runs the script there: errors are reported with their lines, \
+      nothing is written, and the journal is neither created nor locked.
+
       Example:
-        printf 'append-sections Fruit\\nappend apple pear\\n' | listjournal exec todo.journal --ack
+        printf 'append-sections S\\nappend a\\n' | listjournal exec todo.journal --ack
         listjournal exec todo.journal script.list --durability strict
+        listjournal exec todo.journal script.list --atomic
+        listjournal exec todo.journal script.list --dry-run
       """)
 
   @Argument(help: "The journal file (created if missing).")
@@ -38,6 +46,19 @@ struct ExecCommand: ParsableCommand {
   @Flag(help: "Print `committed V` on stdout once version V is durable.")
   var ack = false
 
+  @Flag(help: "Run the whole script as one transaction: all of it is written, or nothing.")
+  var atomic = false
+
+  @Flag(help: "Run the script in memory only and report its errors; write nothing.")
+  var dryRun = false
+
+  func validate() throws {
+    if atomic && keepGoing {
+      throw ValidationError("--atomic and --keep-going exclude each other (an atomic script stops at its first error)")
+    }
+    if dryRun && ack { throw ValidationError("--dry-run commits nothing, so --ack has nothing to acknowledge") }
+  }
+
   func run() throws {
     var failed = false
     try reportingFailures { () throws(ListLanguageError) in
@@ -50,10 +71,14 @@ struct ExecCommand: ParsableCommand {
       }
       defer { if input != STDIN_FILENO { closeDescriptor(input) } }
 
-      let session = try JournalSessions.open(journal, mode: .readWrite(durability: durability, createIfMissing: true))
+      let existed = access(journal, F_OK) == 0
+      let session = try JournalSessions.open(
+        journal, mode: dryRun ? .inMemory : .readWrite(durability: durability, createIfMissing: true))
+      let versionsBefore = session.historyCounts().versions
       let interpreter = ListInterpreter(
         session: session, output: .standardOutput, style: .forStandardOutput(), interactive: false)
       interpreter.acknowledgesCommits = ack
+      if atomic { try interpreter.beginAtomic() }
       var lastLine = 0
       var idleFailure: ListLanguageError?
       // A script file's size is known: its bytes run so far are the progress.
@@ -97,7 +122,15 @@ struct ExecCommand: ParsableCommand {
         }
       }
       bar?.finish()
+      if dryRun {
+        let made = session.historyCounts().versions - versionsBefore
+        let outcome = failed ? "stopped at an error" : "no errors"
+        OutputStream.standardOutput.writeLine(
+          "dry run: \(outcome), \(made) new version\(made == 1 ? "" : "s"); nothing was written")
+      }
       try session.close()
+      // An atomic run that failed leaves no trace, not even the empty journal it created.
+      if atomic, failed, !existed, !dryRun { unlink(journal) }
       interpreter.acknowledgeDurable()
       // The process ends right after this: releasing the history (every version's events and
       // the list's nodes, one by one) would only cost time.

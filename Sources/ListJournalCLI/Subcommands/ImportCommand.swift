@@ -8,8 +8,8 @@ struct ImportCommand: ParsableCommand {
     commandName: "import",
     abstract: "Build a new journal from JSON lines written by `export`.",
     discussion: """
-      Each line's "kind", "version" and "payload" (the record's bytes, base64) are used; the
-      new journal is replayed before the command succeeds. A malformed line is named
+      Each line's "kind", "version" and "payload" (the record's bytes, base64) are used; the \
+      new journal is replayed before the command succeeds. A malformed line is named \
       (`error: line N: …`) and nothing is created. JOURNAL must not exist yet.
 
       Example:

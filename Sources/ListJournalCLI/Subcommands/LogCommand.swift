@@ -6,16 +6,19 @@ struct LogCommand: ParsableCommand {
     commandName: "log",
     abstract: "List the versions: number, parent, time, label, operation count.",
     discussion: """
-      JSON: [{"version": V, "parent": P|null, "head": bool, "label": L, "ops": N}].
-      `ops` is the number of events the version recorded (as `replay` and `info` count them):
-      one per section inserted, deleted or moved, one per run of items inserted or deleted, one
-      per item moved, updated, replaced, expanded or collapsed, one per reload/reconfigure — so
-      `append-sections A B` is 2 and `append a b` is 1; a command that changed nothing is 0.
-      Any app's journal can be read (see `listjournal show --help`).
-      --graph draws the undo tree with the head marked.
-      --limit N lists only the newest N versions (the last N lines of the full log; with
-      --graph, the tree they form, each version whose parent is older starting a root): on a
-      long journal that is read from its index instead of replaying it.
+      Text: `* 3  ← 2  2023-11-14T22:13:20Z  Append 2 Items  (2 ops: insert a b)`, `*` marking \
+      the head. JSON: [{"version": V, "parent": P|null, "head": bool, "label": L, "ops": N}].
+
+      `ops` counts the sections and items the version changed, so a version made by one command \
+      shows the count its label names: `append-sections A B` and `append a b` are 2 ops each, \
+      `move a after b` is 1; a command that changed nothing is 0. (`replay` and `info` count \
+      recorded events instead: `append a b` is one event.)
+
+      --graph draws the undo tree with the head marked. --limit N lists only the newest N \
+      versions (the last N lines of the full log; with --graph, the tree they form, each \
+      version whose parent is older starting a root): on a long journal that is read from its \
+      index instead of replaying it. --salvage reads a damaged journal (see `listjournal show \
+      --help`), with a line `✗ versions A...B lost to the damage` where the lost ones were. Any app's journal can be read (see `listjournal show --help`).
 
       Example:
         listjournal log todo.journal --graph
@@ -34,19 +37,47 @@ struct LogCommand: ParsableCommand {
   @Option(help: "List only the newest N versions.")
   var limit: Int?
 
+  @Flag(help: "Read past damage: every version that can still be rebuilt; the lost ones are named.")
+  var salvage = false
+
   func validate() throws {
     if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, not \(limit)") }
   }
 
   func run() throws {
     try reportingFailures { () throws(ListLanguageError) in
-      let session = try JournalSessions.open(journal, mode: .readOnly)
+      let session = try JournalSessions.open(journal, mode: salvage ? .salvage : .readOnly)
       let versions = try session.logEntries(newest: limit)
       let style = TerminalStyle.forStandardOutput()
+      if let salvaged = session as? _SalvagedJournalSession, !graph, format == .text {
+        OutputStream.standardOutput.writeLine(Self.text(versions, lost: salvaged.lostVersions, style: style))
+        return
+      }
       let text =
         graph ? LogRenderer.graph(versions, style: style)
         : format == .json ? LogRenderer.json(versions) : LogRenderer.text(versions, style: style)
       OutputStream.standardOutput.writeLine(text)
     }
+  }
+
+  /// The text log of a salvaged journal: a line where each run of lost versions would be.
+  static func text(_ versions: [LogEntry], lost: [ClosedRange<Int>], style: TerminalStyle) -> String {
+    var lines: [String] = []
+    var gaps = lost[...]
+    for entry in versions {
+      while let gap = gaps.first, gap.lowerBound < entry.version {
+        lines.append(Self.gapLine(gap, style: style))
+        gaps = gaps.dropFirst()
+      }
+      lines.append(LogRenderer.text([entry], style: style))
+    }
+    // Lost versions after the last readable one.
+    lines += gaps.map { Self.gapLine($0, style: style) }
+    return lines.joined(separator: "\n")
+  }
+
+  private static func gapLine(_ gap: ClosedRange<Int>, style: TerminalStyle) -> String {
+    let versions = gap.count == 1 ? "version \(gap.lowerBound)" : "versions \(gap.lowerBound)...\(gap.upperBound)"
+    return style.red("  ✗ \(versions) lost to the damage")
   }
 }

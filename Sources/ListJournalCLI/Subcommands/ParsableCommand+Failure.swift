@@ -15,7 +15,9 @@ extension ParsableCommand {
   /// Parses a `--at`/`FROM`/`TO` version argument.
   func versionReference(_ text: String) throws(ListLanguageError) -> VersionReference {
     guard let reference = VersionReference(text) else {
-      throw ListLanguageError(message: "'\(text)' is not a version (N, head or head~N)")
+      // A negative number most likely means "so many before the head".
+      let hint = text.hasPrefix("-") && Int(text.dropFirst()) != nil ? "; \(text.dropFirst()) before the head is head~\(text.dropFirst())" : ""
+      throw ListLanguageError(message: "'\(text)' is not a version (N, head or head~N\(hint))")
     }
     return reference
   }

@@ -6,8 +6,8 @@ struct ReplayCommand: ParsableCommand {
     commandName: "replay",
     abstract: "Fold the whole journal; print versions, events, the final state digest, time and events/s.",
     discussion: """
-      Any app's journal replays (identifiers and contents decoded generically). On a terminal,
-      a progress bar on stderr shows the records replayed (redrawn at most 10 times a second).
+      Any app's journal replays (identifiers and contents decoded generically). On a terminal, \
+      a progress bar on stderr shows the records replayed (redrawn at most 10 times a second). \
       The digest fingerprints the state (FNV-1a of its JSON): equal digests, equal states.
 
       Example:

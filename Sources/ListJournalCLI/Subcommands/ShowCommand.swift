@@ -6,15 +6,18 @@ struct ShowCommand: ParsableCommand {
     commandName: "show",
     abstract: "Print the list at the head or at version V.",
     discussion: """
-      Text draws the outline (▸ collapsed, ▾ expanded, • leaf, two spaces per level); JSON is
-      {"version": V, "sections": [{"id": S, "content": C, "items": [ITEM...]}]} with
+      Text draws the outline (▸ collapsed, ▾ expanded, • leaf, two spaces per level); JSON is \
+      {"version": V, "sections": [{"id": S, "content": C, "items": [ITEM...]}]} with \
       ITEM = {"id": I, "content": C, "expanded": true|false, "children": [ITEM...]}.
 
-      Any app's journal can be read: identifiers and contents are decoded as generic values and
-      shown as text. An identifier: a string as itself, any other value as compact JSON (7,
-      {"day":3}). A content: "" for elements that are their own identifier; an object without
-      its `id` member (when that equals the identifier), shown as "" when empty, as its single
+      Any app's journal can be read: identifiers and contents are decoded as generic values and \
+      shown as text. An identifier: a string as itself, any other value as compact JSON (7, \
+      {"day":3}). A content: "" for elements that are their own identifier; an object without \
+      its `id` member (when that equals the identifier), shown as "" when empty, as its single \
       `content` member when that is all, else as compact JSON ({"title":"Milk","done":true}).
+
+      --salvage reads a journal damaged in its middle: the versions before the damage and \
+      those an intact checkpoint after it rebuilds; the lost ones are named on stderr.
 
       Example:
         listjournal show todo.journal --at head~1 --format json
@@ -23,16 +26,22 @@ struct ShowCommand: ParsableCommand {
   @Argument(help: "The journal file.")
   var journal: String
 
-  @Option(help: "The version to show: N, head or head~N (default: head).")
+  // Unconditional: `--at -1` is a mistaken version, not a missing one.
+  @Option(parsing: .unconditional, help: "The version to show: N, head or head~N (default: head).")
   var at: String?
 
   @Option(help: "text or json.")
   var format: OutputFormat = .text
 
+  @Flag(help: "Read past damage: every version that can still be rebuilt; the lost ones are named.")
+  var salvage = false
+
   func run() throws {
     try reportingFailures { () throws(ListLanguageError) in
-      let session = try JournalSessions.open(journal, mode: .readOnly)
-      let version = try session.resolve(try at.map { s throws(ListLanguageError) in try versionReference(s) } ?? .head(back: 0))
+      // A mistyped version is named before the journal is opened (and perhaps replayed).
+      let reference = try at.map { s throws(ListLanguageError) in try versionReference(s) } ?? .head(back: 0)
+      let session = try JournalSessions.open(journal, mode: salvage ? .salvage : .readOnly)
+      let version = try session.resolve(reference)
       let outlines = try session.outlines(at: version)
       let out = OutputStream.standardOutput
       switch format {

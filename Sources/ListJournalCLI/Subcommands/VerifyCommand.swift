@@ -8,9 +8,10 @@ struct VerifyCommand: ParsableCommand {
     commandName: "verify",
     abstract: "Check checksums, replay everything and check invariants; exit 0 if sound, 1 if not.",
     discussion: """
-      Any app's journal is checked (decoded generically). Names the first bad byte offset and
-      version. --repair keeps the valid prefix and sets the
-      original aside. A sound journal whose read index (JOURNAL.index, which lets show, log,
+      Any app's journal is checked (decoded generically). Names the first bad byte offset and \
+      version. --repair keeps the valid prefix and sets the original aside; the versions after \
+      the damage that it drops are named, with those `show`/`log`/`diff`/`export --salvage` \
+      can still read from the original. A sound journal whose read index (JOURNAL.index, which lets show, log, \
       diff and info skip replaying it) is missing or out of date gets a new one.
 
       Example:
@@ -27,13 +28,29 @@ struct VerifyCommand: ParsableCommand {
     try reportingFailures { () throws(ListLanguageError) in
       let out = OutputStream.standardOutput
       if repair {
+        // What the damage costs, said before anything is dropped: the versions after the
+        // damage that a salvaging read still rebuilds are not kept by the repaired journal.
+        let salvage = try? _SalvagedJournalSession(path: journal)
+        let report: JournalRepair.Report
         do {
-          let report = try JournalRepair.repair(at: journal)
-          out.writeLine("repaired: kept \(report.keptBytes) bytes (\(report.recordCount) records, last good version \(report.lastGoodVersion.map(String.init) ?? "none")), dropped \(report.droppedBytes) bytes")
-          if let copy = report.damagedCopyPath { out.writeLine("the damaged original is kept at \(copy)") }
+          report = try JournalRepair.repair(at: journal)
         } catch {
           throw ListLanguageError(message: "cannot repair '\(journal)': \(error)")
         }
+        let kept = report.lastGoodVersion.map { "versions 0...\($0)" } ?? "no version"
+        out.writeLine("repaired: kept \(kept) (\(report.recordCount) records, \(report.keptBytes) bytes), dropped \(report.droppedBytes) bytes")
+        if let salvage, let last = report.lastGoodVersion.map(Int.init), salvage.latestVersion > last {
+          let readable = salvage.versions().map(\.version).filter { $0 > last }
+          var dropped = "dropped versions \(last + 1)...\(salvage.latestVersion)"
+          if readable.isEmpty {
+            dropped += "; none of them can be rebuilt"
+          } else {
+            dropped += "; \(readable.count) of them (\(_SalvagedJournalSession.describe(Self.ranges(readable)))) can still be read "
+              + "from the damaged original with --salvage"
+          }
+          printWarning(dropped)
+        }
+        if let copy = report.damagedCopyPath { out.writeLine("the damaged original is kept at \(copy)") }
         return
       }
       // 1. Checksums and framing of every chunk.
@@ -44,7 +61,7 @@ struct VerifyCommand: ParsableCommand {
         throw ListLanguageError(message: _StoreJournalSession.describe(error, path: journal))
       }
       if let corruption = reader.recovery.corruption {
-        throw ListLanguageError(message: "'\(journal)' is damaged: \(corruption) (run `listjournal verify \(journal) --repair` to keep the valid prefix)")
+        throw ListLanguageError(message: _StoreJournalSession.describe(corruption, path: journal))
       }
       if reader.recovery.tornTailBytes > 0 {
         out.writeLine("torn tail: \(reader.recovery.tornTailBytes) bytes after offset \(reader.recovery.validBytes) (dropped when the journal is next opened for writing)")
@@ -66,5 +83,20 @@ struct VerifyCommand: ParsableCommand {
           + "\(report.eventCount) events, \(report.checkpointsChecked) checkpoints and \(report.statesChecked) states checked")
       if report.readIndexWritten { out.writeLine("read index written: \(journal).index") }
     }
+  }
+}
+
+extension VerifyCommand {
+  /// Sorted version numbers as ranges: [3, 4, 5, 9] → [3...5, 9...9].
+  static func ranges(_ versions: [Int]) -> [ClosedRange<Int>] {
+    var ranges: [ClosedRange<Int>] = []
+    for version in versions {
+      if let last = ranges.last, last.upperBound + 1 == version {
+        ranges[ranges.count - 1] = last.lowerBound...version
+      } else {
+        ranges.append(version...version)
+      }
+    }
+    return ranges
   }
 }

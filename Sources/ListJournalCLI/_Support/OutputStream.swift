@@ -73,7 +73,9 @@ final class OutputStream: @unchecked Sendable {
 func printError(_ message: String) {
   ProgressBar.active?.clear()
   OutputStream.standardOutput.flush()
-  OutputStream.standardError.writeLine("error: \(message)")
+  // Red on a terminal (never with NO_COLOR, on a pipe or in a file).
+  let style = TerminalStyle.forStandardError()
+  OutputStream.standardError.writeLine("\(style.bold(style.red("error:"))) \(message)")
   OutputStream.standardError.flush()
 }
 

@@ -25,7 +25,8 @@ final class _StoreJournalSession: JournalSession {
   typealias Store = ListStore<TextSection, TextItem>
 
   let path: String
-  private let journal: JournalStore<TextSection, TextItem>
+  /// nil for an in-memory session (`exec --dry-run`): nothing is ever written.
+  private let journal: JournalStore<TextSection, TextItem>?
   private let store: Store
   private let durability: CLIDurability
   private var pending: (snapshot: TextSnapshot, commands: [ListCommand])?
@@ -36,7 +37,8 @@ final class _StoreJournalSession: JournalSession {
   var currentSnapshot: TextSnapshot { pending?.snapshot ?? store.snapshot }
   var isInTransaction: Bool { pending != nil }
   var durableVersion: Int {
-    durability == .relaxed ? writtenVersion : journal.durableVersion.rawValue
+    guard let journal else { return store.latestVersion.rawValue }
+    return durability == .relaxed ? writtenVersion : journal.durableVersion.rawValue
   }
 
   /// In-memory checkpoints along a branch, in events. The library's old default (1,024) kept a
@@ -76,16 +78,58 @@ final class _StoreJournalSession: JournalSession {
         at: path, codec: HistoryCodec(), configuration: configuration,
         progress: bar.map { bar in { done, total in bar.update(done: done, total: total) } })
     } catch {
+      if case .invalidRecord = error, Self.isAnotherAppsJournal(path) {
+        throw ListLanguageError(message: Self.anotherAppsJournal(path))
+      }
       throw ListLanguageError(message: Self.describe(error, path: path))
     }
-    let recovery = journal.recovery
+    let recovery = journal!.recovery
     if recovery.tornTailBytes > 0 {
       printWarning(
         "'\(path)': dropped a torn tail of \(recovery.tornTailBytes) bytes at offset \(recovery.validBytes)"
           + (recovery.tornTailReason.map { " (\($0))" } ?? ""))
     }
-    store = journal.store
+    store = journal!.store
     writtenVersion = store.latestVersion.rawValue
+  }
+
+  /// Replays the journal (an empty history when the file is missing) into memory only, for
+  /// `exec --dry-run`: commands, undo and checkout work as in a writing session, and the file
+  /// is neither locked nor changed (a torn tail is ignored, not cut off).
+  init(inMemoryFrom path: String) throws(ListLanguageError) {
+    self.path = path
+    durability = .relaxed
+    journal = nil
+    if access(path, F_OK) != 0, errno == ENOENT {
+      store = Store(checkpointInterval: Self.checkpointInterval, checkpointBudget: Self.checkpointBudget, clock: Self.clock())
+    } else {
+      let bar = ProgressBar.onStandardError(label: "replaying", showingAfter: 0.25)
+      defer { bar?.finish() }
+      do throws(JournalStoreError) {
+        store = try JournalHistory<TextSection, TextItem>.open(
+          at: path, codec: HistoryCodec(), checkpointInterval: Self.checkpointInterval,
+          checkpointBudget: Self.checkpointBudget,
+          progress: bar.map { bar in { done, total in bar.update(done: done, total: total) } }
+        ).store
+      } catch {
+        if case .invalidRecord = error, Self.isAnotherAppsJournal(path) {
+          throw ListLanguageError(message: Self.anotherAppsJournal(path))
+        }
+        throw ListLanguageError(message: Self.describe(error, path: path))
+      }
+    }
+    writtenVersion = store.latestVersion.rawValue
+  }
+
+  /// Whether a journal the CLI's elements cannot replay decodes as some app's own elements:
+  /// refused on purpose then, not damaged.
+  static func isAnotherAppsJournal(_ path: String) -> Bool {
+    (try? JournalHistory<JournalValueElement, JournalValueElement>.open(at: path)) != nil
+  }
+
+  static func anotherAppsJournal(_ path: String) -> String {
+    "'\(path)' was written by another app, whose elements are not the CLI's text elements: "
+      + "show, log, diff, export, replay, info and verify read it, but exec and repl cannot edit it"
   }
 
   private static func clock() -> @Sendable () -> Double {
@@ -95,9 +139,20 @@ final class _StoreJournalSession: JournalSession {
     return _systemClock
   }
 
+  /// The journal's error as the CLI says it: the path once, quoted, then what is wrong.
   static func describe(_ error: JournalError, path: String) -> String {
     switch error {
     case .io(_, _, let code) where code == ENOENT: return "cannot open journal '\(path)': \(errorMessage(code))"
+    case .io(let operation, _, let code): return "cannot \(operation) '\(path)': \(errorMessage(code))"
+    case .notAJournal: return "'\(path)' is not a ListJournal journal (bad magic, or shorter than the 64-byte header)"
+    case .locked: return "'\(path)' is open for writing by another process"
+    case .newerFormat(let major, let minor, let supported):
+      return "'\(path)' has format \(major).\(minor), newer than this listjournal reads (major \(supported)); upgrade it"
+    case .corrupted(let offset, let lastGood, let reason):
+      let good = lastGood.map { "version \($0)" } ?? "none"
+      return "'\(path)' is damaged at byte \(offset) (last good: \(good)): \(reason); "
+        + "show, log, diff and export read past the damage with --salvage, "
+        + "and `listjournal verify \(path) --repair` keeps the valid prefix"
     default: return "journal '\(path)': \(error)"
     }
   }
@@ -261,6 +316,7 @@ final class _StoreJournalSession: JournalSession {
 
   func synchronize() throws(ListLanguageError) {
     let latest = store.latestVersion.rawValue
+    guard let journal else { return }
     do throws(JournalStoreError) {
       switch durability {
       case .relaxed: try journal.flush()
@@ -276,6 +332,7 @@ final class _StoreJournalSession: JournalSession {
 
   func close() throws(ListLanguageError) {
     let latest = store.latestVersion.rawValue
+    guard let journal else { return }
     do throws(JournalStoreError) {
       try journal.close()
     } catch .journal(let error) where durability == .relaxed && latest > writtenVersion {

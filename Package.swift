@@ -7,6 +7,8 @@ import PackageDescription
 //   JournalFormat (+CZstd)          the journal file's bytes: chunks, records, recovery, compaction
 //   ListDiff                        changesets between versions and snapshots
 //   ListJournal                     the umbrella an app imports: journal-backed stores
+//   ListPresenter                   what a list UI shows: the presenter core, gestures, the system's
+//                                   undo, an observable model for SwiftUI (platform-free; Linux-tested)
 //   ListJournalUIKit                UIKit/AppKit glue (compiled only where they exist)
 //   ListJournalCLI (+CEdit)         the `listjournal` executable
 //   JournalFormatTesting            test doubles for the file layer (an in-memory file system)
@@ -25,6 +27,8 @@ let package = Package(
     .library(name: "ListJournal", targets: ["ListJournal"]),
     // The core model alone.
     .library(name: "ListState", targets: ["ListState"]),
+    // What an app's list UI shows, on any platform: the presenter, undo bridge and SwiftUI model.
+    .library(name: "ListPresenter", targets: ["ListPresenter"]),
     .library(name: "ListJournalUIKit", targets: ["ListJournalUIKit"]),
     // For an app's tests: a file system that fails and crashes on request.
     .library(name: "JournalFormatTesting", targets: ["JournalFormatTesting"]),
@@ -45,7 +49,8 @@ let package = Package(
     .target(name: "JournalFormatTesting", dependencies: ["JournalFormat"]),
     .target(name: "ListDiff", dependencies: ["ListState", "ListHistory"]),
     .target(name: "ListJournal", dependencies: ["ListState", "ListHistory", "JournalFormat", "ListDiff"]),
-    .target(name: "ListJournalUIKit", dependencies: ["ListJournal"]),
+    .target(name: "ListPresenter", dependencies: ["ListState", "ListHistory", "ListDiff"]),
+    .target(name: "ListJournalUIKit", dependencies: ["ListJournal", "ListPresenter"]),
     .systemLibrary(
       name: "CEdit", pkgConfig: "libedit",
       providers: [.apt(["libedit-dev"]), .brew(["libedit"])]),
@@ -68,6 +73,9 @@ let package = Package(
     .testTarget(name: "ListHistoryTests", dependencies: ["ListHistory", "ListState", "TestSupport"]),
     .testTarget(name: "JournalFormatTests", dependencies: ["JournalFormat", "JournalFormatTesting", "TestSupport"]),
     .testTarget(name: "ListDiffTests", dependencies: ["ListDiff", "ListHistory", "ListState", "TestSupport"]),
+    .testTarget(
+      name: "ListPresenterTests",
+      dependencies: ["ListPresenter", "ListJournal", "ListDiff", "ListHistory", "ListState", "TestSupport"]),
     .testTarget(
       name: "ListJournalTests", dependencies: ["ListJournal", "JournalFormatTesting", "TestSupport"],
       exclude: ["Fixtures"]),

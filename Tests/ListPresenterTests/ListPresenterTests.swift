@@ -239,4 +239,25 @@ struct ListPresenterTests {
     #expect(view.view.shown == Rows(sections: ["S"], rows: [["a", "p", "c1", "c2", "z"]]))
     #expect(view.view.failures.isEmpty)
   }
+
+  /// When the store refuses a move the view has already made, the next turn moves the row back.
+  @Test func aRefusedInteractiveDragIsUndoneOnScreen() async throws {
+    let sink = FailingSink()
+    let store = Store(codec: HistoryCodec(), sink: sink)
+    try store.appendSections([TestSection("S")])
+    try store.appendItems(["a", "b", "c"].map { TestItem($0) })
+    let (presenter, view) = Self.present(store)
+    let head = store.head
+    sink.refuse(true)
+    view.view.userMovedRow(from: ListIndexPath(section: 0, row: 0), to: ListIndexPath(section: 0, row: 2))
+    #expect(throws: FailingSink.Refused.self) {
+      try presenter.moveRow(
+        from: ListIndexPath(section: 0, row: 0), to: ListIndexPath(section: 0, row: 2), viewAlreadyMoved: true)
+    }
+    #expect(presenter.rows == Rows(sections: ["S"], rows: [["b", "c", "a"]]), "the layout the view made, for now")
+    await Self.settle(presenter)
+    #expect(store.head == head)
+    #expect(view.view.shown == Rows(sections: ["S"], rows: [["a", "b", "c"]]) && presenter.rows == view.view.shown)
+    #expect(view.view.failures.isEmpty && view.view.batches == 1)
+  }
 }

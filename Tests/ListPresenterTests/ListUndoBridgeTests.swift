@@ -210,4 +210,26 @@ struct ListUndoBridgeTests {
     #expect(store.snapshot.itemIdentifiers == ["Apple", "Pear"] && manager.undoActionName == "Add Fruit")
     #expect(bridge.isInStepWithStore && manager.failures.isEmpty)
   }
+
+  /// An undo the store refuses (a failing journal) is reported, and the stacks are rebuilt to
+  /// match the store, which did not move.
+  @Test func aRefusedUndoIsReportedAndTheStacksFollowTheStore() async throws {
+    let sink = FailingSink()
+    let store = Store(codec: HistoryCodec(), sink: sink)
+    try store.appendSections([TestSection("S")])
+    try store.appendItems([TestItem("a")])
+    let manager = SimulatedUndoManager()
+    let bridge = Bridge(store: store, manager: manager)
+    var errors: [any Error] = []
+    bridge.onError = { errors.append($0) }
+    sink.refuse(true)
+    manager.undo()
+    #expect(errors.count == 1 && errors.first is FailingSink.Refused)
+    #expect(store.head == Version(2))
+    await Self.settle(store, bridge)
+    #expect(Self.check(bridge, manager, store, "after the refused undo"))
+    sink.refuse(false)
+    manager.undo()
+    #expect(store.head == Version(1) && manager.redoActionName == "")
+  }
 }

@@ -2,6 +2,7 @@
 import PackageDescription
 
 // Layers (each target imports only the ones before it; the dependencies below are the imports):
+//   ListLocking                     a lock over os_unfair_lock / pthread_mutex (Mutex needs iOS 18)
 //   ListState                       snapshots: persistent storage, operations, queries, typed errors
 //   ListHistory (+CMemoryHints)     events, transactions, the undo tree, the codec, the store
 //   JournalFormat (+CZstd)          the journal file's bytes: chunks, records, recovery, compaction
@@ -22,7 +23,8 @@ import PackageDescription
 
 let package = Package(
   name: "ListJournal",
-  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  // The floor is Observation's (ListPresenter's SwiftUI model); locks come from ListLocking.
+  platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
   products: [
     .library(name: "ListJournal", targets: ["ListJournal"]),
     // The core model alone.
@@ -39,17 +41,18 @@ let package = Package(
   ],
   targets: [
     .target(name: "ListState"),
+    .target(name: "ListLocking"),
     // Cache prefetch and page population hints for a replay (C: Swift cannot spell them).
     .target(name: "CMemoryHints"),
-    .target(name: "ListHistory", dependencies: ["ListState", "CMemoryHints"]),
+    .target(name: "ListHistory", dependencies: ["ListState", "CMemoryHints", "ListLocking"]),
     .systemLibrary(
       name: "CZstd", pkgConfig: "libzstd",
       providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
-    .target(name: "JournalFormat", dependencies: ["CZstd"]),
-    .target(name: "JournalFormatTesting", dependencies: ["JournalFormat"]),
+    .target(name: "JournalFormat", dependencies: ["CZstd", "ListLocking"]),
+    .target(name: "JournalFormatTesting", dependencies: ["JournalFormat", "ListLocking"]),
     .target(name: "ListDiff", dependencies: ["ListState", "ListHistory"]),
-    .target(name: "ListJournal", dependencies: ["ListState", "ListHistory", "JournalFormat", "ListDiff"]),
-    .target(name: "ListPresenter", dependencies: ["ListState", "ListHistory", "ListDiff"]),
+    .target(name: "ListJournal", dependencies: ["ListState", "ListHistory", "JournalFormat", "ListDiff", "ListLocking"]),
+    .target(name: "ListPresenter", dependencies: ["ListState", "ListHistory", "ListDiff", "ListLocking"]),
     .target(name: "ListJournalUIKit", dependencies: ["ListJournal", "ListPresenter"]),
     .systemLibrary(
       name: "CEdit", pkgConfig: "libedit",
@@ -70,14 +73,15 @@ let package = Package(
       name: "TestSupport", dependencies: ["ListState", "ListHistory", "JournalFormat", "ListDiff"],
       path: "Tests/TestSupport"),
     .testTarget(name: "ListStateTests", dependencies: ["ListState", "TestSupport"]),
-    .testTarget(name: "ListHistoryTests", dependencies: ["ListHistory", "ListState", "TestSupport"]),
+    .testTarget(name: "ListLockingTests", dependencies: ["ListLocking"]),
+    .testTarget(name: "ListHistoryTests", dependencies: ["ListHistory", "ListState", "ListLocking", "TestSupport"]),
     .testTarget(name: "JournalFormatTests", dependencies: ["JournalFormat", "JournalFormatTesting", "TestSupport"]),
-    .testTarget(name: "ListDiffTests", dependencies: ["ListDiff", "ListHistory", "ListState", "TestSupport"]),
+    .testTarget(name: "ListDiffTests", dependencies: ["ListDiff", "ListHistory", "ListState", "ListLocking", "TestSupport"]),
     .testTarget(
       name: "ListPresenterTests",
       dependencies: ["ListPresenter", "ListJournal", "ListDiff", "ListHistory", "ListState", "TestSupport"]),
     .testTarget(
-      name: "ListJournalTests", dependencies: ["ListJournal", "JournalFormatTesting", "TestSupport"],
+      name: "ListJournalTests", dependencies: ["ListJournal", "JournalFormatTesting", "ListLocking", "TestSupport"],
       exclude: ["Fixtures"]),
     .testTarget(
       name: "ListJournalCLITests", dependencies: ["ListJournalCLI", "ListJournal", "ListState", "TestSupport"],

@@ -6,7 +6,7 @@ import PackageDescription
 // the SwiftUI app (run it from Xcode: open this Package.swift, pick the OutlineNotes scheme).
 let package = Package(
   name: "OutlineNotes",
-  platforms: [.macOS(.v15), .iOS(.v18)],
+  platforms: [.macOS(.v14), .iOS(.v17)],
   dependencies: [.package(name: "ListJournal", path: "../..")],
   targets: [
     .target(

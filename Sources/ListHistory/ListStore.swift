@@ -1,5 +1,5 @@
 import ListState
-import Synchronization
+import ListLocking
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -36,7 +36,7 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   public typealias Event = ListEvent<Section, Item>
   public typealias Change = ListChange<Section, Item>
 
-  @usableFromInline let state: Mutex<_StoreState<Section, Item>>
+  @usableFromInline let state: ListMutex<_StoreState<Section, Item>>
   /// The state's background encoder, if any (set once, at init): kept outside the lock so that
   /// draining it never takes the store's lock — a flush may come from inside a transaction body
   /// or a callback that runs under it.
@@ -61,7 +61,7 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
     clock: @escaping @Sendable () -> Double = _systemClock
   ) {
     backgroundEncoder = nil
-    state = Mutex(
+    state = ListMutex(
       _StoreState<Section, Item>(
         graph: _HistoryGraph(checkpointInterval: checkpointInterval, budget: checkpointBudget), clock: clock))
   }
@@ -88,13 +88,13 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
     initial.sink = sink
     initial.journalCheckpointBytes = journalCheckpointBytes
     backgroundEncoder = nil
-    state = Mutex(initial)
+    state = ListMutex(initial)
   }
 
   @inlinable
   init(state initial: _StoreState<Section, Item>) {
     backgroundEncoder = initial.backgroundEncoder
-    state = Mutex(initial)
+    state = ListMutex(initial)
   }
 
 

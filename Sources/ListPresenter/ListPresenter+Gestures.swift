@@ -54,7 +54,8 @@ extension ListPresenter {
   /// ```
   /// - Throws: ``ListError/indexPathOutOfRange(section:row:)`` for a source with no row or a
   ///   destination outside the layout (nothing changes); the store's errors.
-  /// - Complexity: O(depth · log n) plus the update; O(visible rows) with `viewAlreadyMoved`.
+  /// - Complexity: O((depth + k) · log n) for k items under the dragged row, plus the update;
+  ///   O(visible rows) more with `viewAlreadyMoved`.
   public func moveRow(from source: ListIndexPath, to destination: ListIndexPath, viewAlreadyMoved: Bool = false)
     throws
   {

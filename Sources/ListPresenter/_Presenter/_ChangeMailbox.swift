@@ -1,5 +1,6 @@
 import Foundation
 import ListHistory
+import ListLocking
 import ListState
 
 /// Collects a store's changes from whatever thread makes them, in the store's delivery order,
@@ -19,7 +20,7 @@ final class _ChangeMailbox<Section: ListElement, Item: ListElement>: Sendable {
     var consumer: (@MainActor @Sendable () -> Void)?
   }
 
-  private let state = _Locked(State())
+  private let state = ListMutex(State())
 
   init() {}
 

@@ -12,7 +12,8 @@ struct HistoryDocumentationExampleTests {
     var title: String
   }
 
-  /// The article's sink: keeps every record in memory.
+  /// The article's sink: keeps every record in memory. (The article's `Mutex` needs iOS 18 /
+  /// macOS 15, above the package's floor, so the tests use `ListMutex`, which has its API.)
   final class MemorySink: HistoryRecordSink {
     let records = ListMutex<[HistoryRecord]>([])
     func write(_ record: HistoryRecord) throws { records.withLock { $0.append(record) } }

@@ -260,4 +260,35 @@ struct ListPresenterTests {
     #expect(view.view.shown == Rows(sections: ["S"], rows: [["a", "b", "c"]]) && presenter.rows == view.view.shown)
     #expect(view.view.failures.isEmpty && view.view.batches == 1)
   }
+
+  /// Threads committing at once while the main actor applies: every change arrives on the main
+  /// actor, in the store's order, and the view ends showing the store.
+  @Test func changesFromManyThreadsReachTheViewInOrder() async throws {
+    let store = Store()
+    try store.appendSections([TestSection("A"), TestSection("B")])
+    let (presenter, view) = Self.present(store)
+    var updates = 0
+    presenter.didUpdate = { _ in updates += 1 }
+    await withTaskGroup(of: Void.self) { group in
+      for thread in 0..<4 {
+        group.addTask {
+          for step in 0..<50 {
+            let id = "t\(thread)-\(step)"
+            try? store.transaction { transaction in
+              try transaction.appendItems([TestItem(id)], toSection: thread % 2 == 0 ? "A" : "B")
+              if step % 5 == 4 { try transaction.moveItem(id, to: ListItemLocation(.section("A"), index: 0)) }
+              if step % 7 == 6 { try transaction.deleteItems(["t\(thread)-\(step - 1)"]) }
+            }
+          }
+        }
+      }
+      for round in 0..<20 {
+        await Task.yield()
+        if store.canUndo, round % 3 == 0 { try? store.undo() }
+      }
+    }
+    await Self.settle(presenter)
+    #expect(Self.check(presenter, view, store, "after concurrent commits"))
+    #expect(updates > 0 && view.view.batches > 0)
+  }
 }

@@ -2,11 +2,14 @@
 import PackageDescription
 
 // Layers (each target imports only the ones before it; the dependencies below are the imports):
+//   ListLocking                     a lock over os_unfair_lock / pthread_mutex (Mutex needs iOS 18)
 //   ListState                       snapshots: persistent storage, operations, queries, typed errors
 //   ListHistory (+CMemoryHints)     events, transactions, the undo tree, the codec, the store
 //   JournalFormat (+CZstd)          the journal file's bytes: chunks, records, recovery, compaction
 //   ListDiff                        changesets between versions and snapshots
 //   ListJournal                     the umbrella an app imports: journal-backed stores
+//   ListPresenter                   what a list UI shows: the presenter core, gestures, the system's
+//                                   undo, an observable model for SwiftUI (platform-free; Linux-tested)
 //   ListJournalUIKit                UIKit/AppKit glue (compiled only where they exist)
 //   ListJournalCLI (+CEdit)         the `listjournal` executable
 //   JournalFormatTesting            test doubles for the file layer (an in-memory file system)
@@ -20,11 +23,14 @@ import PackageDescription
 
 let package = Package(
   name: "ListJournal",
-  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  // The floor is Observation's (ListPresenter's SwiftUI model); locks come from ListLocking.
+  platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
   products: [
     .library(name: "ListJournal", targets: ["ListJournal"]),
     // The core model alone.
     .library(name: "ListState", targets: ["ListState"]),
+    // What an app's list UI shows, on any platform: the presenter, undo bridge and SwiftUI model.
+    .library(name: "ListPresenter", targets: ["ListPresenter"]),
     .library(name: "ListJournalUIKit", targets: ["ListJournalUIKit"]),
     // For an app's tests: a file system that fails and crashes on request.
     .library(name: "JournalFormatTesting", targets: ["JournalFormatTesting"]),
@@ -35,17 +41,19 @@ let package = Package(
   ],
   targets: [
     .target(name: "ListState"),
+    .target(name: "ListLocking"),
     // Cache prefetch and page population hints for a replay (C: Swift cannot spell them).
     .target(name: "CMemoryHints"),
-    .target(name: "ListHistory", dependencies: ["ListState", "CMemoryHints"]),
+    .target(name: "ListHistory", dependencies: ["ListState", "CMemoryHints", "ListLocking"]),
     .systemLibrary(
       name: "CZstd", pkgConfig: "libzstd",
       providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
-    .target(name: "JournalFormat", dependencies: ["CZstd"]),
-    .target(name: "JournalFormatTesting", dependencies: ["JournalFormat"]),
+    .target(name: "JournalFormat", dependencies: ["CZstd", "ListLocking"]),
+    .target(name: "JournalFormatTesting", dependencies: ["JournalFormat", "ListLocking"]),
     .target(name: "ListDiff", dependencies: ["ListState", "ListHistory"]),
-    .target(name: "ListJournal", dependencies: ["ListState", "ListHistory", "JournalFormat", "ListDiff"]),
-    .target(name: "ListJournalUIKit", dependencies: ["ListJournal"]),
+    .target(name: "ListJournal", dependencies: ["ListState", "ListHistory", "JournalFormat", "ListDiff", "ListLocking"]),
+    .target(name: "ListPresenter", dependencies: ["ListState", "ListHistory", "ListDiff", "ListLocking"]),
+    .target(name: "ListJournalUIKit", dependencies: ["ListJournal", "ListPresenter"]),
     .systemLibrary(
       name: "CEdit", pkgConfig: "libedit",
       providers: [.apt(["libedit-dev"]), .brew(["libedit"])]),
@@ -65,11 +73,15 @@ let package = Package(
       name: "TestSupport", dependencies: ["ListState", "ListHistory", "JournalFormat", "ListDiff"],
       path: "Tests/TestSupport"),
     .testTarget(name: "ListStateTests", dependencies: ["ListState", "TestSupport"]),
-    .testTarget(name: "ListHistoryTests", dependencies: ["ListHistory", "ListState", "TestSupport"]),
+    .testTarget(name: "ListLockingTests", dependencies: ["ListLocking"]),
+    .testTarget(name: "ListHistoryTests", dependencies: ["ListHistory", "ListState", "ListLocking", "TestSupport"]),
     .testTarget(name: "JournalFormatTests", dependencies: ["JournalFormat", "JournalFormatTesting", "TestSupport"]),
-    .testTarget(name: "ListDiffTests", dependencies: ["ListDiff", "ListHistory", "ListState", "TestSupport"]),
+    .testTarget(name: "ListDiffTests", dependencies: ["ListDiff", "ListHistory", "ListState", "ListLocking", "TestSupport"]),
     .testTarget(
-      name: "ListJournalTests", dependencies: ["ListJournal", "JournalFormatTesting", "TestSupport"],
+      name: "ListPresenterTests",
+      dependencies: ["ListPresenter", "ListJournal", "ListDiff", "ListHistory", "ListState", "TestSupport"]),
+    .testTarget(
+      name: "ListJournalTests", dependencies: ["ListJournal", "JournalFormatTesting", "ListLocking", "TestSupport"],
       exclude: ["Fixtures"]),
     .testTarget(
       name: "ListJournalCLITests", dependencies: ["ListJournalCLI", "ListJournal", "ListState", "TestSupport"],

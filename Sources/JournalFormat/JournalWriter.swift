@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import ListLocking
 
 #if canImport(Glibc)
 import Glibc
@@ -56,11 +56,11 @@ public final class JournalWriter: Sendable {
     let limit = maximumRecordPayload
     guard count <= limit else { throw .tooLarge(what: "record payload", size: Int64(count), limit: Int64(limit), offset: nil) }
   }
-  let state: Mutex<_WriterState>
+  let state: ListMutex<_WriterState>
   /// Serializes the syncs that run outside `state`'s lock (grouped durability's shared
   /// `fdatasync`, `sync()`) with each other and with `close()`, so the file is never closed under
   /// a running sync. Lock order: `syncing` before `state`, never the other way round.
-  let syncing = Mutex<Void>(())
+  let syncing = ListMutex<Void>(())
   /// Entered while grouped durability's sync thread writes a chunk without `state`'s lock
   /// (`_WriterState.chunkInFlight`), so a checkpoint append can block until it is written:
   /// entered and left under `state`'s lock together with setting and clearing the flag, at most
@@ -76,7 +76,7 @@ public final class JournalWriter: Sendable {
     self.formatMinor = formatMinor
     self.recovery = recovery
     self.options = options
-    self.state = Mutex(state)
+    self.state = ListMutex(state)
   }
 
   deinit {

@@ -1,5 +1,5 @@
 import JournalFormat
-import Synchronization
+import ListLocking
 
 #if canImport(Glibc)
 import Glibc
@@ -69,7 +69,7 @@ public final class FaultInjectingFileSystem: JournalFileSystem, Sendable {
     var generation = 0
   }
 
-  let state = Mutex(State())
+  let state = ListMutex(State())
 
   public init() {}
 

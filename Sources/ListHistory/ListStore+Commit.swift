@@ -1,4 +1,4 @@
-import Synchronization
+import ListLocking
 import ListState
 
 extension ListStore {

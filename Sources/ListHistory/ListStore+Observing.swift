@@ -1,4 +1,4 @@
-import Synchronization
+import ListLocking
 import ListState
 
 /// Cancels an observation registered with ``ListStore/observe(_:)``; cancelling also happens

@@ -1,5 +1,5 @@
 import ListState
-import Synchronization
+import ListLocking
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -36,7 +36,7 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   public typealias Event = ListEvent<Section, Item>
   public typealias Change = ListChange<Section, Item>
 
-  @usableFromInline let state: Mutex<_StoreState<Section, Item>>
+  @usableFromInline let state: ListMutex<_StoreState<Section, Item>>
   /// The state's background encoder, if any (set once, at init): kept outside the lock so that
   /// draining it never takes the store's lock — a flush may come from inside a transaction body
   /// or a callback that runs under it.
@@ -52,7 +52,7 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   @inlinable
   public init(configuration: Configuration) {
     backgroundEncoder = nil
-    state = Mutex(
+    state = ListMutex(
       _StoreState<Section, Item>(
         graph: _HistoryGraph(
           checkpointInterval: configuration.checkpointInterval, budget: configuration.checkpointBudget),
@@ -90,7 +90,7 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
     initial.sink = sink
     initial.journalCheckpointBytes = configuration.journalCheckpointBytes
     backgroundEncoder = nil
-    state = Mutex(initial)
+    state = ListMutex(initial)
   }
 
   /// A store that encodes its changes: ``init(codec:sink:configuration:)`` with these settings.
@@ -111,7 +111,7 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   @inlinable
   init(state initial: _StoreState<Section, Item>) {
     backgroundEncoder = initial.backgroundEncoder
-    state = Mutex(initial)
+    state = ListMutex(initial)
   }
 
 

@@ -1,4 +1,4 @@
-import Synchronization
+import ListLocking
 
 /// A read-only view of a journal served from its read index (`<journal>.index`, a sidecar file
 /// the journal's writer keeps, Journal/FORMAT.md §11), for tools that show a journal without
@@ -44,7 +44,7 @@ public final class JournalReadIndex<Section: ListElement, Item: ListElement>: Se
   @usableFromInline let file: JournalReadIndexFile
   @usableFromInline let counters: _ReadIndexCounters
   @usableFromInline let codec: HistoryCodec<Section, Item>
-  @usableFromInline let cache = Mutex(_ReadIndexCache<Section, Item>())
+  @usableFromInline let cache = ListMutex(_ReadIndexCache<Section, Item>())
 
   @inlinable
   init(reader: JournalReader, file: JournalReadIndexFile, counters: _ReadIndexCounters, codec: HistoryCodec<Section, Item>) {

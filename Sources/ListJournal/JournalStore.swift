@@ -1,4 +1,4 @@
-import Synchronization
+import ListLocking
 
 /// A ``ListStore`` backed by a zstd journal file: every commit, undo, redo and checkout is
 /// appended to the journal before it becomes visible, and reopening the file restores the whole
@@ -324,8 +324,8 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
     }
     try? _ReadIndexWriter.write(
       of: store, codec: codec, prefix: prefix, journalPath: path,
-      commitCount: openedRecords.commits + sink.commitRecords.load(ordering: .relaxed),
-      headMoveCount: openedRecords.headMoves + sink.headMoveRecords.load(ordering: .relaxed),
+      commitCount: openedRecords.commits + sink.commitRecords.withLock { $0 },
+      headMoveCount: openedRecords.headMoves + sink.headMoveRecords.withLock { $0 },
       fileSystem: options.fileSystem)
   }
 

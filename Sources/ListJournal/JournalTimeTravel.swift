@@ -1,4 +1,4 @@
-import Synchronization
+import ListLocking
 
 /// Time travel directly on a journal file, without replaying it: opening reads only the frame
 /// index, and the state at a version is rebuilt from the nearest usable checkpoint record plus
@@ -43,7 +43,7 @@ public final class JournalTimeTravel<Section: ListElement, Item: ListElement>: S
   public let reader: JournalReader
   @usableFromInline let codec: HistoryCodec<Section, Item>
   /// The checkpoints decoded so far that the budget keeps.
-  @usableFromInline package let checkpoints: Mutex<_DecodedCheckpoints<Section, Item>>
+  @usableFromInline package let checkpoints: ListMutex<_DecodedCheckpoints<Section, Item>>
 
   @inlinable
   init(reader: JournalReader, codec: HistoryCodec<Section, Item>, checkpointCache: CheckpointBudget = .default) {
@@ -53,7 +53,7 @@ public final class JournalTimeTravel<Section: ListElement, Item: ListElement>: S
     var codec = codec
     codec.decodingMode = .droppingContents
     self.codec = codec
-    self.checkpoints = Mutex(_DecodedCheckpoints(budget: checkpointCache))
+    self.checkpoints = ListMutex(_DecodedCheckpoints(budget: checkpointCache))
   }
 
   /// Opens the journal's index (verifying chunk checksums, decompressing nothing).

@@ -1,7 +1,7 @@
 import ListDiff
 import ListHistory
 import ListState
-import Synchronization
+import ListLocking
 import TestSupport
 import Testing
 
@@ -105,7 +105,7 @@ struct DiffsDocumentationExampleTests {
       try tx.appendSections(["Fruit"])
       try tx.appendItems(["Apple", "Pear"])
     }
-    let lines = Mutex<[String]>([])
+    let lines = ListMutex<[String]>([])
     let token = store.observe { change in
       let old = change.transaction.initialSnapshot, new = change.transaction.finalSnapshot
       let changeset = change.events.map { ListChangeset(from: old, to: new, events: $0) }

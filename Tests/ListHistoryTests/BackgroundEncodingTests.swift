@@ -5,7 +5,7 @@ import Darwin
 #endif
 import ListHistory
 import ListState
-import Synchronization
+import ListLocking
 import TestSupport
 import Testing
 
@@ -270,7 +270,7 @@ import Testing
 /// behind now and then, so the committing thread sometimes waits for it.
 final class SlowSink: HistoryRecordSink {
   let pauseEvery: Int
-  private let storage = Mutex<[HistoryRecord]>([])
+  private let storage = ListMutex<[HistoryRecord]>([])
 
   init(pauseEvery: Int) { self.pauseEvery = pauseEvery }
 

@@ -1,6 +1,6 @@
 import ListHistory
 import ListState
-import Synchronization
+import ListLocking
 import Testing
 
 /// The examples of `Sources/ListJournal/ListJournal.docc/History.md`, run as written, with the
@@ -12,9 +12,10 @@ struct HistoryDocumentationExampleTests {
     var title: String
   }
 
-  /// The article's sink: keeps every record in memory.
+  /// The article's sink: keeps every record in memory. (The article's `Mutex` needs iOS 18 /
+  /// macOS 15, above the package's floor, so the tests use `ListMutex`, which has its API.)
   final class MemorySink: HistoryRecordSink {
-    let records = Mutex<[HistoryRecord]>([])
+    let records = ListMutex<[HistoryRecord]>([])
     func write(_ record: HistoryRecord) throws { records.withLock { $0.append(record) } }
   }
 
@@ -184,7 +185,7 @@ struct HistoryDocumentationExampleTests {
 
   @Test func observing() throws {
     let store = try groceries()
-    let seen = Mutex<[String]>([])
+    let seen = ListMutex<[String]>([])
     let token = store.observe { change in
       seen.withLock { $0.append("\(change.kind) \(change.previousHead)→\(change.head)") }
     }
@@ -194,7 +195,7 @@ struct HistoryDocumentationExampleTests {
     try store.checkout(1)
     #expect(seen.withLock { $0 } == ["commit v2→v3", "undo v3→v2", "redo v2→v3", "checkout v3→v1"])
 
-    let last = Mutex<ListChange<String, Row>?>(nil)
+    let last = ListMutex<ListChange<String, Row>?>(nil)
     let second = store.observe { change in last.withLock { $0 = change } }
     try store.checkout(3)
     let change = try #require(last.withLock { $0 })

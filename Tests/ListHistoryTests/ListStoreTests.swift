@@ -135,7 +135,7 @@ import Testing
 
   @Test func observersAndAsyncChanges() async throws {
     let store = ListStore<String, String>()
-    let log = Mutex<[String]>([])
+    let log = ListMutex<[String]>([])
     let token = store.observe { change in
       log.withLock { $0.append("\(change.kind) \(change.previousHead)->\(change.head)") }
     }
@@ -161,7 +161,7 @@ import Testing
     try store.appendSections(["A", "B"])
     try store.appendItems((1...6).map { TestRow($0) }, toSection: "A")
     try store.appendItems([TestRow(7)], toSection: "B")
-    let changes = Mutex<[ListChange<String, TestRow>]>([])
+    let changes = ListMutex<[ListChange<String, TestRow>]>([])
     let token = store.observe { change in changes.withLock { $0.append(change) } }
     try store.moveItem(2, afterItem: 5)
     try store.deleteItems([4])
@@ -193,4 +193,4 @@ import Testing
   }
 }
 
-import Synchronization
+import ListLocking

@@ -1,6 +1,6 @@
 import Foundation
 import ListJournal
-import Synchronization
+import ListLocking
 import TestSupport
 import Testing
 
@@ -65,7 +65,7 @@ import Testing
     final class Box: @unchecked Sendable { var journal: TextJournal? }
     let directory = TemporaryDirectory()
     let box = Box()
-    let flushed = Mutex(0)
+    let flushed = ListMutex(0)
     let journal = try TextJournal.open(
       at: directory.file("strict.journal"), durability: .strict,
       onDurable: { _ in

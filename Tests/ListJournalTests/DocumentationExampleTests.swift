@@ -1,6 +1,6 @@
 import Foundation
 import ListJournal
-import Synchronization
+import ListLocking
 import Testing
 
 /// The examples of `Sources/ListJournal/ListJournal.docc/JournalFormat.md` (and the README's
@@ -66,7 +66,7 @@ struct JournalDocumentationExampleTests {
   @Test func durabilityModes() throws {
     let directory = TemporaryDirectory()
     let path = directory.file("relaxed.journal")
-    let acknowledged = Mutex<Version>(0)
+    let acknowledged = ListMutex<Version>(0)
     let journal = try JournalStore<String, Row>.open(
       at: path, durability: .relaxed, onDurable: { version in acknowledged.withLock { $0 = version } })
     try journal.store.appendSections(["Inbox"])

@@ -1,7 +1,7 @@
 import Foundation
 import JournalFormatTesting
 import ListJournal
-import Synchronization
+import ListLocking
 import TestSupport
 import Testing
 
@@ -376,13 +376,13 @@ import Testing
       at: path, durability: .relaxed, options: options, journalCheckpointBytes: 16 * 1024, defersWrites: true)
     var history = MixedHistory()
     try history.start(journal.store)
-    let committing = Atomic<Bool>(true)
-    let problems = Mutex<[String]>([])
-    let iterations = Atomic<Int>(0)
+    let committing = ListMutex(true)
+    let problems = ListMutex<[String]>([])
+    let iterations = ListMutex(0)
     let flusherDone = DispatchSemaphore(value: 0)
     DispatchQueue.global().async {
       defer { flusherDone.signal() }
-      while committing.load(ordering: .acquiring) || iterations.load(ordering: .relaxed) < 300 {
+      while committing.withLock({ $0 }) || iterations.withLock({ $0 }) < 300 {
         let covered = UInt64(journal.store.latestVersion.rawValue)
         do {
           try journal.flush()
@@ -393,14 +393,14 @@ import Testing
           problems.withLock { $0.append("\(error)") }
           return
         }
-        iterations.add(1, ordering: .relaxed)
+        iterations.withLock { $0 += 1 }
       }
     }
     for step in 0..<3_000 { try history.step(journal.store, step) }
-    committing.store(false, ordering: .releasing)
+    committing.withLock { $0 = false }
     flusherDone.wait()
     #expect(problems.withLock { $0 } == [])
-    #expect(iterations.load(ordering: .relaxed) >= 300)
+    #expect(iterations.withLock { $0 } >= 300)
 
     try journal.flush()
     let latest = journal.store.latestVersion.rawValue
@@ -453,7 +453,7 @@ final class GatedWriteFileSystem: JournalFileSystem {
   let base: any JournalFileSystem
   /// Seconds each write takes longer.
   let delay: Double
-  private let isShut = Atomic<Bool>(false)
+  private let isShut = ListMutex(false)
 
   init(base: any JournalFileSystem, delay: Double = 0) {
     self.base = base
@@ -461,16 +461,16 @@ final class GatedWriteFileSystem: JournalFileSystem {
   }
 
   /// Writes from now on wait until ``reopen(after:)``.
-  func shut() { isShut.store(true, ordering: .releasing) }
+  func shut() { isShut.withLock { $0 = true } }
 
   /// Lets writes through again, `seconds` from now (on another thread; returns at once).
   func reopen(after seconds: Double) {
-    DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { self.isShut.store(false, ordering: .releasing) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { self.isShut.withLock { $0 = false } }
   }
 
   /// Waits (polling: a test helper) while the gate is shut, then for `delay`.
   func waitForWrite() {
-    while isShut.load(ordering: .acquiring) { Thread.sleep(forTimeInterval: 0.001) }
+    while isShut.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.001) }
     if delay > 0 { Thread.sleep(forTimeInterval: delay) }
   }
 

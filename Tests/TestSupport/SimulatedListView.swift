@@ -100,6 +100,13 @@ public final class SimulatedListView<SectionID: Hashable & Sendable, ItemID: Has
     change(&batch!)
   }
 
+  /// What UIKit does when the user drops a dragged row: the view moves that one row itself, and
+  /// only then tells the data source, which must not animate the move again.
+  public func userMovedRow(from source: ListIndexPath, to destination: ListIndexPath) {
+    let id = shown.rows[source.section].remove(at: source.row)
+    shown.rows[destination.section].insert(id, at: destination.row)
+  }
+
   public func deleteSections(_ sections: [Int]) { record { $0.sectionDeletes += sections } }
   public func insertSections(_ sections: [Int]) { record { $0.sectionInserts += sections } }
   public func moveSection(_ section: Int, to destination: Int) {

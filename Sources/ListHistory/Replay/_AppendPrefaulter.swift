@@ -1,5 +1,5 @@
 import CMemoryHints
-import Synchronization
+import ListLocking
 
 /// Where a pipelined replay's history appends next, published by the folding thread, so that
 /// the decoding thread faults in the pages just ahead of it.
@@ -34,7 +34,7 @@ final class _AppendPrefaulter: Sendable {
     }
   }
 
-  @usableFromInline let published = Mutex<[Region]>([])
+  @usableFromInline let published = ListMutex<[Region]>([])
 
   /// Publishes where the arrays stand (the folding thread, after each batch).
   @inlinable

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import ListLocking
 
 /// A bounded, single-producer single-consumer queue of batches between two threads: the
 /// producer blocks while `capacity` batches are pending, the consumer while none is.
@@ -36,7 +36,7 @@ final class _BatchHandOff<Batch: Sendable>: Sendable {
     }
   }
 
-  @usableFromInline let pending = Mutex(Pending())
+  @usableFromInline let pending = ListMutex(Pending())
   /// Signalled once per batch put and once by `finish()`.
   @usableFromInline let available = DispatchSemaphore(value: 0)
   /// Free places for pending batches.

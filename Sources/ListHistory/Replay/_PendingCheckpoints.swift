@@ -1,6 +1,6 @@
 import Dispatch
 import ListState
-import Synchronization
+import ListLocking
 
 /// The states of the checkpoints a flat replay's history left pending
 /// (`_HistoryGraph.pendingCheckpoints`): each a copy of the fold when the checkpoint was due,
@@ -90,9 +90,14 @@ final class _TaskCounter: Sendable {
   @inlinable
   init() {}
 
-  @usableFromInline let next = Atomic<Int>(0)
+  @usableFromInline let next = ListMutex<Int>(0)
 
   /// The next unclaimed index (past the end once every task is taken).
   @inlinable
-  func claim() -> Int { next.add(1, ordering: .relaxed).oldValue }
+  func claim() -> Int {
+    next.withLock { next in
+      defer { next += 1 }
+      return next
+    }
+  }
 }

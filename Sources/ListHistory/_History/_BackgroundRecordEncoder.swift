@@ -1,6 +1,6 @@
 import Dispatch
 import ListState
-import Synchronization
+import ListLocking
 
 /// Encodes a store's records on a background serial queue and hands them to its sink, in the
 /// order the store submitted them: the committing thread only queues what to encode (a commit's
@@ -131,8 +131,8 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
   }
 
   @usableFromInline let journalCheckpointBytes: Int
-  @usableFromInline let encoderSide: Mutex<EncoderSide>
-  @usableFromInline let shared: Mutex<Shared>
+  @usableFromInline let encoderSide: ListMutex<EncoderSide>
+  @usableFromInline let shared: ListMutex<Shared>
   @usableFromInline let queue = DispatchQueue(label: "ListHistory.ListStore.backgroundRecordEncoder")
 
   /// - Parameters:
@@ -149,7 +149,7 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
     lastCheckpointItems: Int? = nil
   ) {
     self.journalCheckpointBytes = journalCheckpointBytes
-    encoderSide = Mutex(
+    encoderSide = ListMutex(
       EncoderSide(
         codec: codec, sink: sink, spacing: spacing, dueSince: checkpointDueSince))
     let lag =
@@ -157,7 +157,7 @@ final class _BackgroundRecordEncoder<Section: ListElement, Item: ListElement>: S
       ?? Self.baseLag(forCheckpointBytes: journalCheckpointBytes)
     var initial = Shared(submitted: lastSequence, finished: lastSequence, lag: lag)
     initial.dueSince = checkpointDueSince
-    shared = Mutex(initial)
+    shared = ListMutex(initial)
   }
 
   // MARK: The committing side

@@ -1,6 +1,6 @@
 import Dispatch
 import JournalFormat
-import Synchronization
+import ListLocking
 
 /// Appends batches of journal records on a background serial queue, in the order they are
 /// handed over, and registers their commit records with the durability tracker: the deferred
@@ -51,7 +51,7 @@ final class _BackgroundAppender: Sendable {
     }
   }
 
-  @usableFromInline let status = Mutex(Status())
+  @usableFromInline let status = ListMutex(Status())
   @usableFromInline let queue = DispatchQueue(label: "ListJournal.JournalStore.backgroundAppender")
   /// Free places among the `capacity` batches; taken by `enqueue`, given back by the batch.
   @usableFromInline let room: DispatchSemaphore

@@ -1,4 +1,4 @@
-import Synchronization
+import ListLocking
 
 /// Maps journal sequence numbers to versions: which versions are durable.
 ///
@@ -24,7 +24,7 @@ final class _DurabilityTracker: Sendable {
     }
   }
 
-  @usableFromInline let state = Mutex(State())
+  @usableFromInline let state = ListMutex(State())
   @usableFromInline let onDurable: (@Sendable (Version) -> Void)?
 
   @inlinable

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import ListLocking
 
 /// The store's persistence hook on a journal writer: each history record becomes one journal
 /// record (checkpoints start a zstd frame), and commit records are registered with the
@@ -41,21 +41,21 @@ final class _JournalWriterSink: HistoryRecordSink {
       self.isClosed = isClosed
     }
   }
-  @usableFromInline let deferred = Mutex(Deferred())
+  @usableFromInline let deferred = ListMutex(Deferred())
   /// The deferred writes' background writer (nil without `defersWrites`). It keeps the first
   /// failed write: from then on every `write`, `flush` and `close` throws it.
   @usableFromInline let background: _BackgroundAppender?
 
   /// Commit and head-move records handed to the writer (for the read index's counts).
-  @usableFromInline let commitRecords = Atomic<Int>(0)
-  @usableFromInline let headMoveRecords = Atomic<Int>(0)
+  @usableFromInline let commitRecords = ListMutex<Int>(0)
+  @usableFromInline let headMoveRecords = ListMutex<Int>(0)
 
   /// Counts a record the writer took (or that is held for it).
   @inlinable
   func count(_ kind: HistoryRecord.Kind) {
     switch kind {
-    case .commit: commitRecords.wrappingAdd(1, ordering: .relaxed)
-    case .headMove: headMoveRecords.wrappingAdd(1, ordering: .relaxed)
+    case .commit: commitRecords.withLock { $0 += 1 }
+    case .headMove: headMoveRecords.withLock { $0 += 1 }
     case .checkpoint: break
     }
   }

@@ -1,11 +1,11 @@
 import ListHistory
 import ListState
-import Synchronization
+import ListLocking
 
 /// Collects the changes a store delivers to an observer, so a test can check that each commit,
 /// undo, redo and checkout is reported exactly once and that refused ones are not reported.
 final class ChangeCollector<Section: ListElement, Item: ListElement>: Sendable {
-  private let changes = Mutex<[ListChange<Section, Item>]>([])
+  private let changes = ListMutex<[ListChange<Section, Item>]>([])
 
   func append(_ change: ListChange<Section, Item>) { changes.withLock { $0.append(change) } }
 

@@ -1,10 +1,10 @@
 import ListHistory
-import Synchronization
+import ListLocking
 
 /// A sink that keeps every record and can be told to fail.
 final class RecordingSink: HistoryRecordSink {
   struct Failure: Error, Equatable {}
-  private let storage = Mutex<(records: [HistoryRecord], failNext: Int)>(([], 0))
+  private let storage = ListMutex<(records: [HistoryRecord], failNext: Int)>(([], 0))
   /// The payload limit the sink announces (a store skips a checkpoint over it); nil: none.
   let maximumPayloadBytes: Int?
 

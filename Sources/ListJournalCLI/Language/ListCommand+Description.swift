@@ -55,7 +55,8 @@ extension ListCommand: CustomStringConvertible {
     }
   }
 
-  /// A short undo-menu label: "Append 2 Items", "Move Item".
+  /// A short undo-menu label: "Append 2 Items", "Move Item" — the words the library's store
+  /// operations label their versions with (`ListStore.Transaction.defaultLabel`).
   var label: String {
     func items(_ verb: String, _ count: Int, _ noun: String = "Item") -> String {
       count == 1 ? "\(verb) \(noun)" : "\(verb) \(count) \(noun)s"
@@ -79,7 +80,7 @@ extension ListCommand: CustomStringConvertible {
     case .expand(let list): return items("Expand", list.count)
     case .collapse(let list): return items("Collapse", list.count)
     case .replace: return "Replace Item"
-    case .reorder: return "Reorder"
+    case .reorder: return "Move Item"  // a drag moves one item, as the library's moveVisibleRow says
     default: return description
     }
   }

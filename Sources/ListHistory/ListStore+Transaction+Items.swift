@@ -174,7 +174,7 @@ extension ListStore.Transaction {
     -> ListTransaction<Section, Item>
   {
     let _mark = _events.count
-    defer { _noteLabel(_OperationLabel("Move"), since: _mark) }
+    defer { _noteLabel(.fixed("Reorder"), since: _mark) }
     let id = snapshot.visibleItem(at: source)
     let from = id.flatMap { snapshot.location(ofItem: $0) }
     let result = try _snapshot.moveVisibleRow(from: source, to: destination)

@@ -44,7 +44,7 @@ import Testing
     (.moveItemToSection("a", section: "B"), "Move Item"),
     (.moveItemUnderParent("a", parent: "p"), "Move Item"),
     (.moveItemToLocation("a", ListItemLocation(.section("B"), index: 0)), "Move Item"),
-    (.moveVisibleRow(from: ListIndexPath(section: 0, row: 0), to: ListIndexPath(section: 0, row: 3)), "Move Item"),
+    (.moveVisibleRow(from: ListIndexPath(section: 0, row: 0), to: ListIndexPath(section: 0, row: 3)), "Reorder"),
     (.reloadItems(["a"]), "Reload Item"),
     (.reconfigureItems(["a", "b"]), "Reconfigure 2 Items"),
     (.updateItems([TestItem("a", content: "1"), TestItem("b", content: "2")]), "Edit 2 Items"),

@@ -80,7 +80,7 @@ extension ListCommand: CustomStringConvertible {
     case .expand(let list): return items("Expand", list.count)
     case .collapse(let list): return items("Collapse", list.count)
     case .replace: return "Replace Item"
-    case .reorder: return "Move Item"  // a drag moves one item, as the library's moveVisibleRow says
+    case .reorder: return "Reorder"
     default: return description
     }
   }

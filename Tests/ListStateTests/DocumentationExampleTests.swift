@@ -225,6 +225,19 @@ struct SnapshotsDocumentationExampleTests {
     #expect(!snapshot.contains(item: "gym"))
   }
 
+  @Test func sectionSnapshots() throws {
+    var outline = ListSectionSnapshot<String>()
+    try outline.append(["Fruit", "Vegetables"])
+    try outline.append(["Apple", "Pear"], to: "Fruit")
+    try outline.expand(["Fruit"])
+    #expect(outline.visibleItems == ["Fruit", "Apple", "Pear", "Vegetables"])
+    #expect(outline.parent(of: "Pear") == "Fruit")
+    #expect(outline.snapshot(of: "Fruit")?.items == ["Apple", "Pear"])
+    var list = try ListSnapshot<String, String>(section: "Food", items: [])
+    try list.apply(outline, to: "Food")
+    #expect(list.sectionSnapshot(of: "Food") == outline)
+  }
+
   @Test func fromUIKitConveniences() throws {
     var snapshot = try ListSnapshot<String, String>(section: "Fruit", items: ["Apple", "Pear"])
     #expect(!snapshot.isEmpty)

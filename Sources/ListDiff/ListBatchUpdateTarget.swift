@@ -38,6 +38,15 @@ public protocol ListBatchUpdateTarget {
   func moveRow(_ row: ListIndexPath, to destination: ListIndexPath)
   /// Reloads rows of the before state.
   func reloadRows(_ rows: [ListIndexPath])
+  /// Reconfigures rows — keeps their cells and configures them again — at positions the batch
+  /// does not change. Defaults to ``reloadRows(_:)`` for views that cannot reconfigure.
+  func reconfigureRows(_ rows: [ListIndexPath])
+}
+
+extension ListBatchUpdateTarget {
+  /// Reloads the rows: what a view without reconfiguring does instead.
+  @inlinable
+  public func reconfigureRows(_ rows: [ListIndexPath]) { reloadRows(rows) }
 }
 
 extension ListChangeset {
@@ -91,5 +100,6 @@ extension ListChangeset.Stage {
     if !itemInserts.isEmpty { view.insertRows(itemInserts) }
     for move in itemMoves { view.moveRow(move.from, to: move.to) }
     if !itemReloads.isEmpty { view.reloadRows(itemReloads) }
+    if !itemReconfigures.isEmpty { view.reconfigureRows(itemReconfigures) }
   }
 }

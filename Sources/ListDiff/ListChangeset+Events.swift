@@ -10,7 +10,8 @@ extension ListChangeset {
   /// Falls back to the full diff ``init(from:to:)`` when the events
   /// change sections or touch a large part of the list. Either way, applying the changeset to
   /// the rows of `old` gives exactly the rows of `new`. Reloads: rows and sections whose content
-  /// differs at the end, plus those the events mark (reload, reconfigure).
+  /// differs at the end, plus those the events mark reloaded; reconfigures: rows the events mark
+  /// reconfigured and not reloaded.
   ///
   /// ```swift
   /// let events = try store.events(from: shownVersion, to: store.head)
@@ -22,11 +23,17 @@ extension ListChangeset {
   public init<Section: ListElement, Item: ListElement>(
     from old: ListSnapshot<Section, Item>, to new: ListSnapshot<Section, Item>, events: [ListEvent<Section, Item>]
   ) where Section.ID == SectionID, Item.ID == ItemID {
+    let markers = _EventDiffer<Section, Item>.markers(in: events)
     if let derived = _EventDiffer<Section, Item>.changeset(from: old, to: new, events: events) {
       self = derived
+      let reconfigures = Self._reconfigureOnly(reconfigured: [markers.reconfiguredItems], reloaded: [markers.items])
+      if !reconfigures.isEmpty {
+        _separateReconfigures(where: { reconfigures.contains($0) }, finalPath: { new.visibleIndexPath(ofItem: $0) })
+      }
     } else {
-      let markers = _EventDiffer<Section, Item>.markers(in: events)
-      self.init(from: old, to: new, alsoMarkedSections: markers.sections, alsoMarkedItems: markers.items)
+      self.init(
+        from: old, to: new, alsoMarkedSections: markers.sections, alsoMarkedItems: markers.items,
+        alsoReconfiguredItems: markers.reconfiguredItems)
     }
   }
 }

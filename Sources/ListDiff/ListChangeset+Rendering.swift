@@ -4,7 +4,8 @@ extension ListChangeset {
   /// The changeset as compact JSON:
   /// `{"stages":[{"sectionDeletes":[i],"sectionInserts":[i],"sectionMoves":[{"from":i,"to":j}],`
   /// `"sectionReloads":[i],"itemDeletes":[P],"itemInserts":[P],"itemMoves":[{"from":P,"to":P}],`
-  /// `"itemReloads":[P]}]}` with `P = {"section":i,"item":j}`, keys in exactly that order.
+  /// `"itemReloads":[P],"itemReconfigures":[P]}]}` with `P = {"section":i,"item":j}`, keys in
+  /// exactly that order.
   ///
   /// ```swift
   /// changeset.jsonDescription   // {"stages":[{"sectionDeletes":[],…,"itemInserts":[{"section":0,"item":3}],…}]}
@@ -22,7 +23,7 @@ extension ListChangeset {
   }
 
   /// One line per change, stage by stage: `- deleted <id>`, `+ inserted <id>`, `→ moved <id>`,
-  /// `~ reloaded <id>`; sections as `- deleted section <id>` and so on. Stages after the first are
+  /// `~ reloaded <id>`, `~ reconfigured <id>`; sections as `- deleted section <id>` and so on. Stages after the first are
   /// introduced by a `stage <n>` line. Empty when nothing changed.
   ///
   /// ```swift
@@ -50,6 +51,7 @@ extension ListChangeset {
       for id in stage.insertedItems { lines.append("+ inserted \(id)") }
       for id in stage.movedItems { lines.append("→ moved \(id)") }
       for id in stage.reloadedItems { lines.append("~ reloaded \(id)") }
+      for id in stage.reconfiguredItems { lines.append("~ reconfigured \(id)") }
     }
     return lines
   }
@@ -99,6 +101,7 @@ extension ListChangeset.Stage {
     }
     json += "]"
     paths("itemReloads", itemReloads)
+    paths("itemReconfigures", itemReconfigures)
     json += "}"
   }
 }

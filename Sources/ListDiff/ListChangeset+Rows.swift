@@ -5,7 +5,9 @@ extension ListChangeset {
   /// predicates say so.
   ///
   /// `sectionNeedsReload` is asked about sections present in both states; `itemNeedsReload` about
-  /// rows visible in both (nil: no row's content changed — the fast path for identifier-only rows).
+  /// rows visible in both (nil: no row's content changed — the fast path for identifier-only rows);
+  /// `itemNeedsReconfigure` picks rows to reconfigure instead (``Stage/itemReconfigures``: the
+  /// cell is kept), unless `itemNeedsReload` also picks them.
   /// Identifiers must be unique per kind, as in a ``ListSnapshot``; with duplicates the result is
   /// unspecified (but the call does not trap).
   ///
@@ -23,9 +25,30 @@ extension ListChangeset {
   public init(
     from old: Rows, to new: Rows,
     sectionNeedsReload: (SectionID) -> Bool = { _ in false },
-    itemNeedsReload: ((ItemID) -> Bool)? = nil
+    itemNeedsReload: ((ItemID) -> Bool)? = nil,
+    itemNeedsReconfigure: ((ItemID) -> Bool)? = nil
   ) {
-    self.init(from: old, to: new, sectionNeedsReload: sectionNeedsReload, reload: _ReloadTest(predicate: itemNeedsReload))
+    guard let itemNeedsReconfigure else {
+      self.init(from: old, to: new, sectionNeedsReload: sectionNeedsReload, reload: _ReloadTest(predicate: itemNeedsReload))
+      return
+    }
+    let needsReload = itemNeedsReload ?? { _ in false }
+    self.init(
+      from: old, to: new, sectionNeedsReload: sectionNeedsReload,
+      reload: _ReloadTest(predicate: { needsReload($0) || itemNeedsReconfigure($0) }))
+    var finalPaths: [ItemID: ListIndexPath]?  // built only when a structural stage reconfigures
+    _separateReconfigures(
+      where: { itemNeedsReconfigure($0) && !needsReload($0) },
+      finalPath: { id in
+        if finalPaths == nil {
+          var paths: [ItemID: ListIndexPath] = [:]
+          for (section, rows) in new.rows.enumerated() {
+            for (row, id) in rows.enumerated() { paths[id] = ListIndexPath(section: section, row: row) }
+          }
+          finalPaths = paths
+        }
+        return finalPaths![id]
+      })
   }
 
   /// The changeset with a row reload test (positions in `new`).

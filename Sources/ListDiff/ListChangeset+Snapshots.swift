@@ -5,8 +5,9 @@ extension ListChangeset {
   ///
   /// Identity is by identifier, content by `==`. A section present in both is reloaded when its
   /// content changed or `new` marks it reloaded; a row visible in both is reloaded when its content
-  /// changed or `new` marks it reloaded or reconfigured. Expanding or collapsing a parent shows as
-  /// inserts or deletes of the rows under it.
+  /// changed or `new` marks it reloaded; it is reconfigured (``Stage/itemReconfigures``) when `new`
+  /// marks it reconfigured and not reloaded. Expanding or collapsing a parent shows as inserts or
+  /// deletes of the rows under it.
   ///
   /// ```swift
   /// var new = old
@@ -21,14 +22,14 @@ extension ListChangeset {
   public init<Section: ListElement, Item: ListElement>(
     from old: ListSnapshot<Section, Item>, to new: ListSnapshot<Section, Item>
   ) where Section.ID == SectionID, Item.ID == ItemID {
-    self.init(from: old, to: new, alsoMarkedSections: [], alsoMarkedItems: [])
+    self.init(from: old, to: new, alsoMarkedSections: [], alsoMarkedItems: [], alsoReconfiguredItems: [])
   }
 
   /// The full diff, with extra reload markers (those of events, whose snapshots no longer carry them).
   @inlinable
   init<Section: ListElement, Item: ListElement>(
     from old: ListSnapshot<Section, Item>, to new: ListSnapshot<Section, Item>,
-    alsoMarkedSections: Set<SectionID>, alsoMarkedItems: Set<ItemID>
+    alsoMarkedSections: Set<SectionID>, alsoMarkedItems: Set<ItemID>, alsoReconfiguredItems: Set<ItemID>
   ) where Section.ID == SectionID, Item.ID == ItemID {
     let markedSections = new.reloadedSectionIdentifiers.union(alsoMarkedSections)
     let sectionNeedsReload: (SectionID) -> Bool = { id in
@@ -44,6 +45,7 @@ extension ListChangeset {
     var reloadIDs = Array(new.reloadedItemIdentifiers)
     reloadIDs.append(contentsOf: new.reconfiguredItemIdentifiers)
     reloadIDs.append(contentsOf: alsoMarkedItems)
+    reloadIDs.append(contentsOf: alsoReconfiguredItems)
     if Item.self != Item.ID.self {  // otherwise the content is the identifier
       old._forEachChangedItem(comparedTo: new) { oldItem, _, newItem, _ in
         if oldItem != newItem { reloadIDs.append(newItem.id) }
@@ -65,6 +67,22 @@ extension ListChangeset {
       reload = _ReloadTest(predicate: { ids.contains($0) })
     }
     self.init(from: oldRows, to: newRows, sectionNeedsReload: sectionNeedsReload, reload: reload)
+    let reconfigures = Self._reconfigureOnly(
+      reconfigured: [new.reconfiguredItemIdentifiers, alsoReconfiguredItems],
+      reloaded: [new.reloadedItemIdentifiers, alsoMarkedItems])
+    if !reconfigures.isEmpty {
+      _separateReconfigures(where: { reconfigures.contains($0) }, finalPath: { new.visibleIndexPath(ofItem: $0) })
+    }
+  }
+
+  /// The items marked reconfigured and not reloaded: those a changeset reconfigures.
+  @inlinable
+  static func _reconfigureOnly(reconfigured: [Set<ItemID>], reloaded: [Set<ItemID>]) -> Set<ItemID> {
+    var result = Set<ItemID>()
+    for ids in reconfigured { result.formUnion(ids) }
+    guard !result.isEmpty else { return result }
+    for ids in reloaded { result.subtract(ids) }
+    return result
   }
 
   /// True when two snapshot values are bit-for-bit the same (they share every storage

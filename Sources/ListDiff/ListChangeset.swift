@@ -44,4 +44,14 @@ public struct ListChangeset<SectionID: Hashable & Sendable, ItemID: Hashable & S
   public var numberOfItemMoves: Int { stages.reduce(0) { $0 + $1.itemMoves.count } }
   /// Section moves over all stages.
   public var numberOfSectionMoves: Int { stages.reduce(0) { $0 + $1.sectionMoves.count } }
+
+  /// True when some stage inserts, deletes or moves sections or rows, or reloads a section; false
+  /// when the changeset only reloads or reconfigures rows (every row keeps its index path).
+  ///
+  /// ```swift
+  /// if !changeset.hasStructuralChanges { /* refresh the visible cells in place */ }
+  /// ```
+  ///
+  /// - Complexity: O(stages).
+  public var hasStructuralChanges: Bool { stages.contains { $0.hasStructuralChanges } }
 }

@@ -15,7 +15,8 @@ extension ListStore {
   /// }
   /// ```
   /// - Parameters:
-  ///   - label: the new version's label (the body may change it through `tx.label`).
+  ///   - label: the new version's label (the body may change it through `tx.label`); nil: the
+  ///     operations' own (``Transaction/defaultLabel``, "Delete 3 Items").
   ///   - expecting: optimistic concurrency — the version the commit must extend; otherwise
   ///     ``HistoryError/versionConflict(expected:actual:)`` is thrown before `body` runs.
   /// - Complexity: the body's operations plus O(1) bookkeeping (plus encoding with a sink).
@@ -43,6 +44,7 @@ extension ListStore {
       transaction._snapshot.clearMarkers()
       do {
         result = try body(&transaction)
+        if transaction.label == nil { transaction.label = transaction.defaultLabel }
         guard !transaction.events.isEmpty || transaction.commitsWhenUnchanged else {
           if inPlace { state.restoreHead(from: transaction, markers: markers) }
           return false

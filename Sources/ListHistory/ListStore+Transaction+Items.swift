@@ -5,21 +5,29 @@ import ListState
 extension ListStore.Transaction {
   @inlinable
   public mutating func appendItems(_ items: [Item], toSection section: Section.ID? = nil) throws(Failure) {
+    let _mark = _events.count
+    defer { _noteLabel(_OperationLabel("Append", items.count), since: _mark) }
     recordInserted(items, at: try _snapshot._appendItems(items, toSection: section))
   }
 
   @inlinable
   public mutating func appendItems(_ items: [Item], underParent parent: Item.ID) throws(Failure) {
+    let _mark = _events.count
+    defer { _noteLabel(_OperationLabel("Append", items.count), since: _mark) }
     recordInserted(items, at: try _snapshot._appendItems(items, underParent: parent))
   }
 
   @inlinable
   public mutating func insertItems(_ items: [Item], beforeItem anchor: Item.ID) throws(Failure) {
+    let _mark = _events.count
+    defer { _noteLabel(_OperationLabel("Insert", items.count), since: _mark) }
     recordInserted(items, at: try _snapshot._insertItems(items, nextTo: anchor, after: false))
   }
 
   @inlinable
   public mutating func insertItems(_ items: [Item], afterItem anchor: Item.ID) throws(Failure) {
+    let _mark = _events.count
+    defer { _noteLabel(_OperationLabel("Insert", items.count), since: _mark) }
     recordInserted(items, at: try _snapshot._insertItems(items, nextTo: anchor, after: true))
   }
 
@@ -41,6 +49,8 @@ extension ListStore.Transaction {
   /// - Complexity: O(k log n + deleted subtrees).
   @inlinable
   public mutating func deleteItems(_ ids: [Item.ID]) throws(Failure) {
+    let _mark = _events.count
+    defer { _noteLabel(_OperationLabel("Delete", ids.count), since: _mark) }
     if ids.count == 1 {
       // One item: the model's delete is all-or-nothing, so no scratch copy (which would make
       // the working snapshot's nodes shared and the delete copy its whole path); it reports
@@ -77,6 +87,8 @@ extension ListStore.Transaction {
   /// Like ``deleteItems(_:)`` but skips unknown identifiers.
   @inlinable
   public mutating func deleteItemsIfPresent(_ ids: [Item.ID]) {
+    let _mark = _events.count
+    defer { _noteLabel(_OperationLabel("Delete", _events.count - _mark), since: _mark) }
     for id in ids {
       guard let location = snapshot.location(ofItem: id), let outline = snapshot.outline(of: id, includingParent: true)
       else { continue }
@@ -88,6 +100,8 @@ extension ListStore.Transaction {
   /// Deletes every item and section; recorded as one `deleteSection` per section (each at 0).
   @inlinable
   public mutating func deleteAllItems() {
+    let _mark = _events.count
+    defer { _noteLabel(.fixed("Delete All"), since: _mark) }
     for section in snapshot.sections {
       let outline = snapshot.outline(ofSection: section.id) ?? ListOutline()
       record(.deleteSection(section, items: outline, at: 0))
@@ -97,11 +111,15 @@ extension ListStore.Transaction {
 
   @inlinable
   public mutating func moveItem(_ id: Item.ID, beforeItem anchor: Item.ID) throws(Failure) {
+    let _mark = _events.count
+    defer { _noteLabel(_OperationLabel("Move"), since: _mark) }
     try moveItem(id, nextTo: anchor, after: false)
   }
 
   @inlinable
   public mutating func moveItem(_ id: Item.ID, afterItem anchor: Item.ID) throws(Failure) {
+    let _mark = _events.count
+    defer { _noteLabel(_OperationLabel("Move"), since: _mark) }
     try moveItem(id, nextTo: anchor, after: true)
   }
 
@@ -117,6 +135,8 @@ extension ListStore.Transaction {
 
   @inlinable
   public mutating func moveItem(_ id: Item.ID, toSection section: Section.ID) throws(Failure) {
+    let _mark = _events.count
+    defer { _noteLabel(_OperationLabel("Move"), since: _mark) }
     let from = snapshot.location(ofItem: id)
     try _snapshot.moveItem(id, toSection: section)
     recordMove(id, from: from)
@@ -124,6 +144,8 @@ extension ListStore.Transaction {
 
   @inlinable
   public mutating func moveItem(_ id: Item.ID, underParent parent: Item.ID) throws(Failure) {
+    let _mark = _events.count
+    defer { _noteLabel(_OperationLabel("Move"), since: _mark) }
     let from = snapshot.location(ofItem: id)
     try _snapshot.moveItem(id, underParent: parent)
     recordMove(id, from: from)
@@ -131,6 +153,8 @@ extension ListStore.Transaction {
 
   @inlinable
   public mutating func moveItem(_ id: Item.ID, to location: Location) throws(Failure) {
+    let _mark = _events.count
+    defer { _noteLabel(_OperationLabel("Move"), since: _mark) }
     let from = snapshot.location(ofItem: id)
     try _snapshot.moveItem(id, to: location)
     recordMove(id, from: from)
@@ -149,6 +173,8 @@ extension ListStore.Transaction {
   public mutating func moveVisibleRow(from source: ListIndexPath, to destination: ListIndexPath) throws(Failure)
     -> ListTransaction<Section, Item>
   {
+    let _mark = _events.count
+    defer { _noteLabel(.fixed("Reorder"), since: _mark) }
     let id = snapshot.visibleItem(at: source)
     let from = id.flatMap { snapshot.location(ofItem: $0) }
     let result = try _snapshot.moveVisibleRow(from: source, to: destination)
@@ -158,21 +184,29 @@ extension ListStore.Transaction {
 
   @inlinable
   public mutating func reloadItems(_ ids: [Item.ID]) throws(Failure) {
+    let _mark = _events.count
+    defer { _noteLabel(_OperationLabel("Reload", ids.count), since: _mark) }
     try _snapshot.reloadItems(ids)
     if !ids.isEmpty { record(.reloadItems(ids)) }
   }
 
   @inlinable
   public mutating func reconfigureItems(_ ids: [Item.ID]) throws(Failure) {
+    let _mark = _events.count
+    defer { _noteLabel(_OperationLabel("Reconfigure", ids.count), since: _mark) }
     try _snapshot.reconfigureItems(ids)
     if !ids.isEmpty { record(.reconfigureItems(ids)) }
   }
 
   @inlinable
   public mutating func updateItems(_ items: [Item]) throws(Failure) {
+    let _mark = _events.count
+    defer { _noteLabel(_OperationLabel("Edit", items.count), since: _mark) }
     // The old contents are read first: a copy of the snapshot kept across the model operation
     // would make the working storage shared, and the operation would copy its paths.
     let olds = items.map { snapshot.item($0.id) }
+    // Every content already as given: nothing changes, so nothing is marked or recorded.
+    if zip(items, olds).allSatisfy({ $0 == $1 }), Set(items.map(\.id)).count == items.count { return }
     try _snapshot.updateItems(items)
     var latest: [Item.ID: Item] = [:]
     for (item, old) in zip(items, olds) {
@@ -184,13 +218,19 @@ extension ListStore.Transaction {
 
   @inlinable
   public mutating func updateItem(_ item: Item) throws(Failure) {
+    let _mark = _events.count
+    defer { _noteLabel(_OperationLabel("Edit"), since: _mark) }
+    if snapshot.item(item.id) == item { return }  // the same content: nothing changes
     let old = try _snapshot._updateItem(item)
     record(.updateItem(old: old, new: item))
   }
 
   @inlinable
   public mutating func replaceItem(_ id: Item.ID, with newItem: Item) throws(Failure) {
+    let _mark = _events.count
+    defer { _noteLabel(_OperationLabel("Replace"), since: _mark) }
     let old = snapshot.item(id)
+    if let old, old == newItem, newItem.id == id { return }  // the same item and content: nothing changes
     try _snapshot.replaceItem(id, with: newItem)
     if let old { record(.replaceItem(old: old, new: newItem)) }
   }

@@ -3,24 +3,32 @@ import ListState
 extension ListStore.Transaction {
   @inlinable
   public mutating func appendSections(_ sections: [Section]) throws(Failure) {
+    let _mark = _events.count
+    defer { _noteLabel(_OperationLabel("Append", sections.count, "Section"), since: _mark) }
     try _snapshot.appendSections(sections)
     recordInsertedSections(sections)
   }
 
   @inlinable
   public mutating func insertSections(_ sections: [Section], beforeSection anchor: Section.ID) throws(Failure) {
+    let _mark = _events.count
+    defer { _noteLabel(_OperationLabel("Insert", sections.count, "Section"), since: _mark) }
     try _snapshot.insertSections(sections, beforeSection: anchor)
     recordInsertedSections(sections)
   }
 
   @inlinable
   public mutating func insertSections(_ sections: [Section], afterSection anchor: Section.ID) throws(Failure) {
+    let _mark = _events.count
+    defer { _noteLabel(_OperationLabel("Insert", sections.count, "Section"), since: _mark) }
     try _snapshot.insertSections(sections, afterSection: anchor)
     recordInsertedSections(sections)
   }
 
   @inlinable
   public mutating func insertSections(_ sections: [Section], at index: Int) throws(Failure) {
+    let _mark = _events.count
+    defer { _noteLabel(_OperationLabel("Insert", sections.count, "Section"), since: _mark) }
     try _snapshot.insertSections(sections, at: index)
     recordInsertedSections(sections)
   }
@@ -37,6 +45,8 @@ extension ListStore.Transaction {
   /// Deletes sections with their items; recorded as one event per section, in order.
   @inlinable
   public mutating func deleteSections(_ ids: [Section.ID]) throws(Failure) {
+    let _mark = _events.count
+    defer { _noteLabel(_OperationLabel("Delete", ids.count, "Section"), since: _mark) }
     var scratch = snapshot
     var recorded: [Event] = []
     var needsModelValidation = ids.count > 1 && Set(ids).count != ids.count
@@ -59,6 +69,8 @@ extension ListStore.Transaction {
 
   @inlinable
   public mutating func moveSection(_ id: Section.ID, beforeSection anchor: Section.ID) throws(Failure) {
+    let _mark = _events.count
+    defer { _noteLabel(_OperationLabel("Move", 1, "Section"), since: _mark) }
     let from = snapshot.index(ofSection: id)
     try _snapshot.moveSection(id, beforeSection: anchor)
     recordSectionMove(id, from: from)
@@ -66,6 +78,8 @@ extension ListStore.Transaction {
 
   @inlinable
   public mutating func moveSection(_ id: Section.ID, afterSection anchor: Section.ID) throws(Failure) {
+    let _mark = _events.count
+    defer { _noteLabel(_OperationLabel("Move", 1, "Section"), since: _mark) }
     let from = snapshot.index(ofSection: id)
     try _snapshot.moveSection(id, afterSection: anchor)
     recordSectionMove(id, from: from)
@@ -73,6 +87,8 @@ extension ListStore.Transaction {
 
   @inlinable
   public mutating func moveSection(_ id: Section.ID, toIndex index: Int) throws(Failure) {
+    let _mark = _events.count
+    defer { _noteLabel(_OperationLabel("Move", 1, "Section"), since: _mark) }
     let from = snapshot.index(ofSection: id)
     try _snapshot.moveSection(id, toIndex: index)
     recordSectionMove(id, from: from)
@@ -87,20 +103,28 @@ extension ListStore.Transaction {
 
   @inlinable
   public mutating func reloadSections(_ ids: [Section.ID]) throws(Failure) {
+    let _mark = _events.count
+    defer { _noteLabel(_OperationLabel("Reload", ids.count, "Section"), since: _mark) }
     try _snapshot.reloadSections(ids)
     if !ids.isEmpty { record(.reloadSections(ids)) }
   }
 
   @inlinable
   public mutating func updateSection(_ section: Section) throws(Failure) {
+    let _mark = _events.count
+    defer { _noteLabel(_OperationLabel("Edit", 1, "Section"), since: _mark) }
     let old = snapshot.section(section.id)
+    if let old, old == section { return }  // the same content: nothing changes
     try _snapshot.updateSection(section)
     if let old { record(.updateSection(old: old, new: section)) }
   }
 
   @inlinable
   public mutating func replaceSection(_ id: Section.ID, with newSection: Section) throws(Failure) {
+    let _mark = _events.count
+    defer { _noteLabel(_OperationLabel("Replace", 1, "Section"), since: _mark) }
     let old = snapshot.section(id)
+    if let old, old == newSection, newSection.id == id { return }  // the same section and content
     try _snapshot.replaceSection(id, with: newSection)
     if let old { record(.replaceSection(old: old, new: newSection)) }
   }

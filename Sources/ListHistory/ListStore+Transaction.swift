@@ -26,8 +26,25 @@ extension ListStore {
     public var events: [Event] { _events }
     @usableFromInline var _snapshot: ListSnapshot<Section, Item>
     @usableFromInline var _events: [Event] = []
-    /// The label of the version this transaction creates (for an undo menu).
+    /// The label of the version this transaction creates (for an undo menu); nil: the
+    /// ``defaultLabel``.
     public var label: String?
+    /// The operations' own label, "Move Item", "Delete 3 Items", "Expand Item": what the
+    /// version is labelled when ``label`` is nil. Operations that changed nothing do not count;
+    /// operations of one kind add up ("Delete 2 Items" then "Delete Item": "Delete 3 Items");
+    /// nil when nothing changed or the operations are of different kinds.
+    ///
+    /// ```swift
+    /// try store.transaction { tx in
+    ///     try tx.deleteItems(["a"])
+    ///     try tx.deleteItems(["b", "c"])
+    ///     tx.defaultLabel   // "Delete 3 Items"
+    /// }
+    /// ```
+    @inlinable
+    public var defaultLabel: String? { _mixedLabels ? nil : _operationLabel?.text }
+    @usableFromInline var _operationLabel: _OperationLabel?
+    @usableFromInline var _mixedLabels = false
     /// Whether the transaction creates a version even when its operations recorded no event
     /// (each changed nothing, like moving an item to where it already is). Off by default: such
     /// a transaction then creates no version. A tool that promises one version per command
@@ -42,6 +59,18 @@ extension ListStore {
 
     @inlinable
     mutating func record(_ event: Event) { _events.append(event) }
+
+    /// Counts an operation towards ``defaultLabel`` if it recorded events (since `mark`).
+    @inlinable
+    mutating func _noteLabel(_ label: _OperationLabel, since mark: Int) {
+      guard _events.count > mark, !_mixedLabels else { return }
+      guard let current = _operationLabel else { return _operationLabel = label }
+      if current.isSameKind(as: label) {
+        _operationLabel!.count += label.count
+      } else {
+        _mixedLabels = true
+      }
+    }
 
     /// The location of an item the model has just placed; it exists by the model's contract.
     @inlinable

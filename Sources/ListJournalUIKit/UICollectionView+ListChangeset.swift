@@ -67,6 +67,7 @@ struct _CollectionViewBatches: ListBatchUpdateTarget {
     view.moveItem(at: IndexPath(row), to: IndexPath(destination))
   }
   func reloadRows(_ rows: [ListIndexPath]) { view.reloadItems(at: rows.map { IndexPath($0) }) }
+  func reconfigureRows(_ rows: [ListIndexPath]) { view.reconfigureItems(at: rows.map { IndexPath($0) }) }
 }
 
 @MainActor
@@ -89,6 +90,7 @@ struct _TableViewBatches: ListBatchUpdateTarget {
     view.moveRow(at: IndexPath(row), to: IndexPath(destination))
   }
   func reloadRows(_ rows: [ListIndexPath]) { view.reloadRows(at: rows.map { IndexPath($0) }, with: animation) }
+  func reconfigureRows(_ rows: [ListIndexPath]) { view.reconfigureRows(at: rows.map { IndexPath($0) }) }
 }
 
 extension IndexPath {

@@ -159,13 +159,33 @@ struct DiffsDocumentationExampleTests {
     #expect(store.snapshot.visibleItems == ["Kitchen", "Lamp", "Kettle"])
   }
 
+  @Test func reconfiguresStructuralChangesAndKeptRows() throws {
+    var old = ListSnapshot<String, String>()
+    try old.appendSections(["Inbox"])
+    try old.appendItems(["milk", "eggs", "bread"])
+    var new = old
+    try new.reconfigureItems(["eggs"])
+    let changeset = ListChangeset(from: old, to: new)
+    #expect(changeset.lines == ["~ reconfigured eggs"])
+    #expect(changeset[0].itemReconfigures == [ListIndexPath(section: 0, row: 1)])
+    #expect(!changeset.hasStructuralChanges)
+
+    let shown = ListVisibleRows(sections: ["Inbox"], rows: [["milk", "eggs", "bread"]])
+    let next = ListVisibleRows(sections: ["Inbox"], rows: [["bread", "jam", "milk"]])
+    #expect(
+      ListChangeset(from: shown, to: next).keptRows(from: shown) == [
+        ListMove(from: ListIndexPath(section: 0, row: 0), to: ListIndexPath(section: 0, row: 2)),
+        ListMove(from: ListIndexPath(section: 0, row: 2), to: ListIndexPath(section: 0, row: 0)),
+      ])
+  }
+
   @Test func rendering() throws {
     let old = ListVisibleRows(sections: [0], rows: [[1, 2, 3]])
     let new = ListVisibleRows(sections: [0], rows: [[3, 1, 2, 4]])
     let changeset = ListChangeset(from: old, to: new)
     #expect(
       changeset.jsonDescription
-        == #"{"stages":[{"sectionDeletes":[],"sectionInserts":[],"sectionMoves":[],"sectionReloads":[],"itemDeletes":[],"itemInserts":[{"section":0,"item":3}],"itemMoves":[{"from":{"section":0,"item":2},"to":{"section":0,"item":0}}],"itemReloads":[]}]}"#
+        == #"{"stages":[{"sectionDeletes":[],"sectionInserts":[],"sectionMoves":[],"sectionReloads":[],"itemDeletes":[],"itemInserts":[{"section":0,"item":3}],"itemMoves":[{"from":{"section":0,"item":2},"to":{"section":0,"item":0}}],"itemReloads":[],"itemReconfigures":[]}]}"#
     )
     #expect(changeset.textDescription == "+ inserted 4\n→ moved 3")
     #expect(ListChangeset(from: old, to: old).jsonDescription == #"{"stages":[]}"#)

@@ -51,22 +51,24 @@ struct EventDiffTests {
         let isDerived = _EventDiffer.changeset(from: old, to: new, events: events) != nil
         if isDerived { derived += 1 }
 
-        var markedItems = Set<Int>(), markedSections = Set<Int>()
+        var markedItems = Set<Int>(), reconfiguredItems = Set<Int>(), markedSections = Set<Int>()
         for event in events {
           if case .reloadItems(let ids) = event { markedItems.formUnion(ids) }
-          if case .reconfigureItems(let ids) = event { markedItems.formUnion(ids) }
+          if case .reconfigureItems(let ids) = event { reconfiguredItems.formUnion(ids) }
           if case .reloadSections(let ids) = event { markedSections.formUnion(ids) }
         }
         let expected = SnapshotModel.expectedReloads(from: old, to: new)
         let oldVisible = Set(old.visibleItems), newVisible = Set(new.visibleItems)
+        let eventReconfigures = reconfiguredItems.subtracting(markedItems).filter { oldVisible.contains($0) && newVisible.contains($0) }
         let eventExpectedItems = expected.items.union(markedItems.filter { oldVisible.contains($0) && newVisible.contains($0) })
+          .subtracting(eventReconfigures)
         let eventExpectedSections = expected.sections.union(
           markedSections.filter { old.contains(section: $0) && new.contains(section: $0) })
         do {
           try validator.validate(full, from: ListVisibleRows(old), to: ListVisibleRows(new),
-            reloadedSections: expected.sections, reloadedItems: expected.items)
+            reloadedSections: expected.sections, reloadedItems: expected.items, reconfiguredItems: expected.reconfigures)
           try validator.validate(fromEvents, from: ListVisibleRows(old), to: ListVisibleRows(new),
-            reloadedSections: eventExpectedSections, reloadedItems: eventExpectedItems)
+            reloadedSections: eventExpectedSections, reloadedItems: eventExpectedItems, reconfiguredItems: eventReconfigures)
         } catch {
           Issue.record("\(error)\n\(from) → \(to)\nold:\n\(old.visualDescription())\nnew:\n\(new.visualDescription())\nevents: \(events)\nfull: \(full.lines)\nevents: \(fromEvents.lines)")
           return

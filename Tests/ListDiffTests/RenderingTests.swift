@@ -18,9 +18,9 @@ struct RenderingTests {
       ])
     #expect(
       changeset.jsonDescription
-        == #"{"stages":[{"sectionDeletes":[],"sectionInserts":[],"sectionMoves":[],"sectionReloads":[],"itemDeletes":[],"itemInserts":[{"section":0,"item":1}],"itemMoves":[{"from":{"section":0,"item":1},"to":{"section":1,"item":1}}],"itemReloads":[]},"#
-        + #"{"sectionDeletes":[],"sectionInserts":[],"sectionMoves":[{"from":1,"to":0}],"sectionReloads":[],"itemDeletes":[],"itemInserts":[],"itemMoves":[],"itemReloads":[]},"#
-        + #"{"sectionDeletes":[],"sectionInserts":[],"sectionMoves":[],"sectionReloads":[],"itemDeletes":[],"itemInserts":[],"itemMoves":[],"itemReloads":[{"section":0,"item":1}]}]}"#)
+        == #"{"stages":[{"sectionDeletes":[],"sectionInserts":[],"sectionMoves":[],"sectionReloads":[],"itemDeletes":[],"itemInserts":[{"section":0,"item":1}],"itemMoves":[{"from":{"section":0,"item":1},"to":{"section":1,"item":1}}],"itemReloads":[],"itemReconfigures":[]},"#
+        + #"{"sectionDeletes":[],"sectionInserts":[],"sectionMoves":[{"from":1,"to":0}],"sectionReloads":[],"itemDeletes":[],"itemInserts":[],"itemMoves":[],"itemReloads":[],"itemReconfigures":[]},"#
+        + #"{"sectionDeletes":[],"sectionInserts":[],"sectionMoves":[],"sectionReloads":[],"itemDeletes":[],"itemInserts":[],"itemMoves":[],"itemReloads":[{"section":0,"item":1}],"itemReconfigures":[]}]}"#)
     #expect(changeset[0].after == Rows(sections: ["A", "B"], rows: [["a1", "n"], ["b1", "a2"]]))
     #expect(changeset[1].after == nil && changeset[2].after == nil)
   }

@@ -65,7 +65,7 @@ struct RowsDiffTests {
     let changeset = ListChangeset(from: old, to: new)
     #expect(changeset.count == 1)
     #expect(changeset[0].sectionMoves == [ListMove(from: 2, to: 0)])
-    #expect(changeset.jsonDescription == #"{"stages":[{"sectionDeletes":[],"sectionInserts":[],"sectionMoves":[{"from":2,"to":0}],"sectionReloads":[],"itemDeletes":[],"itemInserts":[],"itemMoves":[],"itemReloads":[]}]}"#)
+    #expect(changeset.jsonDescription == #"{"stages":[{"sectionDeletes":[],"sectionInserts":[],"sectionMoves":[{"from":2,"to":0}],"sectionReloads":[],"itemDeletes":[],"itemInserts":[],"itemMoves":[],"itemReloads":[],"itemReconfigures":[]}]}"#)
     try validator.validate(changeset, from: old, to: new)
   }
 

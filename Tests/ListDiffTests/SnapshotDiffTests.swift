@@ -20,7 +20,7 @@ struct SnapshotDiffTests {
     #expect(changeset.lines == ["+ inserted relay", "+ inserted temperature"])
     try validator.validate(changeset, from: ListVisibleRows(old), to: ListVisibleRows(new))
     let back = ListChangeset(from: new, to: old)
-    #expect(back.lines == ["- deleted relay", "- deleted temperature"])
+    #expect(back.lines == ["- deleted temperature", "- deleted relay"])  // deletes highest first
   }
 
   @Test func updatedContentIsReloadedAndIdentityOnlyItemsUseMarkers() throws {
@@ -34,7 +34,7 @@ struct SnapshotDiffTests {
     #expect(changeset.lines == ["~ reloaded 2"])
     #expect(
       changeset.jsonDescription
-        == #"{"stages":[{"sectionDeletes":[],"sectionInserts":[],"sectionMoves":[],"sectionReloads":[],"itemDeletes":[],"itemInserts":[],"itemMoves":[],"itemReloads":[{"section":0,"item":1}]}]}"#
+        == #"{"stages":[{"sectionDeletes":[],"sectionInserts":[],"sectionMoves":[],"sectionReloads":[],"itemDeletes":[],"itemInserts":[],"itemMoves":[],"itemReloads":[{"section":0,"item":1}],"itemReconfigures":[]}]}"#
     )
 
     var plain = ListSnapshot<String, String>()
@@ -61,7 +61,7 @@ struct SnapshotDiffTests {
       do {
         try validator.validate(
           changeset, from: ListVisibleRows(old), to: ListVisibleRows(new),
-          reloadedSections: expected.sections, reloadedItems: expected.items)
+          reloadedSections: expected.sections, reloadedItems: expected.items, reconfiguredItems: expected.reconfigures)
       } catch {
         Issue.record("\(error)\nold:\n\(old.visualDescription())\nnew:\n\(new.visualDescription())\n\(changeset.jsonDescription)")
         return
@@ -113,7 +113,8 @@ struct SnapshotDiffTests {
         do {
           try validator.validate(
             changeset, from: ListVisibleRows(old), to: ListVisibleRows(target),
-            reloadedSections: SnapshotModel.expectedReloads(from: old, to: target).sections, reloadedItems: expectedItems)
+            reloadedSections: SnapshotModel.expectedReloads(from: old, to: target).sections, reloadedItems: expectedItems,
+            reconfiguredItems: SnapshotModel.expectedReloads(from: old, to: target).reconfigures)
         } catch {
           Issue.record("round \(round): \(error)")
           return

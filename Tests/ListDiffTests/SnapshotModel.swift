@@ -77,7 +77,9 @@ enum SnapshotModel {
         if let id = items.randomElement(using: &generator) {
           try! snapshot.updateItem(Row(id: id, content: snapshot.item(id)!.content + 1))
         }
-      case 6: if let id = items.randomElement(using: &generator) { try! snapshot.reloadItems([id]) }
+      case 6:
+        guard let id = items.randomElement(using: &generator) else { continue }
+        if Bool.random(using: &generator) { try! snapshot.reloadItems([id]) } else { try! snapshot.reconfigureItems([id]) }
       case 7: if let id = items.randomElement(using: &generator) { try! snapshot.expand([id]) }
       case 8: if let id = items.randomElement(using: &generator) { try! snapshot.collapse([id]) }
       case 9:
@@ -102,17 +104,26 @@ enum SnapshotModel {
   }
 
   /// What the validator expects to be refreshed between `old` and `new`.
-  static func expectedReloads(from old: TestSnapshot, to new: TestSnapshot) -> (sections: Set<Int>, items: Set<Int>) {
+  /// Sections and rows to reload — content changed or marked reloaded — and rows to reconfigure:
+  /// marked reconfigured and not reloaded (whatever their content), visible in both.
+  static func expectedReloads(
+    from old: TestSnapshot, to new: TestSnapshot
+  ) -> (sections: Set<Int>, items: Set<Int>, reconfigures: Set<Int>) {
     var sections = Set<Int>()
     for id in new.sectionIdentifiers where old.contains(section: id) {
       if old.section(id) != new.section(id) || new.reloadedSectionIdentifiers.contains(id) { sections.insert(id) }
     }
     let oldVisible = Set(old.visibleItems)
-    let marked = new.reloadedItemIdentifiers.union(new.reconfiguredItemIdentifiers)
+    let reconfigureOnly = new.reconfiguredItemIdentifiers.subtracting(new.reloadedItemIdentifiers)
     var items = Set<Int>()
+    var reconfigures = Set<Int>()
     for id in new.visibleItems where oldVisible.contains(id) {
-      if old.item(id) != new.item(id) || marked.contains(id) { items.insert(id) }
+      if reconfigureOnly.contains(id) {
+        reconfigures.insert(id)
+      } else if old.item(id) != new.item(id) || new.reloadedItemIdentifiers.contains(id) {
+        items.insert(id)
+      }
     }
-    return (sections, items)
+    return (sections, items, reconfigures)
   }
 }

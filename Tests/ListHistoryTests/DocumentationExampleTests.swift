@@ -51,6 +51,21 @@ struct HistoryDocumentationExampleTests {
     // A transaction that records nothing creates no version.
     try store.transaction { _ in }
     #expect(store.latestVersion == 3)
+
+    // One no-op rule: expanding an expanded item creates no version.
+    try store.expand(["groceries"])
+    #expect(store.head == 3)
+
+    // Undo-menu labels.
+    try store.moveItem("milk", beforeItem: "groceries")
+    #expect(store.info(for: store.head)?.label == "Move Item")
+    try store.transaction { tx in
+      try tx.deleteItems(["milk"])
+      try tx.deleteItems(["taxes", "gym"])
+    }
+    #expect(store.info(for: store.head)?.label == "Delete 3 Items")
+    try store.collapse(["groceries"], label: "Hide Groceries")
+    #expect(store.info(for: store.head)?.label == "Hide Groceries")
   }
 
   @Test func allOrNothing() throws {

@@ -184,7 +184,7 @@ import Testing
         clock: { 0 })
     }
     let checkpointed = { (store: Store) in store.state.withLock { $0.graph.checkpoints.keys.sorted() } }
-    var random = SeededRandom(seed: 5)
+    var random = SeededRandom(seed: 7)
     // Cuts after random records, after commits that mark items or sections, and after head
     // moves (whose markers come from their path).
     var codec = HistoryCodec<String, TestRow>()

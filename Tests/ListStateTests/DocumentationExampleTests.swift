@@ -134,9 +134,16 @@ struct SnapshotsDocumentationExampleTests {
     #expect(difference.insertions == [.insert(offset: 1, element: "Date", associatedWith: 3)])
     #expect(difference.removals == [.remove(offset: 3, element: "Date", associatedWith: 1)])
 
-    // The final row count as the destination row: the item becomes the last root item.
-    try list.moveVisibleRow(from: ListIndexPath(section: 0, row: 0), to: ListIndexPath(section: 0, row: 3))
+    // The end position, the section's row count: the item becomes the last root item.
+    var end = list
+    try list.moveVisibleRow(from: ListIndexPath(section: 0, row: 0), to: ListIndexPath(section: 0, row: 4))
     #expect(list.visibleItems(inSection: "Fruit") == ["Date", "Banana", "Cherry", "Apple"])
+    // UIKit's final-layout index of the last row does the same; one past either is refused.
+    try end.moveVisibleRow(from: ListIndexPath(section: 0, row: 0), to: ListIndexPath(section: 0, row: 3))
+    #expect(end == list)
+    #expect(throws: ListError<String, String>.indexPathOutOfRange(section: 0, row: 5)) {
+      try end.moveVisibleRow(from: ListIndexPath(section: 0, row: 0), to: ListIndexPath(section: 0, row: 5))
+    }
 
     // Dropped on a child's row: the moved item becomes that child's sibling.
     var outline = try ListSnapshot<String, String>([
@@ -216,6 +223,28 @@ struct SnapshotsDocumentationExampleTests {
     #expect(snapshot == before)
     snapshot.deleteItemsIfPresent(["bread", "gym"])
     #expect(!snapshot.contains(item: "gym"))
+  }
+
+  @Test func sectionSnapshots() throws {
+    var outline = ListSectionSnapshot<String>()
+    try outline.append(["Fruit", "Vegetables"])
+    try outline.append(["Apple", "Pear"], to: "Fruit")
+    try outline.expand(["Fruit"])
+    #expect(outline.visibleItems == ["Fruit", "Apple", "Pear", "Vegetables"])
+    #expect(outline.parent(of: "Pear") == "Fruit")
+    #expect(outline.snapshot(of: "Fruit")?.items == ["Apple", "Pear"])
+    var list = try ListSnapshot<String, String>(section: "Food", items: [])
+    try list.apply(outline, to: "Food")
+    #expect(list.sectionSnapshot(of: "Food") == outline)
+  }
+
+  @Test func fromUIKitConveniences() throws {
+    var snapshot = try ListSnapshot<String, String>(section: "Fruit", items: ["Apple", "Pear"])
+    #expect(!snapshot.isEmpty)
+    #expect(snapshot.sectionIdentifier(for: 0) == "Fruit")
+    try snapshot.replaceItems(inSection: "Fruit", with: ["Fig", "Pear"])
+    #expect(snapshot.deleteItems(where: { $0.hasPrefix("F") }) == ["Fig"])
+    #expect(snapshot.itemIdentifiers == ["Pear"])
   }
 
   @Test func costModel() throws {

@@ -141,8 +141,9 @@ struct ErrorCaseTests {
     Case("drag from a row that does not exist", .moveVisibleRow(from: path(0, 5), to: path(0, 0)), .indexPathOutOfRange(section: 0, row: 5)),
     Case("drag from past the last row of a section", .moveVisibleRow(from: path(1, 1), to: path(0, 0)), .indexPathOutOfRange(section: 1, row: 1)),
     Case("drag from a section that does not exist", .moveVisibleRow(from: path(2, 0), to: path(0, 0)), .indexPathOutOfRange(section: 2, row: 0)),
-    // Rows of A: a a1 a2 b. Moving b leaves 3 rows: row 3 is the end, row 4 is out of range.
-    Case("drag past the end of the final layout", .moveVisibleRow(from: path(0, 3), to: path(0, 4)), .indexPathOutOfRange(section: 0, row: 4)),
+    // Rows of A: a a1 a2 b. Moving b leaves 3 rows: row 3 (the final layout's last row) and row 4
+    // (the section's row count) are the end, row 5 is out of range.
+    Case("drag past the end of the final layout", .moveVisibleRow(from: path(0, 3), to: path(0, 5)), .indexPathOutOfRange(section: 0, row: 5)),
     Case("drag to a section that does not exist", .moveVisibleRow(from: path(0, 0), to: path(2, 0)), .indexPathOutOfRange(section: 2, row: 0)),
   ]
 

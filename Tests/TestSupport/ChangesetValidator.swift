@@ -10,7 +10,11 @@ import ListState
 /// invalid number of items in section N"), then applies the batch to the rows the view shows and
 /// checks them against the rows the data source shows after the stage (`stage.after`, or the
 /// target). The identifiers listed next to the positions must be the ones at those positions. At the end the view must
-/// show the target rows, and the reloads must be exactly the expected ones.
+/// show the target rows, and the reloads and reconfigures must be exactly the expected ones.
+///
+/// It also checks the documented order (deletes descending, inserts ascending, moves by ascending
+/// destination, reloads and reconfigures ascending — checked by applying the deletes and inserts one
+/// by one to arrays) and that reconfigures appear only in a stage without structural changes.
 ///
 /// Stricter than UIKit where UIKit's behaviour is murky: by default no row of a moved section
 /// may be listed (the changeset splits such changes into stages).
@@ -44,9 +48,11 @@ public struct ChangesetValidator: Sendable {
   /// - Complexity: O(stages · n) for n visible rows.
   public func validate<S: Hashable & Sendable, I: Hashable & Sendable>(
     _ changeset: ListChangeset<S, I>, from old: ListVisibleRows<S, I>, to new: ListVisibleRows<S, I>,
-    reloadedSections expectedSections: Set<S> = [], reloadedItems expectedItems: Set<I> = []
+    reloadedSections expectedSections: Set<S> = [], reloadedItems expectedItems: Set<I> = [],
+    reconfiguredItems expectedReconfigures: Set<I> = []
   ) throws(Failure) {
     var current = old
+    var explicitReconfigures: [I] = []
     var explicitItems: [I] = []
     var freshItems = Set<I>()
     var explicitSections: [S] = []
@@ -149,6 +155,26 @@ public struct ChangesetValidator: Sendable {
         guard !movedRows.contains(path) else { throw fail("row \(path) both moved and reloaded") }
         guard reloadedRows.insert(path).inserted else { throw fail("row \(path) reloaded twice") }
       }
+      if !stage.itemReconfigures.isEmpty, stage.hasStructuralChanges {
+        throw fail("rows reconfigured in a stage with structural changes")
+      }
+      for path in stage.itemReconfigures {
+        try checkBefore(path, "row reconfigure")
+        guard !reloadedRows.contains(path) else { throw fail("row \(path) both reloaded and reconfigured") }
+        guard reloadedRows.insert(path).inserted else { throw fail("row \(path) reconfigured twice") }
+      }
+
+      // The documented order: deletes descending, inserts ascending, moves by destination.
+      func strictly<T>(_ values: [T], _ ordered: (T, T) -> Bool, _ what: String) throws(Failure) {
+        for (a, b) in zip(values, values.dropFirst()) where !ordered(a, b) { throw fail("\(what) out of order: \(a) then \(b)") }
+      }
+      try strictly(stage.sectionDeletes, >, "section deletes (descending)")
+      try strictly(stage.sectionInserts, <, "section inserts (ascending)")
+      try strictly(stage.itemDeletes, >, "row deletes (descending)")
+      try strictly(stage.itemInserts, <, "row inserts (ascending)")
+      try strictly(stage.itemMoves.map(\.to), <, "row moves (by ascending destination)")
+      try strictly(stage.itemReloads, <, "row reloads (ascending)")
+      try strictly(stage.itemReconfigures, <, "row reconfigures (ascending)")
 
       // Rows in the after state.
       func checkAfter(_ path: ListIndexPath, _ what: String) throws(Failure) {
@@ -239,9 +265,33 @@ public struct ChangesetValidator: Sendable {
       try same(stage.insertedItems, stage.itemInserts.map { after.rows[$0.section][$0.row] }, "inserted row")
       try same(stage.movedItems, stage.itemMoves.map { before.rows[$0.from.section][$0.from.row] }, "moved row")
       try same(stage.reloadedItems, stage.itemReloads.map { before.rows[$0.section][$0.row] }, "reloaded row")
+      try same(stage.reconfiguredItems, stage.itemReconfigures.map { before.rows[$0.section][$0.row] }, "reconfigured row")
+      for path in stage.itemReconfigures where after[path] != before[path] {
+        throw fail("reconfigured row \(path) is not the same row after the batch")
+      }
+      if stage.itemMoves.isEmpty, !stage.sectionDeletes.isEmpty || !stage.sectionInserts.isEmpty || !stage.itemDeletes.isEmpty
+        || !stage.itemInserts.isEmpty
+      {
+        // One by one, in the listed order, on plain arrays: what many data sources do.
+        var sections = before.sectionIdentifiers
+        for index in stage.sectionDeletes { sections.remove(at: index) }
+        var arrays = before.rows
+        for path in stage.itemDeletes where !beforeClosed(path.section) { arrays[path.section].remove(at: path.row) }
+        if stage.sectionMoves.isEmpty {
+          for (index, id) in zip(stage.sectionInserts, stage.insertedSections) { sections.insert(id, at: index) }
+          guard sections == after.sectionIdentifiers else { throw fail("one-by-one section deletes and inserts miss the target") }
+          if stage.sectionDeletes.isEmpty, stage.sectionInserts.isEmpty {
+            for (path, id) in zip(stage.itemInserts, stage.insertedItems) { arrays[path.section].insert(id, at: path.row) }
+            for section in arrays.indices where !reloadedSectionSet.contains(section) && arrays[section] != after.rows[section] {
+              throw fail("one-by-one row deletes and inserts miss the rows of section \(section)")
+            }
+          }
+        }
+      }
 
       // Refresh bookkeeping.
       for path in stage.itemReloads { explicitItems.append(before.rows[path.section][path.row]) }
+      for path in stage.itemReconfigures { explicitReconfigures.append(before.rows[path.section][path.row]) }
       for path in stage.itemInserts { freshItems.insert(after.rows[path.section][path.row]) }
       for index in stage.sectionReloads {
         explicitSections.append(before.sectionIdentifiers[index])
@@ -261,6 +311,15 @@ public struct ChangesetValidator: Sendable {
     }
     for id in expectedItems where !seenItems.contains(id) && !freshItems.contains(id) {
       throw Failure(stage: last, message: "changed row '\(id)' is not reloaded")
+    }
+    var seenReconfigures = Set<I>()
+    for id in explicitReconfigures {
+      guard expectedReconfigures.contains(id) else { throw Failure(stage: last, message: "row '\(id)' reconfigured but not marked") }
+      guard !seenItems.contains(id) else { throw Failure(stage: last, message: "row '\(id)' both reloaded and reconfigured") }
+      guard seenReconfigures.insert(id).inserted else { throw Failure(stage: last, message: "row '\(id)' reconfigured twice") }
+    }
+    for id in expectedReconfigures where !seenReconfigures.contains(id) && !freshItems.contains(id) {
+      throw Failure(stage: last, message: "reconfigured row '\(id)' is neither reconfigured nor freshly shown")
     }
     var seenSections = Set<S>()
     for id in explicitSections {

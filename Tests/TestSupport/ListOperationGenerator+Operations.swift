@@ -252,11 +252,12 @@ extension ListOperationGenerator {
     let remaining = visibleBySection[destinationSection].filter { !moved.contains($0) }.count
     var source = ListIndexPath(section: sourceSection, row: sourceRow)
     var destination = ListIndexPath(section: destinationSection, row: Int.random(in: 0...remaining, using: &rng))
+    if Int.random(in: 0..<8, using: &rng) == 0 { destination.row = visibleBySection[destinationSection].count }  // the end
     if invalid {
       switch Int.random(in: 0..<4, using: &rng) {
       case 0: source.row = visibleBySection[sourceSection].count
       case 1: source.section = Bool.random(using: &rng) ? -1 : state.sectionIDs.count
-      case 2: destination.row = Bool.random(using: &rng) ? -1 : remaining + 1
+      case 2: destination.row = Bool.random(using: &rng) ? -1 : max(remaining, visibleBySection[destinationSection].count) + 1
       default: destination.section = state.sectionIDs.count
       }
     }

@@ -100,7 +100,8 @@ extension ReferenceList {
     let remaining = visibleItems(inSection: destinationSection).filter { !movedSubtree.contains($0) }
     if destination.row >= 0, destination.row < remaining.count {
       return .success((moved, .before(remaining[destination.row])))
-    } else if destination.row == remaining.count {
+    } else if destination.row == remaining.count || destination.row == visibleItems(inSection: destinationSection).count {
+      // The end position: the remaining rows' count, or the section's row count before the move.
       return .success((moved, .lastRoot(destinationSection)))
     }
     return .failure(ProblemList([destinationError]))
@@ -121,7 +122,8 @@ extension ReferenceList {
 
   /// The visible row at `source` (with its subtree) moves so that it ends at `destination` of
   /// the final layout: before the row now there (as its sibling), or, when `destination.row`
-  /// equals the section's remaining row count, as the section's last root item.
+  /// equals the section's remaining row count or its row count before the move, as the
+  /// section's last root item.
   public mutating func moveVisibleRow(from source: ListIndexPath, to destination: ListIndexPath) throws(Failure) {
     switch moveVisibleRowPlan(from: source, to: destination) {
     case .failure(let list): throw list.problems[0]

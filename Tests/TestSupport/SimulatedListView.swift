@@ -76,6 +76,7 @@ public final class SimulatedListView<SectionID: Hashable & Sendable, ItemID: Has
     let before = shown
     named.reloadedSections = stage.sectionReloads.map { before.sectionIdentifiers[$0] }
     named.reloadedItems = stage.itemReloads.map { before.rows[$0.section][$0.row] }
+    named.reconfiguredItems = stage.itemReconfigures.map { before.rows[$0.section][$0.row] }
     named.deletedSections = stage.sectionDeletes.map { before.sectionIdentifiers[$0] }
     named.insertedSections = stage.sectionInserts.map { dataSource.sectionIdentifiers[$0] }
     named.movedSections = stage.sectionMoves.map { before.sectionIdentifiers[$0.from] }
@@ -85,7 +86,8 @@ public final class SimulatedListView<SectionID: Hashable & Sendable, ItemID: Has
     do {
       try ChangesetValidator().validate(
         ListChangeset(stages: [named]), from: before, to: dataSource,
-        reloadedSections: Set(named.reloadedSections), reloadedItems: Set(named.reloadedItems))
+        reloadedSections: Set(named.reloadedSections), reloadedItems: Set(named.reloadedItems),
+        reconfiguredItems: Set(named.reconfiguredItems))
     } catch {
       failures.append("batch \(batches): \(error)")
     }
@@ -119,4 +121,6 @@ public final class SimulatedListView<SectionID: Hashable & Sendable, ItemID: Has
     record { $0.itemMoves.append(ListMove(from: row, to: destination)) }
   }
   public func reloadRows(_ rows: [ListIndexPath]) { record { $0.itemReloads += rows } }
+  /// Records reconfigures apart from reloads (the default would forward them to ``reloadRows(_:)``).
+  public func reconfigureRows(_ rows: [ListIndexPath]) { record { $0.itemReconfigures += rows } }
 }

@@ -29,17 +29,21 @@ enum _EventDiffer<Section: ListElement, Item: ListElement> {
 
   /// The reload markers the events carry (snapshots read back from a history have none).
   @inlinable
-  static func markers(in events: [Event]) -> (sections: Set<Section.ID>, items: Set<Item.ID>) {
+  static func markers(
+    in events: [Event]
+  ) -> (sections: Set<Section.ID>, items: Set<Item.ID>, reconfiguredItems: Set<Item.ID>) {
     var sections = Set<Section.ID>()
     var items = Set<Item.ID>()
+    var reconfigured = Set<Item.ID>()
     for event in events {
       switch event {
       case .reloadSections(let ids): sections.formUnion(ids)
-      case .reloadItems(let ids), .reconfigureItems(let ids): items.formUnion(ids)
+      case .reloadItems(let ids): items.formUnion(ids)
+      case .reconfigureItems(let ids): reconfigured.formUnion(ids)
       default: break
       }
     }
-    return (sections, items)
+    return (sections, items, reconfigured)
   }
 
   @inlinable
@@ -142,7 +146,7 @@ enum _EventDiffer<Section: ListElement, Item: ListElement> {
       if movedIDs.contains(id) { trailing.append((after, id)) } else { reloads.append((before, id)) }
     }
 
-    deletes.sort { $0.0 < $1.0 }
+    deletes.sort { $0.0 > $1.0 }  // highest first: safe to apply one by one to an array
     inserts.sort { $0.0 < $1.0 }
     moves.sort { $0.0.to < $1.0.to }
     reloads.sort { $0.0 < $1.0 }

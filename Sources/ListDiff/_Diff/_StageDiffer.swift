@@ -60,8 +60,10 @@ struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>
     from old: Rows, to new: Rows, plan: _SectionPlan, reload: _ReloadTest<ItemID>
   ) -> (stage: Stage, trailingReloads: [(ListIndexPath, ItemID)]) {
     var stage = Stage()
-    stage.sectionDeletes = plan.deletes
-    stage.deletedSections = plan.deletes.map { old.sectionIdentifiers[$0] }
+    // Deletes highest first (safe to apply one by one to an array), inserts lowest first.
+    stage.sectionDeletes = plan.deletes.sorted(by: >)
+    stage.deletedSections = stage.sectionDeletes.map { old.sectionIdentifiers[$0] }
+    assert(plan.inserts == plan.inserts.sorted(), "section inserts ascending")
     stage.sectionInserts = plan.inserts
     stage.insertedSections = plan.inserts.map { new.sectionIdentifiers[$0] }
     stage.sectionMoves = plan.moves
@@ -199,9 +201,10 @@ struct _StageDiffer<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>
         }
       }
     }
-    for pair in pairs {
+    // Highest first: pairs and their rows backwards (a pair's old sections ascend with its new ones).
+    for pair in pairs.reversed() {
       let oldRows = old.rows[pair.old]
-      for row in pair.prefix..<pair.oldEnd where !oldMatched[pair.oldBase + row - pair.prefix] {
+      for row in (pair.prefix..<pair.oldEnd).reversed() where !oldMatched[pair.oldBase + row - pair.prefix] {
         stage.itemDeletes.append(ListIndexPath(section: pair.old, row: row))
         stage.deletedItems.append(oldRows[row])
       }

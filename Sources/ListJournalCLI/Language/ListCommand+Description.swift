@@ -63,7 +63,8 @@ extension ListCommand: CustomStringConvertible {
     }
   }
 
-  /// A short undo-menu label: "Append 2 Items", "Move Item".
+  /// A short undo-menu label: "Append 2 Items", "Move Item" — the words the library's store
+  /// operations label their versions with (`ListStore.Transaction.defaultLabel`).
   var label: String {
     func items(_ verb: String, _ count: Int, _ noun: String = "Item") -> String {
       count == 1 ? "\(verb) \(noun)" : "\(verb) \(count) \(noun)s"

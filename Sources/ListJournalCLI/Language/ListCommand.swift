@@ -50,7 +50,7 @@ enum ListCommand: Equatable, Sendable {
   case collapse([String])
   case replace(String, with: String, content: String?)
   /// A drag between visible rows: section index and visible row index, both 0-based.
-  case reorder(from: ListIndexPath, to: ListIndexPath)
+  case reorder(from: ListRowReference, to: ListRowReference)
 
   // Transactions and history
   case begin

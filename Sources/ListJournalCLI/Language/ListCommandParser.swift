@@ -55,9 +55,9 @@ enum ListCommandParser {
       let (old, new, content) = try parser.replacement(kind: "item")
       return .replace(old, with: new, content: content)
     case "reorder":
-      let source = try parser.indexPath()
+      let source = try parser.rowReference()
       try parser.expectKeyword("to")
-      let destination = try parser.indexPath()
+      let destination = try parser.rowReference()
       try parser.finish()
       return .reorder(from: source, to: destination)
     case "append-sections":
@@ -335,13 +335,16 @@ extension ListCommandParser {
     }
 
     /// `S:ROW` with non-negative integers.
-    mutating func indexPath() throws(ListLanguageError) -> ListIndexPath {
+    /// `SECTION:ROW`: the section by identifier or index, the row a 0-based index (the last
+    /// colon separates them, so an identifier may hold colons).
+    mutating func rowReference() throws(ListLanguageError) -> ListRowReference {
       let token = try next("SECTION:ROW")
-      let parts = token.text.split(separator: ":", omittingEmptySubsequences: false)
-      guard parts.count == 2, let section = Int(parts[0]), let row = Int(parts[1]), section >= 0, row >= 0 else {
-        throw error("expected SECTION:ROW (0-based indexes), found '\(token.text)'", column: token.column)
+      guard let colon = token.text.lastIndex(of: ":"), colon != token.text.startIndex,
+        let row = Int(token.text[token.text.index(after: colon)...]), row >= 0
+      else {
+        throw error("expected SECTION:ROW (a section identifier or index, a 0-based row), found '\(token.text)'", column: token.column)
       }
-      return ListIndexPath(section: section, row: row)
+      return ListRowReference(section: String(token.text[..<colon]), row: row)
     }
 
     mutating func optionalCount() throws(ListLanguageError) -> Int {

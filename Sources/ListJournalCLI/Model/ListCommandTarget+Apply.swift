@@ -91,7 +91,7 @@ extension ListCommandTarget {
       guard let existing = currentList.item(old) else { throw .itemsNotFound([old]) }
       try replaceItem(old, with: TextItem(id: new, content: content ?? existing.content))
     case .reorder(let source, let destination):
-      try reorderVisibleRow(from: source, to: destination)
+      try reorderVisibleRow(from: source.resolved(in: currentList), to: destination.resolved(in: currentList))
     case .begin, .commit, .rollback, .undo, .redo, .checkout, .show, .log, .diff, .help:
       break
     }

@@ -2,9 +2,10 @@ import ListDiff
 import ListState
 
 /// Renders `diff` between two versions from ListDiff's full-state changeset (any two versions,
-/// across branches too): text lists `- deleted`, `+ inserted`, `→ moved`, `~ reloaded` with
-/// ids, stage by stage; JSON is the README's stable shape with keys in a fixed order:
-/// `{"from": V1, "to": V2, "stages": [{"sectionDeletes": [i], …, "itemReloads": [P]}]}`,
+/// across branches too): text lists `- deleted`, `+ inserted`, `→ moved`, `~ reloaded`,
+/// `~ reconfigured` with ids, stage by stage; JSON is the README's stable shape with keys in a
+/// fixed order: `{"from": V1, "to": V2, "stages": [{"sectionDeletes": [i], …, "itemReloads": [P],
+/// "itemReconfigures": [P]}]}`,
 /// `P = {"section": i, "item": j}` (item = visible row within the section).
 ///
 /// ```swift
@@ -37,6 +38,7 @@ enum ChangesetRenderer {
       add(stage.insertedItems, "+", "inserted", "", style.green)
       add(stage.movedItems, "→", "moved", "", style.blue)
       add(stage.reloadedItems, "~", "reloaded", "", style.yellow)
+      add(stage.reconfiguredItems, "~", "reconfigured", "", style.yellow)
     }
     if lines.count == 1 { lines.append(style.dim("(no changes)")) }
     return lines.joined(separator: "\n")
@@ -97,6 +99,7 @@ enum ChangesetRenderer {
               }
             }
             paths("itemReloads", stage.itemReloads, &json)
+            paths("itemReconfigures", stage.itemReconfigures, &json)
           }
         }
       }

@@ -1,6 +1,6 @@
 import ListHistory
 import ListState
-import Synchronization
+import ListLocking
 import TestSupport
 import Testing
 
@@ -24,7 +24,7 @@ import Testing
     weights[kind, default: 0] += 40  // mostly this kind, on states the others build
     var generator = ListOperationGenerator<TestSection, TestItem>(invalidProbability: 0.05, weights: weights)
     let store = Store()
-    let delivered = Mutex(0)
+    let delivered = ListMutex(0)
     let observation = store.observe { _ in delivered.withLock { $0 += 1 } }
     defer { withExtendedLifetime(observation) {} }
     var reference = Reference()

@@ -198,7 +198,11 @@ struct ListUndoBridgeTests {
       try transaction.appendSections([TestSection("Fruit")])
       try transaction.appendItems([TestItem("Apple"), TestItem("Pear")])
     }
-    try store.moveItem("Pear", beforeItem: "Apple")
+    // Operations of one kind label their version ("Move Item"); mixed ones leave it unlabelled.
+    try store.transaction { transaction in
+      try transaction.moveItem("Pear", beforeItem: "Apple")
+      try transaction.updateItem(TestItem("Pear", content: "ripe"))
+    }
     await Self.settle(store, bridge)
     #expect(manager.undoStack.map(\.name) == ["Add Fruit", "Change"])
     #expect(manager.undoStack.map(\.actions.count) == [1, 1], "one action per version, however many events")
@@ -230,6 +234,6 @@ struct ListUndoBridgeTests {
     #expect(Self.check(bridge, manager, store, "after the refused undo"))
     sink.refuse(false)
     manager.undo()
-    #expect(store.head == Version(1) && manager.redoActionName == "")
+    #expect(store.head == Version(1) && manager.redoActionName == "Append Item")  // the operation's own words
   }
 }

@@ -20,7 +20,7 @@ import ListState
 /// let session = try _GenericJournalSession(path: "app.journal")
 /// try session.snapshot(at: session.headVersion)   // the head as text
 /// ```
-final class _GenericJournalSession: JournalSession {
+final class _GenericJournalSession: _ReadOnlyJournalSession {
   typealias Store = ListStore<JournalValueElement, JournalValueElement>
 
   let path: String
@@ -30,7 +30,6 @@ final class _GenericJournalSession: JournalSession {
   private var views: [Int: TextSnapshot] = [:]
 
   var headVersion: Int { store.head.rawValue }
-  var isInTransaction: Bool { false }
   var durableVersion: Int { store.latestVersion.rawValue }
   var currentSnapshot: TextSnapshot {
     get throws(ListLanguageError) { try snapshot(at: headVersion) }
@@ -90,22 +89,7 @@ final class _GenericJournalSession: JournalSession {
     return "bad journal '\(path)': record #\(sequence) (version \(version)) in the frame at byte offset \(offset) does not replay: \(reason)"
   }
 
-  private func readOnly() -> ListLanguageError {
-    ListLanguageError(message: "'\(path)' is open read-only")
-  }
-
-  // MARK: Changes (refused: read-only)
-
-  func begin() throws(ListLanguageError) { throw readOnly() }
-  func apply(_ command: ListCommand) throws(ListLanguageError) { throw readOnly() }
-  func commit() throws(ListLanguageError) -> Int? { throw readOnly() }
-  func rollback() {}
-  func perform(_ command: ListCommand) throws(ListLanguageError) -> Int? { throw readOnly() }
-  func undo(_ count: Int) throws(ListLanguageError) -> [HistoryStep] { throw readOnly() }
-  func redo(_ count: Int) throws(ListLanguageError) -> [HistoryStep] { throw readOnly() }
-  func checkout(_ version: VersionReference) throws(ListLanguageError) -> Int { throw readOnly() }
-  func synchronize() throws(ListLanguageError) {}
-  func close() throws(ListLanguageError) {}
+  // Changes are refused (`_ReadOnlyJournalSession`).
 
   // MARK: Reading
 

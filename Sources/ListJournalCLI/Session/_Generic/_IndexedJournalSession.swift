@@ -16,7 +16,7 @@ import ListState
 /// let session = try _IndexedJournalSession.open("app.journal")   // indexed, or a replay
 /// try session.snapshot(at: session.headVersion)
 /// ```
-final class _IndexedJournalSession: JournalSession {
+final class _IndexedJournalSession: _ReadOnlyJournalSession {
   typealias Index = JournalReadIndex<JournalValueElement, JournalValueElement>
 
   let path: String
@@ -65,28 +65,12 @@ final class _IndexedJournalSession: JournalSession {
   }
 
   var headVersion: Int { index.head.rawValue }
-  var isInTransaction: Bool { false }
   var durableVersion: Int { index.latestVersion.rawValue }
   var currentSnapshot: TextSnapshot {
     get throws(ListLanguageError) { try snapshot(at: headVersion) }
   }
 
-  private func readOnly() -> ListLanguageError {
-    ListLanguageError(message: "'\(path)' is open read-only")
-  }
-
-  // MARK: Changes (refused: read-only)
-
-  func begin() throws(ListLanguageError) { throw readOnly() }
-  func apply(_ command: ListCommand) throws(ListLanguageError) { throw readOnly() }
-  func commit() throws(ListLanguageError) -> Int? { throw readOnly() }
-  func rollback() {}
-  func perform(_ command: ListCommand) throws(ListLanguageError) -> Int? { throw readOnly() }
-  func undo(_ count: Int) throws(ListLanguageError) -> [HistoryStep] { throw readOnly() }
-  func redo(_ count: Int) throws(ListLanguageError) -> [HistoryStep] { throw readOnly() }
-  func checkout(_ version: VersionReference) throws(ListLanguageError) -> Int { throw readOnly() }
-  func synchronize() throws(ListLanguageError) {}
-  func close() throws(ListLanguageError) {}
+  // Changes are refused (`_ReadOnlyJournalSession`).
 
   // MARK: Reading
 

@@ -16,7 +16,7 @@ import ListState
 /// let session = try _SalvagedJournalSession(path: "damaged.journal")
 /// session.lostVersions   // [12...40]
 /// ```
-final class _SalvagedJournalSession: JournalSession {
+final class _SalvagedJournalSession: _ReadOnlyJournalSession {
   typealias Element = JournalValueElement
   typealias State = ListSnapshot<Element, Element>
 
@@ -34,7 +34,6 @@ final class _SalvagedJournalSession: JournalSession {
   /// The newest version number the file mentions, readable or not.
   private(set) var latestVersion: Int
 
-  var isInTransaction: Bool { false }
   var durableVersion: Int { latestVersion }
   var currentSnapshot: TextSnapshot {
     get throws(ListLanguageError) { try snapshot(at: headVersion) }
@@ -183,19 +182,7 @@ final class _SalvagedJournalSession: JournalSession {
     return info.parent?.rawValue
   }
 
-  // MARK: Changes (refused: read-only)
-
-  private func readOnly() -> ListLanguageError { ListLanguageError(message: "'\(path)' is open read-only") }
-  func begin() throws(ListLanguageError) { throw readOnly() }
-  func apply(_ command: ListCommand) throws(ListLanguageError) { throw readOnly() }
-  func commit() throws(ListLanguageError) -> Int? { throw readOnly() }
-  func rollback() {}
-  func perform(_ command: ListCommand) throws(ListLanguageError) -> Int? { throw readOnly() }
-  func undo(_ count: Int) throws(ListLanguageError) -> [HistoryStep] { throw readOnly() }
-  func redo(_ count: Int) throws(ListLanguageError) -> [HistoryStep] { throw readOnly() }
-  func checkout(_ version: VersionReference) throws(ListLanguageError) -> Int { throw readOnly() }
-  func synchronize() throws(ListLanguageError) {}
-  func close() throws(ListLanguageError) {}
+  // Changes are refused (`_ReadOnlyJournalSession`).
 
   // MARK: Reading
 

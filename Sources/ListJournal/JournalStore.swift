@@ -159,19 +159,12 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
     progress: ((_ done: Int, _ total: Int) -> Void)?
   ) throws(JournalStoreError) -> JournalStore {
     let durability = configuration.durability
-    let createIfMissing = configuration.createIfMissing
-    let defersWrites = configuration.defersWrites
-    let checkpointInterval = configuration.store.checkpointInterval
-    let checkpointBudget = configuration.store.checkpointBudget
-    let journalCheckpointBytes = configuration.store.journalCheckpointBytes
-    let clock = configuration.store.clock
-    let onDurable = configuration.onDurable
-    let tracker = _DurabilityTracker(onDurable: onDurable)
+    let tracker = _DurabilityTracker(onDurable: configuration.onDurable)
     var options = configuration.options
     options.durability = durability
     options.onDurable = { [weak tracker] sequence in tracker?.advance(toSequence: sequence) }
     let writer: JournalWriter
-    do { writer = try JournalWriter.open(at: path, options: options, createIfMissing: createIfMissing) } catch {
+    do { writer = try JournalWriter.open(at: path, options: options, createIfMissing: configuration.createIfMissing) } catch {
       throw .journal(error)
     }
     do throws(JournalStoreError) {
@@ -179,7 +172,7 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
       do { reader = try JournalReader.open(at: path, limits: options.limits, fileSystem: options.fileSystem) } catch {
         throw JournalStoreError.journal(error)
       }
-      let sink = _JournalWriterSink(writer: writer, tracker: tracker, defersWrites: defersWrites)
+      let sink = _JournalWriterSink(writer: writer, tracker: tracker, defersWrites: configuration.defersWrites)
       // Append only the encodings the file's header announces (a 1.0 file stays readable by
       // older readers).
       var appending = codec
@@ -189,9 +182,11 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
       // records moves off the committing thread too. (Not with `.strict` or `.grouped`: their
       // `onDurable` may run on the background writer, which must never wait for the store.)
       let store = try _JournalReplay.replay(
-        reader, codec: appending, sink: sink, checkpointInterval: checkpointInterval, checkpointBudget: checkpointBudget,
-        journalCheckpointBytes: journalCheckpointBytes, encodingInBackground: defersWrites && durability == .relaxed,
-        clock: clock, counter: counter, onProgress: progress)
+        reader, codec: appending, sink: sink, checkpointInterval: configuration.store.checkpointInterval,
+        checkpointBudget: configuration.store.checkpointBudget,
+        journalCheckpointBytes: configuration.store.journalCheckpointBytes,
+        encodingInBackground: configuration.defersWrites && durability == .relaxed, clock: configuration.store.clock,
+        counter: counter, onProgress: progress)
       tracker.start(durableVersion: store.latestVersion, durableSequence: writer.durableSequence)
       return JournalStore(
         store: store, path: path, writer: writer, tracker: tracker, sink: sink, durability: durability, codec: codec,

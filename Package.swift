@@ -8,6 +8,7 @@ import PackageDescription
 //   JournalFormat (+CZstd)          the journal file's bytes: chunks, records, recovery, compaction
 //   ListDiff                        changesets between versions and snapshots
 //   ListJournal                     the umbrella an app imports: journal-backed stores
+//   ListReplica                     one list on several devices: replicas, exchange, merge rules
 //   ListPresenter                   what a list UI shows: the presenter core, gestures, the system's
 //                                   undo, an observable model for SwiftUI (platform-free; Linux-tested)
 //   ListJournalUIKit                UIKit/AppKit glue (compiled only where they exist)
@@ -31,6 +32,8 @@ let package = Package(
     .library(name: "ListState", targets: ["ListState"]),
     // What an app's list UI shows, on any platform: the presenter, undo bridge and SwiftUI model.
     .library(name: "ListPresenter", targets: ["ListPresenter"]),
+    // One list edited on several devices: replicas, exchange, merge, undo of one's own edits.
+    .library(name: "ListReplica", targets: ["ListReplica"]),
     .library(name: "ListJournalUIKit", targets: ["ListJournalUIKit"]),
     // For an app's tests: a file system that fails and crashes on request.
     .library(name: "JournalFormatTesting", targets: ["JournalFormatTesting"]),
@@ -52,6 +55,8 @@ let package = Package(
     .target(name: "JournalFormatTesting", dependencies: ["JournalFormat", "ListLocking"]),
     .target(name: "ListDiff", dependencies: ["ListState", "ListHistory"]),
     .target(name: "ListJournal", dependencies: ["ListState", "ListHistory", "JournalFormat", "ListDiff", "ListLocking"]),
+    .target(
+      name: "ListReplica", dependencies: ["ListState", "ListHistory", "JournalFormat", "ListDiff", "ListLocking", "CZstd"]),
     .target(name: "ListPresenter", dependencies: ["ListState", "ListHistory", "ListDiff", "ListLocking"]),
     .target(name: "ListJournalUIKit", dependencies: ["ListJournal", "ListPresenter"]),
     .systemLibrary(
@@ -77,6 +82,9 @@ let package = Package(
     .testTarget(name: "ListHistoryTests", dependencies: ["ListHistory", "ListState", "ListLocking", "TestSupport"]),
     .testTarget(name: "JournalFormatTests", dependencies: ["JournalFormat", "JournalFormatTesting", "TestSupport"]),
     .testTarget(name: "ListDiffTests", dependencies: ["ListDiff", "ListHistory", "ListState", "ListLocking", "TestSupport"]),
+    .testTarget(
+      name: "ListReplicaTests",
+      dependencies: ["ListReplica", "ListDiff", "ListHistory", "ListState", "JournalFormat", "TestSupport"]),
     .testTarget(
       name: "ListPresenterTests",
       dependencies: ["ListPresenter", "ListJournal", "ListDiff", "ListHistory", "ListState", "TestSupport"]),

@@ -57,6 +57,30 @@ extension ListStore {
       self.label = label
     }
 
+    /// A transaction over `snapshot` outside any store: what a replica applies its operations
+    /// through, to record their exact events.
+    @inlinable
+    package init(_detached snapshot: ListSnapshot<Section, Item>, label: String? = nil) {
+      self.init(snapshot: snapshot, label: label)
+    }
+
+    /// Takes the working snapshot and the recorded events out of a detached transaction.
+    @inlinable
+    package mutating func _take() -> (snapshot: ListSnapshot<Section, Item>, events: [Event]) {
+      let result = (_snapshot, _events)
+      _snapshot = ListSnapshot()
+      _events = []
+      return result
+    }
+
+    /// Applies an event as it is and records it (no label): replaying exact events, such as the
+    /// inverses a rebase reverts with.
+    @inlinable
+    package mutating func _apply(_ event: Event) throws(HistoryError) {
+      try event.apply(to: &_snapshot, verifying: false)
+      _events.append(event)
+    }
+
     @inlinable
     mutating func record(_ event: Event) { _events.append(event) }
 

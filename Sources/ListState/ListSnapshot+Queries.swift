@@ -149,6 +149,25 @@ extension ListSnapshot {
     return Location(container, index: _rank(ofLabel: record.pointee.label, in: container).index)
   }
 
+  /// The item at a location: the `index`-th child of a parent item, or root item of a section;
+  /// nil when the container is unknown or the index is out of range.
+  ///
+  /// ```swift
+  /// snapshot.itemIdentifier(at: .init(.section("Fruit"), index: 0))   // "Apple"
+  /// ```
+  /// - Complexity: O(log n).
+  @inlinable
+  public func itemIdentifier(at location: Location) -> Item.ID? {
+    let index = location.index
+    guard index >= 0 else { return nil }
+    switch location.container {
+    case .section(let section):
+      return _sectionRecords.peek(section) { index < $0.roots.count ? $0.roots.entry(at: index).id : nil } ?? nil
+    case .parent(let parent):
+      return _itemRecords.peek(parent) { index < $0.children.count ? $0.children.entry(at: index).id : nil } ?? nil
+    }
+  }
+
   /// The item's parent; nil for root items and unknown items.
   ///
   /// - Complexity: O(log n).

@@ -1,0 +1,133 @@
+import ListHistory
+import CZstd
+
+/// Commits on the wire: what one replica sends another, compressed and checksummed so that a
+/// damaged batch is refused whole.
+///
+/// Layout: magic `LJRB`, layout version 1, the list identifier (8 bytes), the uncompressed
+/// length (4 bytes), a CRC-32C of everything after it, then a zstd frame of
+/// `HistoryCodec.encode(replicaCommits:)`'s bytes.
+///
+/// ```swift
+/// let batch = try phone.batch(since: laptop.versionVector, codec: codec)
+/// send(batch.bytes)
+/// try laptop.receive(ReplicaBatch(bytes: received), codec: codec)
+/// ```
+public struct ReplicaBatch: Sendable, Hashable {
+  /// The batch's bytes.
+  public var bytes: [UInt8]
+
+  /// A batch from bytes received; checked when decoded.
+  @inlinable
+  public init(bytes: [UInt8]) { self.bytes = bytes }
+
+  @inlinable
+  static var magic: [UInt8] { Array("LJRB".utf8) }
+  @inlinable
+  static var headerSize: Int { 21 }
+  /// The largest decompressed batch accepted (bounds memory on hostile input).
+  @inlinable
+  public static var maximumDecodedBytes: Int { 1 << 30 }
+
+  /// Encodes commits of list `listID`.
+  @inlinable
+  public init<Section, Item>(commits: [ReplicaCommit<Section, Item>], listID: UInt64, codec: HistoryCodec<Section, Item>)
+    throws(ReplicaError)
+  {
+    var codec = codec
+    let payload: [UInt8]
+    do { payload = try codec.encode(replicaCommits: commits) } catch {
+      throw .damagedBatch(offset: 0, reason: "cannot encode: \(error)")
+    }
+    guard payload.count < Self.maximumDecodedBytes else {
+      throw .damagedBatch(offset: 0, reason: "\(payload.count) bytes exceed the batch limit")
+    }
+    let compressed = _BatchCompression.compress(payload)
+    var bytes = Self.magic
+    bytes.append(1)
+    withUnsafeBytes(of: listID.littleEndian) { bytes.append(contentsOf: $0) }
+    withUnsafeBytes(of: UInt32(payload.count).littleEndian) { bytes.append(contentsOf: $0) }
+    withUnsafeBytes(of: _CRC32C.checksum(compressed).littleEndian) { bytes.append(contentsOf: $0) }
+    bytes.append(contentsOf: compressed)
+    self.bytes = bytes
+  }
+
+  /// The list identifier and the commits; throws ``ReplicaError/damagedBatch(offset:reason:)``
+  /// naming the byte offset of the first problem.
+  @inlinable
+  public func commits<Section, Item>(codec: HistoryCodec<Section, Item>) throws(ReplicaError)
+    -> (listID: UInt64, commits: [ReplicaCommit<Section, Item>])
+  {
+    guard bytes.count >= Self.headerSize, Array(bytes[0..<4]) == Self.magic else {
+      throw .damagedBatch(offset: 0, reason: "not a replica batch")
+    }
+    guard bytes[4] == 1 else { throw .damagedBatch(offset: 4, reason: "batch layout \(bytes[4]) is newer than 1") }
+    func load(_ at: Int, _ count: Int) -> UInt64 {
+      var value: UInt64 = 0
+      for index in 0..<count { value |= UInt64(bytes[at + index]) << UInt64(8 * index) }
+      return value
+    }
+    let listID = load(5, 8)
+    let length = Int(load(13, 4))
+    let checksum = UInt32(load(17, 4))
+    let compressed = Array(bytes[Self.headerSize...])
+    guard _CRC32C.checksum(compressed) == checksum else {
+      throw .damagedBatch(offset: Self.headerSize, reason: "checksum mismatch")
+    }
+    guard length < Self.maximumDecodedBytes, let payload = _BatchCompression.decompress(compressed, length: length) else {
+      throw .damagedBatch(offset: Self.headerSize, reason: "the compressed commits do not decode to \(length) bytes")
+    }
+    var codec = codec
+    do {
+      return (listID, try codec.decodeReplicaCommits(payload))
+    } catch {
+      throw .damagedBatch(offset: Self.headerSize, reason: "commits: \(error)")
+    }
+  }
+}
+
+@usableFromInline
+enum _BatchCompression {
+  @usableFromInline
+  static func compress(_ bytes: [UInt8]) -> [UInt8] {
+    let bound = ZSTD_compressBound(bytes.count)
+    var output = [UInt8](repeating: 0, count: bound)
+    let written = output.withUnsafeMutableBytes { out in
+      bytes.withUnsafeBytes { input in ZSTD_compress(out.baseAddress, bound, input.baseAddress, input.count, 3) }
+    }
+    precondition(ZSTD_isError(written) == 0, "zstd failed to compress a batch")
+    output.removeSubrange(written...)
+    return output
+  }
+
+  @usableFromInline
+  static func decompress(_ bytes: [UInt8], length: Int) -> [UInt8]? {
+    var output = [UInt8](repeating: 0, count: max(length, 1))
+    let written = output.withUnsafeMutableBytes { out in
+      bytes.withUnsafeBytes { input in ZSTD_decompress(out.baseAddress, length, input.baseAddress, input.count) }
+    }
+    guard ZSTD_isError(written) == 0, written == length else { return nil }
+    output.removeSubrange(length...)
+    return output
+  }
+}
+
+/// CRC-32C (Castagnoli), bitwise with a table: the batch checksum.
+@usableFromInline
+enum _CRC32C {
+  @usableFromInline
+  static let table: [UInt32] = (0..<256).map { index -> UInt32 in
+    var value = UInt32(index)
+    for _ in 0..<8 { value = value & 1 != 0 ? (value >> 1) ^ 0x82F6_3B78 : value >> 1 }
+    return value
+  }
+
+  @usableFromInline
+  static func checksum(_ bytes: [UInt8]) -> UInt32 {
+    var crc: UInt32 = 0xFFFF_FFFF
+    table.withUnsafeBufferPointer { table in
+      for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+    }
+    return crc ^ 0xFFFF_FFFF
+  }
+}

@@ -1,0 +1,153 @@
+import ListState
+import ListHistory
+
+/// What a field of an item or section was last set by, to tell a concurrent change that
+/// replaced it (an override) from a later one.
+@usableFromInline
+enum _WrittenField<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>: Hashable, Sendable {
+  case itemContent(ItemID)
+  case itemPlace(ItemID)
+  case itemExpansion(ItemID)
+  case sectionContent(SectionID)
+  case sectionPlace(SectionID)
+}
+
+/// The writer of a field: the commit and the index of its operation.
+@usableFromInline
+struct _Writer: Hashable, Sendable {
+  @usableFromInline var commit: ReplicaCommitID
+  @usableFromInline var operation: Int
+  @inlinable init(commit: ReplicaCommitID, operation: Int) {
+    self.commit = commit
+    self.operation = operation
+  }
+}
+
+/// The state after a prefix of the agreed order: the list, and what the rules need beyond it —
+/// where deleted items and sections were (their tombstones), and who last set each field.
+///
+/// Everything a commit changes here is recorded (``_AppliedCommit``), so that a rebase reverts
+/// commits exactly, newest first, instead of folding the whole order again.
+@usableFromInline
+struct _MergeState<Section: ListElement, Item: ListElement>: Sendable {
+  @usableFromInline typealias Anchor = ReplicaAnchor<Section.ID, Item.ID>
+  @usableFromInline typealias Field = _WrittenField<Section.ID, Item.ID>
+  @usableFromInline typealias Transaction = ListStore<Section, Item>.Transaction
+
+  @usableFromInline var snapshot: ListSnapshot<Section, Item>
+  /// Where each deleted item was: its container and the sibling it followed.
+  @usableFromInline var itemTombstones: [Item.ID: Anchor] = [:]
+  /// The section each deleted section followed (nil: it was first).
+  @usableFromInline var sectionTombstones: [Section.ID: Section.ID?] = [:]
+  @usableFromInline var writers: [Field: _Writer] = [:]
+
+  @inlinable
+  init(snapshot: ListSnapshot<Section, Item>) { self.snapshot = snapshot }
+}
+
+/// What applying one commit changed: the list's exact events and the tables' previous values,
+/// in order, and the overrides its operations left.
+@usableFromInline
+struct _AppliedCommit<Section: ListElement, Item: ListElement>: Sendable {
+  @usableFromInline var events: [ListEvent<Section, Item>] = []
+  @usableFromInline var itemTombstones: [(Item.ID, ReplicaAnchor<Section.ID, Item.ID>?)] = []
+  @usableFromInline var sectionTombstones: [(Section.ID, Section.ID??)] = []
+  @usableFromInline var writers: [(_WrittenField<Section.ID, Item.ID>, _Writer?)] = []
+  @usableFromInline var overrides: [ReplicaOverride<Section, Item>] = []
+  @inlinable init() {}
+}
+
+extension _MergeState {
+  /// Applies a commit by the merge rules; never fails (an operation that cannot apply as made is
+  /// transformed, and leaves an override).
+  ///
+  /// - Complexity: O(log n) per operation and touched item.
+  @inlinable
+  mutating func apply(_ commit: ReplicaCommit<Section, Item>) -> _AppliedCommit<Section, Item> {
+    var applied = _AppliedCommit<Section, Item>()
+    // The transaction takes the list (uniquely referenced: operations mutate it in place).
+    var transaction = Transaction(_detached: snapshot)
+    snapshot = ListSnapshot()
+    let operations = commit.operations
+    for index in operations.indices {
+      var context = _RuleContext(commit: commit, operation: index)
+      apply(operations[index], context: &context, transaction: &transaction, applied: &applied)
+    }
+    var (after, events) = transaction._take()
+    // Markers say what one change touched; a merged list carries none (its diff says).
+    after.clearMarkers()
+    snapshot = after
+    applied.events = events
+    return applied
+  }
+
+  /// Undoes what ``apply(_:)`` recorded.
+  ///
+  /// - Complexity: O(events and table changes of the commit), O(log n) each.
+  @inlinable
+  mutating func revert(_ applied: _AppliedCommit<Section, Item>) {
+    var transaction = Transaction(_detached: snapshot)
+    snapshot = ListSnapshot()
+    for event in applied.events.reversed() {
+      do { try transaction._apply(event.inverse) } catch {
+        preconditionFailure("a recorded replica event does not revert: \(error)")
+      }
+    }
+    snapshot = transaction._take().snapshot
+    snapshot.clearMarkers()
+    for (id, old) in applied.itemTombstones.reversed() { itemTombstones[id] = old }
+    for (id, old) in applied.sectionTombstones.reversed() { sectionTombstones[id] = old }
+    for (field, old) in applied.writers.reversed() { writers[field] = old }
+  }
+
+  // MARK: Tables, recorded
+
+  @inlinable
+  mutating func setTombstone(_ id: Item.ID, _ anchor: Anchor?, _ applied: inout _AppliedCommit<Section, Item>) {
+    let old = anchor == nil ? itemTombstones.removeValue(forKey: id) : itemTombstones.updateValue(anchor!, forKey: id)
+    if old != anchor { applied.itemTombstones.append((id, old)) }
+  }
+
+  @inlinable
+  mutating func setSectionTombstone(_ id: Section.ID, _ after: Section.ID??, _ applied: inout _AppliedCommit<Section, Item>) {
+    let old: Section.ID?? = sectionTombstones[id].map { Optional($0) } ?? nil
+    switch after {
+    case .none: sectionTombstones.removeValue(forKey: id)
+    case .some(let value): sectionTombstones[id] = .some(value)
+    }
+    applied.sectionTombstones.append((id, old))
+  }
+
+  /// Records that the operation sets `field`, and an override for the previous writer when it
+  /// was a concurrent commit of another replica (this later one in the order wins).
+  @inlinable
+  mutating func write(_ field: Field, subject: ReplicaOverride<Section, Item>.Subject, context: _RuleContext<Section, Item>,
+    _ applied: inout _AppliedCommit<Section, Item>)
+  {
+    let writer = _Writer(commit: context.commit.id, operation: context.operation)
+    let old = writers.updateValue(writer, forKey: field)
+    applied.writers.append((field, old))
+    if let old, old.commit.replica != writer.commit.replica, !context.commit.isBased(on: old.commit) {
+      applied.overrides.append(
+        ReplicaOverride(commit: old.commit, operation: old.operation, subject: subject, reason: .superseded(by: writer.commit)))
+    }
+  }
+}
+
+/// The operation being applied: its commit and index (what overrides name).
+@usableFromInline
+struct _RuleContext<Section: ListElement, Item: ListElement> {
+  @usableFromInline let commit: ReplicaCommit<Section, Item>
+  @usableFromInline let operation: Int
+  @inlinable init(commit: ReplicaCommit<Section, Item>, operation: Int) {
+    self.commit = commit
+    self.operation = operation
+  }
+
+  @inlinable
+  func override(_ subject: ReplicaOverride<Section, Item>.Subject, _ reason: ReplicaOverride<Section, Item>.Reason)
+    -> ReplicaOverride<Section, Item>
+  {
+    ReplicaOverride(commit: commit.id, operation: operation, subject: subject, reason: reason)
+  }
+}

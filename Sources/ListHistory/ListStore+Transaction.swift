@@ -73,6 +73,14 @@ extension ListStore {
       return result
     }
 
+    /// Takes the events recorded so far out of a detached transaction (it goes on with none).
+    @inlinable
+    package mutating func _takeEvents() -> [Event] {
+      var taken: [Event] = []
+      swap(&taken, &_events)
+      return taken
+    }
+
     /// Applies an event as it is and records it (no label): replaying exact events, such as the
     /// inverses a rebase reverts with.
     @inlinable

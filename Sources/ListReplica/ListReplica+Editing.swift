@@ -23,11 +23,17 @@ extension ListReplica {
     try state.withLock { state in
       var transaction = Transaction(_detached: state.merge.snapshot, label: label)
       let result = try body(&transaction)
-      let events = transaction.events
-      guard !events.isEmpty else { return result }
-      let operations = try ReplicaOperation.operations(for: events, from: state.merge.snapshot)
+      guard !transaction.events.isEmpty else { return result }
+      let label = transaction.label ?? transaction.defaultLabel
+      let operations: [ReplicaOperation<Section, Item>]
+      do {
+        // Scoped: the working copy is gone before the commit applies, so the merged list is
+        // uniquely referenced again and changes in place.
+        let (final, events) = transaction._take()
+        operations = try ReplicaOperation.operations(for: events, from: state.merge.snapshot, to: final)
+      }
       guard !operations.isEmpty else { return result }
-      try state.commitLocally(operations, label: transaction.label ?? transaction.defaultLabel, origin: .edit)
+      try state.commitLocally(operations, label: label, origin: .edit)
       return result
     }
   }

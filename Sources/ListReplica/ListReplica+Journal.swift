@@ -92,7 +92,7 @@ extension ListReplica {
       var initial = _ReplicaState<Section, Item>(
         replica: contents.replica, listID: contents.listID, base: contents.base, rebaseWindow: configuration.rebaseWindow,
         now: configuration.clock)
-      for commit in contents.commits { initial.append(commit) }
+      initial.append(contents.commits)
       initial.journal = _ReplicaJournal(path: path, writer: writer, codec: codec)
       return ListReplica(state: initial)
     } catch {

@@ -67,7 +67,7 @@ public final class ListReplica<Section: ListElement, Item: ListElement>: Sendabl
   ) {
     let (listID, base, commits) = other.state.withLock { ($0.listID, $0.base, $0.order) }
     self.init(replica: replica, listID: listID, base: base, configuration: configuration)
-    state.withLock { state in for commit in commits { state.append(commit) } }
+    state.withLock { state in state.append(commits) }
   }
 
   @inlinable

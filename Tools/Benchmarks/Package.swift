@@ -34,6 +34,15 @@ let package = Package(
     .executableTarget(
       name: "AppBench",
       dependencies: ["BenchmarkSupport", .product(name: "ListJournal", package: "ListJournal")]),
+    // Replicas on the replica workload (Tools/Benchmarks/replica-workload.py): merge of two
+    // replicas' concurrent edits, catch-up, bytes on the wire; Tools/bench-replica runs it next to
+    // Loro on the same file.
+    .executableTarget(
+      name: "ReplicaBench",
+      dependencies: [
+        "BenchmarkSupport", .product(name: "ListReplica", package: "ListJournal"),
+        .product(name: "ListJournal", package: "ListJournal"),
+      ]),
     // A driver for profilers (perf, callgrind): one diff workload in a loop.
     .executableTarget(
       name: "DiffProfile",

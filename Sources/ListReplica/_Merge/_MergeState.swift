@@ -58,46 +58,53 @@ struct _AppliedCommit<Section: ListElement, Item: ListElement>: Sendable {
 }
 
 extension _MergeState {
-  /// Applies a commit by the merge rules; never fails (an operation that cannot apply as made is
-  /// transformed, and leaves an override).
+  /// Applies commits by the merge rules, in order; never fails (an operation that cannot apply
+  /// as made is transformed, and leaves an override). One working transaction serves them all.
   ///
   /// - Complexity: O(log n) per operation and touched item.
   @inlinable
-  mutating func apply(_ commit: ReplicaCommit<Section, Item>) -> _AppliedCommit<Section, Item> {
-    var applied = _AppliedCommit<Section, Item>()
+  mutating func apply(_ commits: some Sequence<ReplicaCommit<Section, Item>>, into applied: inout [_AppliedCommit<Section, Item>]) {
     // The transaction takes the list (uniquely referenced: operations mutate it in place).
     var transaction = Transaction(_detached: snapshot)
     snapshot = ListSnapshot()
-    let operations = commit.operations
-    for index in operations.indices {
-      var context = _RuleContext(commit: commit, operation: index)
-      apply(operations[index], context: &context, transaction: &transaction, applied: &applied)
+    for commit in commits {
+      var record = _AppliedCommit<Section, Item>()
+      let operations = commit.operations
+      for index in operations.indices {
+        var context = _RuleContext(commit: commit, operation: index)
+        apply(operations[index], context: &context, transaction: &transaction, applied: &record)
+      }
+      record.events = transaction._takeEvents()
+      applied.append(record)
     }
-    var (after, events) = transaction._take()
+    var after = transaction._take().snapshot
     // Markers say what one change touched; a merged list carries none (its diff says).
     after.clearMarkers()
     snapshot = after
-    applied.events = events
-    return applied
   }
 
-  /// Undoes what ``apply(_:)`` recorded.
+  /// Undoes what ``apply(_:into:)`` recorded, newest first, removing the records from `applied`
+  /// down to `count`.
   ///
-  /// - Complexity: O(events and table changes of the commit), O(log n) each.
+  /// - Complexity: O(events and table changes of the commits), O(log n) each.
   @inlinable
-  mutating func revert(_ applied: _AppliedCommit<Section, Item>) {
+  mutating func revert(_ applied: inout [_AppliedCommit<Section, Item>], downTo count: Int) {
+    guard applied.count > count else { return }
     var transaction = Transaction(_detached: snapshot)
     snapshot = ListSnapshot()
-    for event in applied.events.reversed() {
-      do { try transaction._apply(event.inverse) } catch {
-        preconditionFailure("a recorded replica event does not revert: \(error)")
+    while applied.count > count {
+      let record = applied.removeLast()
+      for event in record.events.reversed() {
+        do { try transaction._apply(event.inverse) } catch {
+          preconditionFailure("a recorded replica event does not revert: \(error)")
+        }
       }
+      for (id, old) in record.itemTombstones.reversed() { itemTombstones[id] = old }
+      for (id, old) in record.sectionTombstones.reversed() { sectionTombstones[id] = old }
+      for (field, old) in record.writers.reversed() { writers[field] = old }
     }
     snapshot = transaction._take().snapshot
     snapshot.clearMarkers()
-    for (id, old) in applied.itemTombstones.reversed() { itemTombstones[id] = old }
-    for (id, old) in applied.sectionTombstones.reversed() { sectionTombstones[id] = old }
-    for (field, old) in applied.writers.reversed() { writers[field] = old }
   }
 
   // MARK: Tables, recorded

@@ -9,7 +9,16 @@ extension ReplicaOperation {
   /// - Complexity: O(log n) per event (each is applied once to a copy of `initial`).
   @inlinable
   static func operations(
-    for events: [ListEvent<Section, Item>], from initial: ListSnapshot<Section, Item>
+    for events: [ListEvent<Section, Item>], from initial: ListSnapshot<Section, Item>, to final: ListSnapshot<Section, Item>
+  ) throws(HistoryError) -> [ReplicaOperation] {
+    // One event (most transactions): the states before and after it are at hand.
+    if events.count == 1 { return try operations(for: events, from: initial, final: final) }
+    return try operations(for: events, from: initial, final: nil)
+  }
+
+  @inlinable
+  static func operations(
+    for events: [ListEvent<Section, Item>], from initial: ListSnapshot<Section, Item>, final: ListSnapshot<Section, Item>?
   ) throws(HistoryError) -> [ReplicaOperation] {
     var state = initial
     var operations: [ReplicaOperation] = []
@@ -31,6 +40,10 @@ extension ReplicaOperation {
         operations.append(.deleteSection(section, items: items, after: sectionBefore(index, in: state)))
       case .moveSection(let id, let from, let to):
         let origin = sectionBefore(from, in: state)
+        if let final {
+          operations.append(.moveSection(id, from: origin, to: sectionBefore(to, in: final)))
+          continue
+        }
         try event.apply(to: &state, verifying: false)
         operations.append(.moveSection(id, from: origin, to: sectionBefore(to, in: state)))
         continue
@@ -40,6 +53,10 @@ extension ReplicaOperation {
       case .deleteItems(let outline, let location): operations.append(.deleteItems(outline, from: anchor(location, in: state)))
       case .moveItem(let id, let from, let to):
         let origin = anchor(from, in: state)
+        if let final {
+          operations.append(.moveItem(id, from: origin, to: anchor(to, in: final)))
+          continue
+        }
         try event.apply(to: &state, verifying: false)
         operations.append(.moveItem(id, from: origin, to: anchor(to, in: state)))
         continue
@@ -52,7 +69,7 @@ extension ReplicaOperation {
       case .reloadSections, .reloadItems, .reconfigureItems:
         continue
       }
-      try event.apply(to: &state, verifying: false)
+      if final == nil { try event.apply(to: &state, verifying: false) }
     }
     return operations
   }

@@ -79,13 +79,25 @@ struct _ReplicaState<Section: ListElement, Item: ListElement>: Sendable {
   @inlinable
   func holds(_ id: ReplicaCommitID) -> Bool { received[id.replica]?.contains(id.sequence) ?? false }
 
-  /// Appends commits that sort after everything held, applying each.
+  /// Appends a commit that sorts after everything held, applying it.
   @inlinable
   mutating func append(_ commit: Commit) {
-    note(commit)
-    order.append(commit)
-    applied.append(merge.apply(commit))
-    trimAppliedIfNeeded()
+    append(CollectionOfOne(commit))
+  }
+
+  /// Appends commits that sort after everything held (in order), applying them.
+  @inlinable
+  mutating func append(_ commits: some Collection<Commit>) {
+    for commit in commits { note(commit) }
+    order.append(contentsOf: commits)
+    // In slices of the window, so a long catch-up keeps at most twice the window's records.
+    var start = commits.startIndex
+    while start != commits.endIndex {
+      let end = commits.index(start, offsetBy: rebaseWindow, limitedBy: commits.endIndex) ?? commits.endIndex
+      merge.apply(commits[start..<end], into: &applied)
+      trimAppliedIfNeeded()
+      start = end
+    }
   }
 
   @inlinable
@@ -134,8 +146,7 @@ struct _ReplicaState<Section: ListElement, Item: ListElement>: Sendable {
     guard let first = incoming.first else { return order.count }
     if order.isEmpty || order[order.count - 1].orderKey < first.orderKey {
       let start = order.count
-      order.reserveCapacity(order.count + incoming.count)
-      for commit in incoming { append(commit) }
+      append(incoming)
       return start
     }
     // The first position whose commit sorts after the first incoming one.
@@ -151,18 +162,13 @@ struct _ReplicaState<Section: ListElement, Item: ListElement>: Sendable {
     var tail = Array(order[position...])
     order.removeSubrange(position...)
     if position >= appliedStart {
-      while applied.count > position - appliedStart { merge.revert(applied.removeLast()) }
+      merge.revert(&applied, downTo: position - appliedStart)
     } else {
       // Older than the window: fold the whole order again from the base.
       merge = _MergeState(snapshot: base)
       applied.removeAll()
       appliedStart = 0
-      let kept = order
-      order.removeAll(keepingCapacity: true)
-      for commit in kept {
-        order.append(commit)
-        applied.append(merge.apply(commit))
-      }
+      merge.apply(order, into: &applied)
     }
     // Merge the two sorted runs.
     var merged: [Commit] = []
@@ -179,10 +185,8 @@ struct _ReplicaState<Section: ListElement, Item: ListElement>: Sendable {
       }
     }
     tail.removeAll()
-    for commit in merged {
-      order.append(commit)
-      applied.append(merge.apply(commit))
-    }
+    order.append(contentsOf: merged)
+    merge.apply(merged, into: &applied)
     trimAppliedIfNeeded()
     return position
   }

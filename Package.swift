@@ -71,7 +71,7 @@ let package = Package(
     // Crash-test writer/checker, benchmarks and fuzz-seed generator for the journal (Tools/crash-test,
     // Tools/bench-journal, Tools/fuzz): it uses package-level APIs, so it lives here. Not a product.
     .executableTarget(
-      name: "JournalTool", dependencies: ["CZstd", "JournalFormat", "ListJournal"],
+      name: "JournalTool", dependencies: ["CZstd", "JournalFormat", "ListJournal", "ListReplica"],
       path: "Tools/JournalTool"),
 
     .target(

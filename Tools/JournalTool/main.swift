@@ -2,6 +2,7 @@
 //
 //   JournalTool crash-writer PATH            strict appends forever, printing "committed N"
 //   JournalTool crash-check PATH ACKED       reopen (recovery) and verify records 1...ACKED
+//   JournalTool replica-crash-writer PATH SEED  a replica journal committing and receiving forever
 //   JournalTool bench DIR [EVENTS]           size / throughput / latency numbers (release build)
 //   JournalTool store-bench DIR [EVENTS] [ITEMS]  end-to-end numbers with real history records
 //   JournalTool store-profile PHASE DIR [N]  one phase of store-bench, for profilers (StoreBench.swift)
@@ -78,6 +79,13 @@ case "crash-writer":
   } catch {
     fail("\(error)")
   }
+
+case "replica-crash-writer":
+  // A replica that forever makes a local commit and receives a batch of a peer's commits (the
+  // peer is deterministic: seed ARGUMENT 3), printing "acked REPLICA:SEQUENCE" for every commit
+  // once `transaction` or `receive` returned (strict durability: synced by then).
+  let seed = arguments.count >= 4 ? UInt64(arguments[3]) ?? 1 : 1
+  replicaCrashWriter(path: arguments[2], seed: seed)
 
 case "crash-check":
   guard arguments.count >= 4, let acknowledged = UInt64(arguments[3]) else { fail("crash-check PATH ACKED") }

@@ -17,7 +17,8 @@ Timed:
            timed); a fresh doc at the base imports replica 0's export of everything it lacks.
            Reported: that export, that import (`catchup_ms`) and bytes per operation.
 Each timed step runs REPEATS times on fresh docs (the cold catch-up, which takes minutes, once
-unless told otherwise); the minimum and the median are reported.
+unless told otherwise); the minimum and the median of wall time are reported, and the median and
+minimum of the process's CPU time (`cpu_`), which a loaded machine inflates less.
 
 Every doc starts from a 100,000-item base doc, in two ways, both reported: warm (the main
 figures: the doc imported the base's updates, so its history and state are decoded, like a replica
@@ -41,6 +42,9 @@ import loro
 from loro import ExportMode, LoroDoc
 
 LIST = "items"
+# The fields each operation needs besides "r", "op" and "id".
+NEEDS = {"set": ("value",), "move": ("after",), "append": ("value",), "delete": (),
+         "insert": ("after", "value"), "expand": (), "collapse": ()}
 
 
 class Order:
@@ -168,7 +172,7 @@ class Replica:
             self.flag[i] = self.FLAG[op]
             lst.set(self.order.index(i), self.content[i] + self.flag[i])
         else:
-            raise ValueError(f"unknown operation {op!r} on {i!r}")
+            raise AssertionError(f"unknown operation {op!r} on {i!r}")  # refused when read
         self.doc.commit()
 
     def expected_values(self):
@@ -202,6 +206,11 @@ def read_workload(path):
             try:
                 operation = (record["op"], record["id"], record.get("after"), record.get("value"))
                 replica = record["r"]
+                if record["op"] not in NEEDS:
+                    sys.exit(f"{path}:{number}: unknown operation {record['op']!r} "
+                             f"(known: {', '.join(NEEDS)})")
+                for field in NEEDS[record["op"]]:
+                    record[field]
             except KeyError as missing:
                 sys.exit(f"{path}:{number}: an operation needs {missing}")
             if phase == "merge":
@@ -242,8 +251,12 @@ def replica(start, base, operations, check=False):
     """A replica from `start` (a doc at the base) that applied `operations`; optionally checks
     the bookkeeping against the doc's values, which makes every index used trustworthy."""
     r = Replica(start, base)
-    for operation in operations:
-        r.apply(operation)
+    for number, operation in enumerate(operations, 1):
+        try:
+            r.apply(operation)
+        except KeyError as missing:
+            sys.exit(f"operation {number} of its replica ({operation[0]} {operation[1]}): "
+                     f"{missing} is not in that replica's list")
     if check and r.list.to_vec() != r.expected_values():
         sys.exit("internal error: the identifier bookkeeping disagrees with the doc's values")
     return r
@@ -253,9 +266,22 @@ def ms(seconds):
     return round(seconds * 1000, 3)
 
 
+def now():
+    """Wall time and the process's CPU time: on a loaded machine the second says what the work
+    cost, the first what it took."""
+    return time.perf_counter(), time.process_time()
+
+
+def span(start, end):
+    return end[0] - start[0], end[1] - start[1]
+
+
 def summary(samples):
-    return {"min": ms(min(samples)), "median": ms(statistics.median(samples)),
-            "runs": [ms(s) for s in samples]}
+    """Wall and CPU milliseconds of (wall, cpu) samples: min, median and every wall run."""
+    wall, cpu = [s[0] for s in samples], [s[1] for s in samples]
+    return {"min": ms(min(wall)), "median": ms(statistics.median(wall)),
+            "cpu_min": ms(min(cpu)), "cpu_median": ms(statistics.median(cpu)),
+            "runs": [ms(s) for s in wall]}
 
 
 def merge_runs(base_doc, base_updates, base, merge_ops, repeats, loading):
@@ -266,22 +292,22 @@ def merge_runs(base_doc, base_updates, base, merge_ops, repeats, loading):
         check = run == 0
         a = replica(at_base(base_doc, base_updates, loading), base, merge_ops[0], check)
         b = replica(at_base(base_doc, base_updates, loading), base, merge_ops[1], check)
-        t0 = time.perf_counter()
+        t0 = now()
         to_b = a.doc.export(ExportMode.Updates(b.doc.oplog_vv))
         to_a = b.doc.export(ExportMode.Updates(a.doc.oplog_vv))
-        t1 = time.perf_counter()
+        t1 = now()
         into_b = b.doc.import_(to_b)
         into_a = a.doc.import_(to_a)
-        t2 = time.perf_counter()
+        t2 = now()
         values = a.list.to_vec()
         equal = values == b.list.to_vec()
-        t3 = time.perf_counter()
+        t3 = now()
         if not equal or into_a.pending or into_b.pending:
             sys.exit(f"merge run {run + 1} ({loading}): the replicas did not converge")
-        samples["exchange"].append(t2 - t0)
-        samples["export"].append(t1 - t0)
-        samples["import"].append(t2 - t1)
-        samples["check"].append(t3 - t2)
+        samples["exchange"].append(span(t0, t2))
+        samples["export"].append(span(t0, t1))
+        samples["import"].append(span(t1, t2))
+        samples["check"].append(span(t2, t3))
         sizes = (len(to_b) + len(to_a), len(values))
     return samples, sizes
 
@@ -293,15 +319,15 @@ def catchup_runs(base_doc, base_updates, source, source_values, repeats, loading
     for run in range(repeats):
         receiver = at_base(base_doc, base_updates, loading)
         receiver.get_movable_list(LIST).to_vec()  # its state is loaded, as in an open replica
-        t0 = time.perf_counter()
+        t0 = now()
         update = source.doc.export(ExportMode.Updates(receiver.oplog_vv))
-        t1 = time.perf_counter()
+        t1 = now()
         status = receiver.import_(update)
-        t2 = time.perf_counter()
+        t2 = now()
         if status.pending or receiver.get_movable_list(LIST).to_vec() != source_values:
             sys.exit(f"catch-up run {run + 1} ({loading}): the receiver does not equal replica 0")
-        samples["export"].append(t1 - t0)
-        samples["import"].append(t2 - t1)
+        samples["export"].append(span(t0, t1))
+        samples["import"].append(span(t1, t2))
         size = len(update)
     return samples, size
 
@@ -357,14 +383,14 @@ def main():
         "merge_check_ms": summary(merge["check"]),
         "merge_cold_ms": summary(merge_cold["exchange"]),
         "merge_export_bytes": merge_bytes,
-        "merge_bytes_per_op": round(merge_bytes / max(merge_count, 1), 2),
+        "merge_bytes_per_op": round(merge_bytes / merge_count, 2) if merge_count else None,
         "merged_items": merged_length,
         "catchup_ms": summary(catchup["import"]),
         "catchup_export_ms": summary(catchup["export"]),
         "catchup_cold_ms": summary(catchup_cold["import"]) if catchup_cold["import"] else None,
         "catchup_commits": caught_up,
         "catchup_bytes": catchup_bytes,
-        "catchup_bytes_per_op": round(catchup_bytes / max(caught_up, 1), 2),
+        "catchup_bytes_per_op": round(catchup_bytes / caught_up, 2) if caught_up else None,
         "catchup_items": len(source_values),
         "catchup_source_changes": source.doc.len_changes,
         "catchup_source_ops": source.doc.len_ops,
@@ -389,9 +415,10 @@ def main():
     if result["catchup_cold_ms"]:
         rows.append(("  cold: receiver opened from a snapshot", result["catchup_cold_ms"],
                      f"import, {options.cold_catchup_repeats} run(s)"))
-    print(f"{'what':<46} {'median':>11} {'min':>11}  note", file=sys.stderr)
+    print(f"{'what':<46} {'median':>11} {'min':>11} {'CPU median':>11}  note", file=sys.stderr)
     for name, figures, note in rows:
-        print(f"{name:<46} {figures['median']:>8.1f} ms {figures['min']:>8.1f} ms  {note}", file=sys.stderr)
+        print(f"{name:<46} {figures['median']:>8.1f} ms {figures['min']:>8.1f} ms "
+              f"{figures['cpu_median']:>8.1f} ms  {note}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,11 @@ extension ListStore {
 
     /// The working state: the head at the start plus every operation so far.
     @inlinable
-    public var snapshot: ListSnapshot<Section, Item> { _snapshot }
+    public var snapshot: ListSnapshot<Section, Item> {
+      // Yielded, not returned: a query through it (`tx.snapshot.contains(item:)`) borrows the
+      // working state instead of copying its storage references (a retain and release each).
+      _read { yield _snapshot }
+    }
     /// The events recorded so far, in order.
     @inlinable
     public var events: [Event] { _events }

@@ -97,6 +97,7 @@ Results.begin("ReplicaBench", settings: ["workload \(path)", "base \(workload.ba
 
 // Merge: two replicas of the base, each with its own ops as commits, exchange both ways.
 var mergeTimes = Samples()
+var mergeCPU = Samples()
 var mergeBytes = 0
 var rebased = 0
 for _ in 0..<repeats {
@@ -105,6 +106,7 @@ for _ in 0..<repeats {
   let b = Replica(replica: ReplicaID(rawValue: 2), listID: listID, base: baseSnapshot)
   for operation in workload.merge[0] { try apply(operation, to: a) }
   for operation in workload.merge[1] { try apply(operation, to: b) }
+  let cpuStart = threadCPUSeconds()
   let seconds = try time {
     let toB = try a.batch(since: b.versionVector, codec: codec)
     let toA = try b.batch(since: a.versionVector, codec: codec)
@@ -113,10 +115,11 @@ for _ in 0..<repeats {
     mergeBytes = toB.bytes.count + toA.bytes.count
     rebased = mergedA.rebased + mergedB.rebased
   }
+  mergeCPU.append(threadCPUSeconds() - cpuStart)
   precondition(a.snapshot == b.snapshot, "the replicas differ after the merge")
   mergeTimes.append(seconds)
 }
-Results.write("merge of \(operations) concurrent operations (both directions): min \(fixed(mergeTimes.min * 1000, decimals: 1)) ms, median \(fixed(mergeTimes.median * 1000, decimals: 1)) ms; \(rebased) commits rebased; \(mergeBytes) bytes on the wire, \(fixed(Double(mergeBytes) / Double(operations), decimals: 2)) B/operation")
+Results.write("merge of \(operations) concurrent operations (both directions): min \(fixed(mergeTimes.min * 1000, decimals: 1)) ms, median \(fixed(mergeTimes.median * 1000, decimals: 1)) ms (thread CPU: min \(fixed(mergeCPU.min * 1000, decimals: 1)) ms, median \(fixed(mergeCPU.median * 1000, decimals: 1)) ms); \(rebased) commits rebased; \(mergeBytes) bytes on the wire, \(fixed(Double(mergeBytes) / Double(operations), decimals: 2)) B/operation")
 
 // Catch-up: replica 0's merge-phase and catch-up commits, received by a replica at the base.
 if !workload.catchup.isEmpty {
@@ -129,13 +132,16 @@ if !workload.catchup.isEmpty {
   Results.write("made \(commits) local commits in \(fixed(making, decimals: 2)) s (\(grouped(Double(commits) / making))/s, not timed below)")
   let batch = try source.batch(since: ReplicaVersionVector(), codec: codec)
   var catchupTimes = Samples()
+  var catchupCPU = Samples()
   for _ in 0..<max(1, repeats / 2) {
     let target = Replica(replica: ReplicaID(rawValue: 3), listID: 42, base: baseSnapshot)
+    let cpuStart = threadCPUSeconds()
     let seconds = try time { try target.receive(batch, codec: codec) }
+    catchupCPU.append(threadCPUSeconds() - cpuStart)
     precondition(target.snapshot == source.snapshot, "the caught-up replica differs")
     catchupTimes.append(seconds)
   }
-  Results.write("catch-up of \(commits) commits: min \(fixed(catchupTimes.min, decimals: 2)) s, median \(fixed(catchupTimes.median, decimals: 2)) s (\(grouped(Double(commits) / catchupTimes.min)) commits/s); batch \(batch.bytes.count) bytes, \(fixed(Double(batch.bytes.count) / Double(commits), decimals: 2)) B/commit")
+  Results.write("catch-up of \(commits) commits: min \(fixed(catchupTimes.min, decimals: 2)) s, median \(fixed(catchupTimes.median, decimals: 2)) s (thread CPU: min \(fixed(catchupCPU.min, decimals: 2)) s) (\(grouped(Double(commits) / catchupTimes.min)) commits/s); batch \(batch.bytes.count) bytes, \(fixed(Double(batch.bytes.count) / Double(commits), decimals: 2)) B/commit")
   // For comparison: the single-writer journal's bytes per command on the same operations.
   let directory = FileManager.default.temporaryDirectory.appendingPathComponent("replica-bench-\(getpid())").path
   try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

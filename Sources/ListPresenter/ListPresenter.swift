@@ -45,6 +45,16 @@ public final class ListPresenter<Section: ListElement, Item: ListElement> {
   /// model, a view not loaded yet). Setting it does not reload the view: a freshly attached view
   /// loads its rows from the presenter as data source.
   public var renderer: (any ListBatchUpdateTarget)?
+  /// Whether a row that stays on screen is reconfigured when its disclosure state changes — it
+  /// expands or collapses, or gains its first child or loses its last — so a cell that draws its
+  /// own chevron redraws it (default true). The reconfigure comes in a batch of its own at the
+  /// end of the update when the update moves rows (UIKit's rules). Turn it off when the view
+  /// draws the disclosure itself (`NSOutlineView`) or rows show none.
+  ///
+  /// ```swift
+  /// presenter.reconfiguresDisclosureChanges = false   // a flat list: no chevrons to redraw
+  /// ```
+  public var reconfiguresDisclosureChanges = true
   /// Called after every update, once its batches were handed to the renderer (the changeset is
   /// empty when the version changed nothing visible).
   public var didUpdate: ((Changeset) -> Void)?

@@ -91,6 +91,7 @@ extension ListPresenter {
   /// rows of `target`.
   func show(_ rows: Rows?, of target: Snapshot, after previous: Snapshot) {
     snapshot = target
+    layoutGeneration &+= 1
     stagedRows = rows
     stagedIndex = nil
     previousSnapshot = rows == nil ? nil : previous

@@ -74,6 +74,9 @@ public final class ListPresenter<Section: ListElement, Item: ListElement> {
   /// The shown section identifiers, in order.
   var sectionIDs: [Section.ID]
   var isUpdating = false
+  /// Counts the changes of the rows the presenter answers with, so adapters that cache a layout
+  /// derived from them (``ListTableAdapter``) know when to rebuild it.
+  var layoutGeneration = 0
   /// While positive, queued changes wait (the view is finishing an interactive move).
   var suspensions = 0
   let mailbox = _ChangeMailbox<Section, Item>()

@@ -59,6 +59,8 @@ extension ListPresenter {
       let candidates = events.map(_DisclosureRefresh<Section, Item>.candidates) ?? target.visibleItems
       changeset = _DisclosureRefresh<Section, Item>.adding(to: changeset, from: snapshot, to: target, candidates: candidates)
     }
+    updateEvents = events
+    defer { updateEvents = nil }
     render(changeset, to: target, version: last.head)
   }
 
@@ -84,6 +86,7 @@ extension ListPresenter {
     }
     show(nil, of: target, after: previous)
     self.version = version
+    treeObserver?(previous, target, updateEvents)
     didUpdate?(changeset)
   }
 

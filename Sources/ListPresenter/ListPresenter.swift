@@ -77,6 +77,12 @@ public final class ListPresenter<Section: ListElement, Item: ListElement> {
   /// Counts the changes of the rows the presenter answers with, so adapters that cache a layout
   /// derived from them (``ListTableAdapter``) know when to rebuild it.
   var layoutGeneration = 0
+  /// Told after every update, once the presenter shows its target, with the list before, the
+  /// list after and the events between them when known: how ``ListOutlineAdapter``, which
+  /// follows the outline rather than the rows, sees changes (empty row changesets included).
+  var treeObserver: ((_ old: Snapshot, _ new: Snapshot, _ events: [ListEvent<Section, Item>]?) -> Void)?
+  /// The events of the update being rendered, for `treeObserver`.
+  var updateEvents: [ListEvent<Section, Item>]?
   /// While positive, queued changes wait (the view is finishing an interactive move).
   var suspensions = 0
   let mailbox = _ChangeMailbox<Section, Item>()

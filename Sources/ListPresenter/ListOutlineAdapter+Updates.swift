@@ -36,24 +36,21 @@ extension ListOutlineAdapter {
   /// - Complexity: O(visible rows).
   public func expansionAfterReload() -> [Update] {
     let snapshot = presenter.snapshot
-    let script = _OutlineScript<Section, Item>(from: snapshot, to: snapshot, events: [], showsSections: showsSections)
     var updates: [Update] = []
-    func settle(_ node: Node) {
-      switch node {
-      case .section:
-        guard showsSections else { return }
-      case .item(let id):
-        guard script.hasChildren(id, in: snapshot) else { return }
-        guard script.expands(id, in: snapshot) else { return updates.append(.collapse(node)) }
-      }
-      updates.append(.expand(node))
-      for child in children(of: node) { settle(child) }
+    var done = Set<Node>()
+    for node in children(of: nil) {
+      _OutlineScript.settle(node, in: snapshot, showsSections: showsSections, into: &updates, done: &done)
     }
-    for node in children(of: nil) { settle(node) }
     return updates
   }
 
-  /// Loads the view: a reload, then the expansions (what to call when a view is attached).
+  /// Loads the view: a reload, then the expansions — what to call once a view is attached.
+  ///
+  /// ```swift
+  /// adapter.target = outlineCalls
+  /// adapter.reloadView()   // the view shows what the store shows, open where it is open
+  /// ```
+  /// - Complexity: O(visible rows) plus the view's own work.
   public func reloadView() {
     shown = presenter.snapshot
     guard let target else { return }

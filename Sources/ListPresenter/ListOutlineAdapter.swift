@@ -43,7 +43,7 @@ public final class ListOutlineAdapter<Section: ListElement, Item: ListElement> {
   var isApplying = false
 
   /// An adapter showing the presenter's list; it follows the presenter's updates from then on
-  /// (the presenter may have another renderer too).
+  /// (the presenter may have a renderer too, but follows one outline adapter: the latest).
   ///
   /// - Complexity: O(1).
   public init(presenter: ListPresenter<Section, Item>, showsSections: Bool = true) {
@@ -64,9 +64,7 @@ public final class ListOutlineAdapter<Section: ListElement, Item: ListElement> {
       cachedSnapshot = snapshot
     }
     if let children = childCache[node] { return children }
-    let children = _OutlineScript<Section, Item>(
-      from: snapshot, to: snapshot, events: [], showsSections: showsSections
-    ).children(of: node, in: snapshot)
+    let children = _OutlineScript<Section, Item>.children(of: node, in: snapshot, showsSections: showsSections)
     childCache[node] = children
     return children
   }
@@ -126,8 +124,6 @@ public final class ListOutlineAdapter<Section: ListElement, Item: ListElement> {
   /// - Complexity: O(log n).
   public func parent(of node: Node) -> Node? {
     guard case .item(let id) = node else { return nil }
-    return _OutlineScript<Section, Item>(
-      from: presenter.snapshot, to: presenter.snapshot, events: [], showsSections: showsSections
-    ).parentNode(of: id, in: presenter.snapshot)
+    return _OutlineScript<Section, Item>.parentNode(of: id, in: presenter.snapshot, showsSections: showsSections)
   }
 }

@@ -138,19 +138,29 @@ struct _OutlineScript<Section: ListElement, Item: ListElement> {
 
   /// Expands `node` with everything it shows expanded, or collapses it, as `new` has them.
   private mutating func settle(_ node: Node, done: inout Set<Node>) {
+    Self.settle(node, in: new, showsSections: showsSections, into: &after, done: &done)
+  }
+
+  /// The calls that expand `node` (a section, or an item with children that is expanded in
+  /// `snapshot`) and, below it, every item as `snapshot` has it; or collapse it. Nodes visited
+  /// go into `done`.
+  ///
+  /// - Complexity: O(rows shown under the node).
+  static func settle(
+    _ node: Node, in snapshot: Snapshot, showsSections: Bool, into updates: inout [Update], done: inout Set<Node>
+  ) {
     done.insert(node)
     switch node {
     case .section:
       guard showsSections else { return }
     case .item(let id):
-      guard hasChildren(id, in: new) else { return }
-      guard expands(id, in: new) else {
-        after.append(.collapse(node))
-        return
-      }
+      guard hasChildren(id, in: snapshot) else { return }
+      guard expands(id, in: snapshot) else { return updates.append(.collapse(node)) }
     }
-    after.append(.expand(node))
-    for child in children(of: node, in: new) { settle(child, done: &done) }
+    updates.append(.expand(node))
+    for child in children(of: node, in: snapshot, showsSections: showsSections) {
+      settle(child, in: snapshot, showsSections: showsSections, into: &updates, done: &done)
+    }
   }
 
   private func collect(
@@ -200,8 +210,22 @@ struct _OutlineScript<Section: ListElement, Item: ListElement> {
     }
   }
 
-  /// The children the view shows under `node` (nil: the root) when it is expanded.
   func children(of node: Node?, in snapshot: Snapshot) -> [Node] {
+    Self.children(of: node, in: snapshot, showsSections: showsSections)
+  }
+
+  func parentNode(of id: Item.ID, in snapshot: Snapshot) -> Node? {
+    Self.parentNode(of: id, in: snapshot, showsSections: showsSections)
+  }
+
+  func hasChildren(_ id: Item.ID, in snapshot: Snapshot) -> Bool { Self.hasChildren(id, in: snapshot) }
+
+  func expands(_ id: Item.ID, in snapshot: Snapshot) -> Bool { Self.expands(id, in: snapshot) }
+
+  /// The children the view shows under `node` (nil: the root) when it is expanded.
+  ///
+  /// - Complexity: O(children); O(sections + roots) for the root without sections.
+  static func children(of node: Node?, in snapshot: Snapshot, showsSections: Bool) -> [Node] {
     switch node {
     case nil:
       if showsSections { return snapshot.sectionIdentifiers.map(Node.section) }
@@ -211,16 +235,19 @@ struct _OutlineScript<Section: ListElement, Item: ListElement> {
     }
   }
 
-  func parentNode(of id: Item.ID, in snapshot: Snapshot) -> Node? {
+  /// The node an item hangs under in the view (nil: the root).
+  ///
+  /// - Complexity: O(log n).
+  static func parentNode(of id: Item.ID, in snapshot: Snapshot, showsSections: Bool) -> Node? {
     if let parent = snapshot.parent(of: id) { return .item(parent) }
     guard showsSections, let section = snapshot.sectionIdentifier(containingItem: id) else { return nil }
     return .section(section)
   }
 
-  func hasChildren(_ id: Item.ID, in snapshot: Snapshot) -> Bool { !snapshot.children(of: id).isEmpty }
+  static func hasChildren(_ id: Item.ID, in snapshot: Snapshot) -> Bool { !snapshot.children(of: id).isEmpty }
 
   /// Whether the view shows the item expanded: it is, and has children to show.
-  func expands(_ id: Item.ID, in snapshot: Snapshot) -> Bool {
+  static func expands(_ id: Item.ID, in snapshot: Snapshot) -> Bool {
     snapshot.isExpanded(id) && hasChildren(id, in: snapshot)
   }
 

@@ -36,9 +36,9 @@ struct _OutlineScript<Section: ListElement, Item: ListElement> {
     self.new = new
     self.showsSections = showsSections
     var parents: [Node?] = []
-    var changed: [Node] = []  // content changes and markers
+    var changed: [Node] = []  // nodes whose content may have changed
     var toggled: [Item.ID] = []
-    var marked = Set<Node>()  // marked reloaded or reconfigured: reloaded even if equal
+    var marked = Set<Node>()  // updated or marked reloaded or reconfigured: reloaded even if equal
     if let events {
       for event in events {
         collect(event, parents: &parents, changed: &changed, toggled: &toggled, marked: &marked)
@@ -94,7 +94,7 @@ struct _OutlineScript<Section: ListElement, Item: ListElement> {
 
     // Reloads: items the view keeps whose content changed or that gained or lost children.
     var reloaded = Set<Node>()
-    for node in changed + Array(marked) + toggled.map(Node.item) where !reloaded.contains(node) && isShownThroughout(node) {
+    for node in changed + toggled.map(Node.item) where !reloaded.contains(node) && isShownThroughout(node) {
       let needsReload: Bool
       switch node {
       case .section(let id):
@@ -110,12 +110,16 @@ struct _OutlineScript<Section: ListElement, Item: ListElement> {
         after.append(.reload(node))
       }
     }
-    // Collapses, deepest first.
-    var collapsed = Set<Item.ID>()
-    for id in toggled where isShownThroughout(.item(id)) && isLoadedBefore(.item(id)) && !expands(id, in: new) {
-      collapsed.insert(id)
+    // Collapses, bottom up (descendants before their ancestors).
+    var collapsed: [(ListIndexPath, Item.ID)] = []
+    var seenCollapsed = Set<Item.ID>()
+    for id in toggled where seenCollapsed.insert(id).inserted {
+      guard isShownThroughout(.item(id)), isLoadedBefore(.item(id)), !expands(id, in: new),
+        let path = old.visibleIndexPath(ofItem: id)
+      else { continue }
+      collapsed.append((path, id))
     }
-    after += collapsed.sorted { (old.level(of: $0) ?? 0) > (old.level(of: $1) ?? 0) }.map { .collapse(.item($0)) }
+    after += collapsed.sorted { $0.0 > $1.0 }.map { .collapse(.item($0.1)) }
     // Expansions, parents first, each with the state of what it shows.
     var roots: [(ListIndexPath, Node)] = []
     let insertedSet = Set(inserted)
@@ -173,6 +177,9 @@ struct _OutlineScript<Section: ListElement, Item: ListElement> {
       case .parent(let id): .item(id)
       }
     }
+    func mark(_ node: Node) {
+      if marked.insert(node).inserted { changed.append(node) }
+    }
     // Items deleted and inserted again within the update keep their parent's children equal:
     // each is looked at on its own (content, expansion, children).
     func carried(_ outline: ListOutline<Item>) {
@@ -188,24 +195,24 @@ struct _OutlineScript<Section: ListElement, Item: ListElement> {
       carried(outline)
     case .moveSection: parents.append(nil)
     case .replaceSection(let before, let after):
-      if before.id != after.id { parents.append(nil) } else { marked.insert(.section(after.id)) }
-    case .updateSection(_, let section): marked.insert(.section(section.id))
-    case .reloadSections(let ids): marked.formUnion(ids.map(Node.section))
+      if before.id != after.id { parents.append(nil) } else { mark(.section(after.id)) }
+    case .updateSection(_, let section): mark(.section(section.id))
+    case .reloadSections(let ids): ids.forEach { mark(.section($0)) }
     case .insertItems(let outline, let location), .deleteItems(let outline, let location):
       parents.append(container(location))
       carried(outline)
     case .moveItem(_, let from, let to): parents += [container(from), container(to)]
-    case .updateItem(_, let item): marked.insert(.item(item.id))
+    case .updateItem(_, let item): mark(.item(item.id))
     case .replaceItem(let before, let after):
       if before.id == after.id {
-        marked.insert(.item(after.id))
+        mark(.item(after.id))
       } else {
         // A new identifier is another node: its parent's children change.
         for (snapshot, id) in [(old, before.id), (new, after.id)] where snapshot.contains(item: id) {
           parents.append(parentNode(of: id, in: snapshot))
         }
       }
-    case .reloadItems(let ids), .reconfigureItems(let ids): marked.formUnion(ids.map(Node.item))
+    case .reloadItems(let ids), .reconfigureItems(let ids): ids.forEach { mark(.item($0)) }
     case .expand(let id, _), .collapse(let id, _): toggled.append(id)
     }
   }

@@ -83,6 +83,7 @@ extension ListPresenter {
       moved.rows[destination.section].insert(id, at: destination.row)
       stagedRows = moved
       stagedIndex = nil
+      layoutGeneration &+= 1
       suspensions += 1
       Task { @MainActor [weak self] in
         guard let self else { return }

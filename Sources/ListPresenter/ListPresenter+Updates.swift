@@ -40,18 +40,27 @@ extension ListPresenter {
   /// One update for a run of consecutive changes: from the shown rows to the last change's list.
   func update(with changes: [Change], last: Change) {
     let target = last.transaction.finalSnapshot
-    let changeset: Changeset
+    var changeset: Changeset
+    let events = Self.events(of: changes, from: version)
     if let rows = stagedRows {
       let shown = snapshot
       changeset = ListChangeset(
         from: rows, to: Rows(target),
         sectionNeedsReload: { shown.section($0) != target.section($0) || target.reloadedSectionIdentifiers.contains($0) },
         itemNeedsReload: { shown.item($0) != target.item($0) || target.reloadedItemIdentifiers.contains($0) })
-    } else if let events = Self.events(of: changes, from: version) {
+    } else if let events {
       changeset = ListChangeset(from: snapshot, to: target, events: events)
     } else {
       changeset = ListChangeset(from: snapshot, to: target)
     }
+    if reconfiguresDisclosureChanges {
+      // Without the events (a long checkout) any visible row may have changed: the full diff
+      // already cost as much.
+      let candidates = events.map(_DisclosureRefresh<Section, Item>.candidates) ?? target.visibleItems
+      changeset = _DisclosureRefresh<Section, Item>.adding(to: changeset, from: snapshot, to: target, candidates: candidates)
+    }
+    updateEvents = events
+    defer { updateEvents = nil }
     render(changeset, to: target, version: last.head)
   }
 
@@ -77,6 +86,7 @@ extension ListPresenter {
     }
     show(nil, of: target, after: previous)
     self.version = version
+    treeObserver?(previous, target, updateEvents)
     didUpdate?(changeset)
   }
 
@@ -84,6 +94,7 @@ extension ListPresenter {
   /// rows of `target`.
   func show(_ rows: Rows?, of target: Snapshot, after previous: Snapshot) {
     snapshot = target
+    layoutGeneration &+= 1
     stagedRows = rows
     stagedIndex = nil
     previousSnapshot = rows == nil ? nil : previous

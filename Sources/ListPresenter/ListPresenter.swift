@@ -45,6 +45,16 @@ public final class ListPresenter<Section: ListElement, Item: ListElement> {
   /// model, a view not loaded yet). Setting it does not reload the view: a freshly attached view
   /// loads its rows from the presenter as data source.
   public var renderer: (any ListBatchUpdateTarget)?
+  /// Whether a row that stays on screen is reconfigured when its disclosure state changes — it
+  /// expands or collapses, or gains its first child or loses its last — so a cell that draws its
+  /// own chevron redraws it (default true). The reconfigure comes in a batch of its own at the
+  /// end of the update when the update moves rows (UIKit's rules). Turn it off when the view
+  /// draws the disclosure itself (`NSOutlineView`) or rows show none.
+  ///
+  /// ```swift
+  /// presenter.reconfiguresDisclosureChanges = false   // a flat list: no chevrons to redraw
+  /// ```
+  public var reconfiguresDisclosureChanges = true
   /// Called after every update, once its batches were handed to the renderer (the changeset is
   /// empty when the version changed nothing visible).
   public var didUpdate: ((Changeset) -> Void)?
@@ -64,6 +74,15 @@ public final class ListPresenter<Section: ListElement, Item: ListElement> {
   /// The shown section identifiers, in order.
   var sectionIDs: [Section.ID]
   var isUpdating = false
+  /// Counts the changes of the rows the presenter answers with, so adapters that cache a layout
+  /// derived from them (``ListTableAdapter``) know when to rebuild it.
+  var layoutGeneration = 0
+  /// Told after every update, once the presenter shows its target, with the list before, the
+  /// list after and the events between them when known: how ``ListOutlineAdapter``, which
+  /// follows the outline rather than the rows, sees changes (empty row changesets included).
+  var treeObserver: ((_ old: Snapshot, _ new: Snapshot, _ events: [ListEvent<Section, Item>]?) -> Void)?
+  /// The events of the update being rendered, for `treeObserver`.
+  var updateEvents: [ListEvent<Section, Item>]?
   /// While positive, queued changes wait (the view is finishing an interactive move).
   var suspensions = 0
   let mailbox = _ChangeMailbox<Section, Item>()

@@ -34,6 +34,40 @@ struct InAnAppDocumentationExampleTests {
     #expect(presenter.rows.rows == [["Pear", "Apple", "Granny Smith"]])
   }
 
+  @Test func disclosureReconfiguresCanBeTurnedOff() throws {
+    let store = ListStore<String, String>()
+    let presenter = ListPresenter(store: store)
+    #expect(presenter.reconfiguresDisclosureChanges)
+    presenter.reconfiguresDisclosureChanges = false
+    #expect(!presenter.reconfiguresDisclosureChanges)
+  }
+
+  @Test func appKitTableAndOutlineAdapters() async throws {
+    let store = ListStore<String, String>()
+    try store.transaction(label: "Add Fruit") { tx in
+      try tx.appendSections(["Fruit"])
+      try tx.appendItems(["Apple", "Pear"])
+      try tx.appendItems(["Granny Smith"], underParent: "Apple")
+      try tx.expand(["Apple"])
+    }
+    let presenter = ListPresenter(store: store)
+    let table = ListTableAdapter(presenter: presenter)
+    #expect(table.numberOfRows == 4)
+    #expect(table.row(at: 0) == .sectionHeader(0) && table.isGroupRow(0))
+    try table.moveRow(3, aboveRow: 1)
+    #expect(store.info(for: store.head)?.label == "Move")
+    #expect(presenter.rows.rows == [["Pear", "Apple", "Granny Smith"]])
+
+    let outline = ListOutlineAdapter(presenter: presenter)
+    #expect(outline.child(0, of: nil) == .section("Fruit"))
+    #expect(outline.numberOfChildren(of: .item("Apple")) == 1)
+    outline.viewDidCollapse(.item("Apple"))
+    #expect(store.info(for: store.head)?.label == "Collapse" && !store.snapshot.isExpanded("Apple"))
+    #expect(throws: ListError<String, String>.itemUnderOwnDescendant(item: "Apple", destination: "Granny Smith")) {
+      try outline.moveItem("Apple", toParent: .item("Granny Smith"), childIndex: 0)
+    }
+  }
+
   @Test func modelMovesAsArrayMoveDoes() throws {
     let store = ListStore<String, String>()
     try store.appendSections(["Fruit"])

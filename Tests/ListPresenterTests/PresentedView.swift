@@ -44,4 +44,5 @@ final class PresentedView: ListBatchUpdateTarget {
   func insertRows(_ rows: [ListIndexPath]) { readDataSource(); view.insertRows(rows) }
   func moveRow(_ row: ListIndexPath, to destination: ListIndexPath) { readDataSource(); view.moveRow(row, to: destination) }
   func reloadRows(_ rows: [ListIndexPath]) { readDataSource(); view.reloadRows(rows) }
+  func reconfigureRows(_ rows: [ListIndexPath]) { readDataSource(); view.reconfigureRows(rows) }
 }

@@ -3,13 +3,21 @@
 ///
 /// Read-only sessions decode any app's journal generically, through its read index when that
 /// describes it (``_IndexedJournalSession``), else by replaying it (``_GenericJournalSession``);
-/// writing sessions use the CLI's own element types (``_StoreJournalSession``).
+/// writing sessions use the CLI's own element types (``_StoreJournalSession``). A replica
+/// journal gets a ``_ReplicaJournalSession`` (see ``ReplicaJournals``).
 ///
 /// ```swift
 /// let session = try JournalSessions.open("todo.journal", mode: .readOnly)
 /// ```
 enum JournalSessions {
   static func open(_ path: String, mode: JournalSessionMode) throws(ListLanguageError) -> any JournalSession {
+    // A replica journal (its first record a replica header) has sessions of its own.
+    if ReplicaJournals.isReplica(path) { return try openReplica(path, mode: mode) }
+    return try openSingleWriter(path, mode: mode)
+  }
+
+  /// The session of a single-writer journal.
+  static func openSingleWriter(_ path: String, mode: JournalSessionMode) throws(ListLanguageError) -> any JournalSession {
     switch mode {
     case .readOnly: try _IndexedJournalSession.open(path)
     case .readWrite(let durability, let createIfMissing):
@@ -21,6 +29,19 @@ enum JournalSessions {
         if let report = session.damageReport { printWarning(report) }
         return session
       }()
+    }
+  }
+
+  /// The session of a replica journal: generic for reading, the CLI's text elements for editing.
+  static func openReplica(_ path: String, mode: JournalSessionMode) throws(ListLanguageError) -> any JournalSession {
+    switch mode {
+    case .readOnly: try ReplicaJournals.reading(path)
+    case .readWrite(let durability, _): try ReplicaJournals.editing(path, durability: durability, inMemory: false)
+    case .inMemory: try ReplicaJournals.editing(path, durability: .relaxed, inMemory: true)
+    case .salvage:
+      throw ListLanguageError(
+        message: "--salvage reads single-writer journals; '\(path)' is a replica journal "
+          + "(`listjournal verify` checks its container)")
     }
   }
 }

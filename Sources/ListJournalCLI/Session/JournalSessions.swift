@@ -1,3 +1,5 @@
+import JournalFormat
+
 /// Opens the journal behind a path as a ``JournalSession``: the one place that decides which
 /// storage backs the CLI.
 ///
@@ -10,25 +12,32 @@
 /// let session = try JournalSessions.open("todo.journal", mode: .readOnly)
 /// ```
 enum JournalSessions {
+  /// A replica journal (its first record a replica header) gets a session of its own. Reading
+  /// sessions look at the first record of the reader they open anyway, so a read through the
+  /// read index costs no second pass over the file; the other modes replay the whole journal,
+  /// next to which checking its first record first costs little.
   static func open(_ path: String, mode: JournalSessionMode) throws(ListLanguageError) -> any JournalSession {
-    // A replica journal (its first record a replica header) has sessions of its own.
-    if ReplicaJournals.isReplica(path) { return try openReplica(path, mode: mode) }
-    return try openSingleWriter(path, mode: mode)
-  }
-
-  /// The session of a single-writer journal.
-  static func openSingleWriter(_ path: String, mode: JournalSessionMode) throws(ListLanguageError) -> any JournalSession {
     switch mode {
-    case .readOnly: try _IndexedJournalSession.open(path)
+    case .readOnly:
+      let reader: JournalReader
+      do {
+        reader = try JournalReader.open(at: path)
+      } catch {
+        throw ListLanguageError(message: _GenericJournalSession.describe(.journal(error), path: path))
+      }
+      if ReplicaJournals.isReplica(reader) { return try openReplica(path, mode: mode) }
+      return try _IndexedJournalSession.open(reader)
     case .readWrite(let durability, let createIfMissing):
-      try _StoreJournalSession(path: path, durability: durability, createIfMissing: createIfMissing)
-    case .inMemory: try _StoreJournalSession(inMemoryFrom: path)
+      if ReplicaJournals.isReplica(path) { return try openReplica(path, mode: mode) }
+      return try _StoreJournalSession(path: path, durability: durability, createIfMissing: createIfMissing)
+    case .inMemory:
+      if ReplicaJournals.isReplica(path) { return try openReplica(path, mode: mode) }
+      return try _StoreJournalSession(inMemoryFrom: path)
     case .salvage:
-      try { () throws(ListLanguageError) in
-        let session = try _SalvagedJournalSession(path: path)
-        if let report = session.damageReport { printWarning(report) }
-        return session
-      }()
+      if ReplicaJournals.isReplica(path) { return try openReplica(path, mode: mode) }
+      let session = try _SalvagedJournalSession(path: path)
+      if let report = session.damageReport { printWarning(report) }
+      return session
     }
   }
 

@@ -22,7 +22,6 @@ struct ReplayCommand: ParsableCommand {
 
   func run() throws {
     try reportingFailures { () throws(ListLanguageError) in
-      try ReplicaJournals.refuse(journal, command: "replay", because: "times a single-writer replay; `info` and `show` read a replica")
       let start = monotonicSeconds()
       let bar = ProgressBar.onStandardError(label: "replaying")
       let session: _GenericJournalSession

@@ -143,4 +143,62 @@ struct ReplicaCLITests {
     let shown = try Self.run(["show", "a.journal"], in: directory)
     #expect(shown.stdout == "version 0\nS\n  • a\n")
   }
+
+  /// Another app's journal becomes a shared list through the CLI, which reads and syncs it
+  /// with generic values: the app still opens every replica with its own types, sees the
+  /// commits the CLI carried over, and the CLI refuses to edit it with its text elements.
+  @Test func anotherAppsReplicasSyncThroughTheCLI() throws {
+    typealias AppReplica = ListReplica<Int, ForeignJournalTests.Task>
+    typealias Task = ForeignJournalTests.Task
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+    try ForeignJournalTests.writeJournal(at: path("app.journal"))
+    try Self.run(["clone", "app.journal", "a.journal", "--replica-id", "a1"], in: directory)
+    try Self.run(["clone", "a.journal", "b.journal", "--replica-id", "b2"], in: directory)
+
+    // Each side edits with the app's own types.
+    let phone = try AppReplica.open(at: path("a.journal"), codec: HistoryCodec())
+    try phone.transaction(label: "Bread") { try $0.appendItems([Task(id: 4, title: "Bread", done: false)], toSection: 2024) }
+    try phone.close()
+    let laptop = try AppReplica.open(at: path("b.journal"), codec: HistoryCodec())
+    try laptop.transaction(label: "Eggs") { try $0.updateItem(Task(id: 2, title: "Eggs", done: false)) }
+    try laptop.close()
+
+    let sync = try Self.run(["sync", "a.journal", "b.journal"], in: directory)
+    #expect(sync.stdout.contains("a.journal → b.journal: 1 commit ("))
+    #expect(sync.stdout.contains("b.journal → a.journal: 1 commit ("))
+    let shows = try ["a.journal", "b.journal"].map { try Self.run(["show", $0], in: directory).stdout }
+    #expect(shows[0] == shows[1])
+    #expect(shows[0].contains("• 4 \"{\\\"title\\\":\\\"Bread\\\",\\\"done\\\":false}\""))
+
+    // The app reads what the CLI wrote, with its own types.
+    let a = try AppReplica.open(at: path("a.journal"), codec: HistoryCodec())
+    let b = try AppReplica.open(at: path("b.journal"), codec: HistoryCodec())
+    #expect(a.snapshot == b.snapshot)
+    #expect(a.snapshot.item(4) == Task(id: 4, title: "Bread", done: false))
+    #expect(a.snapshot.item(2) == Task(id: 2, title: "Eggs", done: false))
+    #expect(a.commitCount == 2)
+    try a.close()
+    try b.close()
+
+    let edit = try Self.run(["exec", "a.journal"], stdin: "append x\n", in: directory, expecting: 1)
+    #expect(edit.stderr.contains("written by another app"), "\(edit.stderr)")
+  }
+
+  /// A replica journal open for writing elsewhere is refused by name, not edited or synced.
+  @Test func lockedReplicaIsRefused() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try Self.run(["exec", "plain.journal"], stdin: "append-sections S\n", in: directory)
+    try Self.run(["clone", "plain.journal", "a.journal"], in: directory)
+    try Self.run(["clone", "a.journal", "b.journal"], in: directory)
+    let holder = try TextReplica.open(at: directory.appendingPathComponent("a.journal").path, codec: HistoryCodec())
+    defer { try? holder.close() }
+    for arguments in [["exec", "a.journal"], ["sync", "b.journal", "a.journal"]] {
+      let result = try Self.run(arguments, stdin: "append x\n", in: directory, expecting: 1)
+      #expect(result.stderr == "error: 'a.journal' is open for writing by another process\n")
+    }
+    #expect(try Self.run(["show", "a.journal"], in: directory).stdout == "version 0\nS\n")
+  }
 }

@@ -84,7 +84,13 @@ enum ReplicaJournals {
   static func editing(_ path: String, durability: CLIDurability, inMemory: Bool) throws(ListLanguageError)
     -> _ReplicaJournalSession<TextSection, TextItem>
   {
-    if inMemory { return .editing(path: path, replica: try load(path, codec: HistoryCodec()), writesJournal: false) }
+    if inMemory {
+      do {
+        return .editing(path: path, replica: try load(path, codec: HistoryCodec()), writesJournal: false)
+      } catch {
+        throw anotherAppsReplica(path) ?? error
+      }
+    }
     var options = JournalOptions()
     options.durability =
       switch durability {
@@ -96,8 +102,20 @@ enum ReplicaJournals {
       let replica = try Text.open(at: path, codec: HistoryCodec(), options: options, configuration: configuration)
       return .editing(path: path, replica: replica, writesJournal: true)
     } catch {
+      if case .journal(_, let reason) = error, !reason.contains("advisory lock held"), let refusal = anotherAppsReplica(path) {
+        throw refusal
+      }
       throw ListLanguageError(message: describe(error))
     }
+  }
+
+  /// The refusal to edit a replica journal whose elements are not the CLI's text elements, when
+  /// it decodes generically (so it is sound, only another app's); nil when it does not.
+  static func anotherAppsReplica(_ path: String) -> ListLanguageError? {
+    guard (try? Generic.read(path: path, codec: .generic())) != nil else { return nil }
+    return ListLanguageError(
+      message: "'\(path)' is a replica journal written by another app, whose elements are not the CLI's text "
+        + "elements: info, log, show, diff, verify, clone and sync read it, but exec and repl cannot edit it")
   }
 
   /// Refuses a command that reads or rewrites single-writer histories only, naming why, when
@@ -107,15 +125,11 @@ enum ReplicaJournals {
     throw ListLanguageError(message: "'\(path)' is a replica journal: \(command) \(reason)")
   }
 
-  /// A replica error as the CLI says it; a journal whose elements are not the CLI's text
-  /// elements is named as another app's.
+  /// A replica error as the CLI says it.
   static func describe(_ error: ReplicaError) -> String {
     switch error {
     case .journal(let path, let reason) where reason.contains("advisory lock held"):
       return "'\(path)' is open for writing by another process"
-    case .journal(let path, let reason) where reason.contains("text item") || reason.contains("text section"):
-      return "'\(path)' is a replica journal written by another app, whose elements are not the CLI's text "
-        + "elements: info, log, show, diff, clone and sync read it, but exec and repl cannot edit it"
     default:
       return error.description
     }

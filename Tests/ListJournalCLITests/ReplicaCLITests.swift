@@ -120,12 +120,19 @@ struct ReplicaCLITests {
     try Self.run(["exec", "plain.journal"], stdin: "append-sections S\n", in: directory)
     try Self.run(["clone", "plain.journal", "a.journal", "--replica-id", "a1"], in: directory)
     let result = try Self.run(
-      ["repl", "a.journal"], stdin: "append x y\nset x hello\nundo\nredo\nundo 2\ncheckout 0\nshow\n", in: directory)
+      ["repl", "a.journal"], stdin: "append x y\nset x hello\nundo\nredo\nundo 2\ncheckout 0\nshow\nlog\n", in: directory)
     #expect(
       result.stdout
         == [
           "undid 2 Edit Item: set x", "head is version 3", "redid 2 Edit Item: set x", "head is version 4",
-          "undid 4 Edit Item: set x", "undid 1 Append 2 Items: insert x y", "head is version 6", "version 6", "S", "",
+          "undid 4 Edit Item: set x", "undid 1 Append 2 Items: insert x y", "head is version 6", "version 6", "S",
+          "* 1  00000000000000a1:1  clock 1  2023-11-14T22:13:20Z  Append 2 Items  (1 op: insert x y)",
+          "* 2  00000000000000a1:2  clock 2  2023-11-14T22:13:20Z  Edit Item  (1 op: set x)",
+          "* 3  00000000000000a1:3  clock 3  2023-11-14T22:13:20Z  Edit Item, undo of 00000000000000a1:2  (1 op: set x)",
+          "* 4  00000000000000a1:4  clock 4  2023-11-14T22:13:20Z  Edit Item, redo of 00000000000000a1:3  (1 op: set x)",
+          "* 5  00000000000000a1:5  clock 5  2023-11-14T22:13:20Z  Edit Item, undo of 00000000000000a1:4  (1 op: set x)",
+          "* 6  00000000000000a1:6  clock 6  2023-11-14T22:13:20Z  Append 2 Items, undo of 00000000000000a1:1  (2 ops: delete y; delete x)",
+          "",
         ].joined(separator: "\n"))
     #expect(result.stderr.contains("a replica has no undo tree to check out"))
   }

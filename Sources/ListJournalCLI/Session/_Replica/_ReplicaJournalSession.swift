@@ -188,10 +188,9 @@ final class _ReplicaJournalSession<Section: ListElement, Item: ListElement>: Jou
         case .edit: nil
         case .undo(let of), .redo(let of): of
         }
-      guard var target, var position = commits.firstIndex(where: { $0.id == target }) else { continue }
+      guard let target, var position = commits.firstIndex(where: { $0.id == target }) else { continue }
       // A redo inverts an undo: name the edit it brings back, as the REPL's undo names it.
       if case .undo(let original) = commits[position].origin, let index = commits.firstIndex(where: { $0.id == original }) {
-        target = original
         position = index
       }
       let inverted = commits[position]
@@ -243,6 +242,8 @@ final class _ReplicaJournalSession<Section: ListElement, Item: ListElement>: Jou
   func snapshot(at version: Int) throws(ListLanguageError) -> TextSnapshot {
     if let view = views[version] { return view }
     let view = try display(try state(at: version))
+    // `diff` asks for two; a long REPL session must not keep every view it showed.
+    if views.count >= 4 { views.removeAll() }
     views[version] = view
     return view
   }

@@ -35,6 +35,12 @@ import Testing
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     #expect(throws: JournalStoreError.replicaJournal(path: path)) { try TextJournal.open(at: path, durability: .grouped) }
 
+    // Verification reports it as the problem and writes no read index for it.
+    let report = JournalMaintenance.verify(at: path, writingReadIndex: true)
+    #expect(report.problem == .replicaJournal(path: path))
+    #expect(!report.readIndexWritten)
+    #expect(!FileManager.default.fileExists(atPath: path + ".index"))
+
     let message = JournalStoreError.replicaJournal(path: path).description
     #expect(message == "'\(path)' is a replica of a shared list: open it with ListReplica or `listjournal`'s replica commands")
   }

@@ -65,7 +65,7 @@ let package = Package(
     .executableTarget(
       name: "ListJournalCLI",
       dependencies: [
-        "ListJournal", "ListState", "ListHistory", "JournalFormat", "ListDiff", "CEdit",
+        "ListJournal", "ListReplica", "ListState", "ListHistory", "JournalFormat", "ListDiff", "CEdit",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     // Crash-test writer/checker, benchmarks and fuzz-seed generator for the journal (Tools/crash-test,
@@ -92,7 +92,8 @@ let package = Package(
       name: "ListJournalTests", dependencies: ["ListJournal", "JournalFormatTesting", "ListLocking", "TestSupport"],
       exclude: ["Fixtures"]),
     .testTarget(
-      name: "ListJournalCLITests", dependencies: ["ListJournalCLI", "ListJournal", "ListState", "TestSupport"],
+      name: "ListJournalCLITests",
+      dependencies: ["ListJournalCLI", "ListJournal", "ListReplica", "ListState", "TestSupport"],
       exclude: ["Golden"]),
   ],
   swiftLanguageModes: [.v6]

@@ -68,6 +68,7 @@ public enum JournalMaintenance {
         throw _JournalReplay.failure(error, reader: reader, progress: replayProgress)
       }
       if let failure = replayProgress.error { throw .journal(failure) }
+      if replayProgress.foundReplicaHeader { throw .replicaJournal(path: path) }
       onProgress?(Int(reader.recordCount), Int(reader.recordCount))
       report.recordCount = UInt64(counter.commits + counter.headMoves + counter.checkpoints)
     } catch {

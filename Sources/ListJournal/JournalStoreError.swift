@@ -26,6 +26,10 @@ public enum JournalStoreError: Error, Equatable, Sendable, CustomStringConvertib
   /// The journal cannot be used this way (for example a read-only view asked to write, or an
   /// import file with a malformed line).
   case unsupported(String)
+  /// The file is a replica journal of a shared list (ListReplica's format: its first record is a
+  /// replica header), which a single-writer store cannot open; it would otherwise show as an
+  /// empty list.
+  case replicaJournal(path: String)
 
   @inlinable
   public var description: String {
@@ -35,6 +39,8 @@ public enum JournalStoreError: Error, Equatable, Sendable, CustomStringConvertib
       return "invalid record #\(sequence) (version \(version)) in the frame at byte offset \(offset): \(reason)"
     case .history(let error): return error.description
     case .unsupported(let message): return message
+    case .replicaJournal(let path):
+      return "'\(path)' is a replica of a shared list: open it with ListReplica or `listjournal`'s replica commands"
     }
   }
 }

@@ -21,7 +21,8 @@ struct ListJournalCommand: ParsableCommand {
     abstract: "Replay, inspect and edit ListJournal journals.",
     discussion: """
       Every subcommand takes the journal path first, except `import` (the JSON-lines file, then \
-      the journal to create). Errors go to stderr as `error: …` and name the line, identifier, \
+      the journal to create), `clone` (the source, then the replica journal to create) and \
+      `sync` (two replica journals). Errors go to stderr as `error: …` and name the line, identifier, \
       version or byte offset. Exit codes: 0 success, 1 user error or bad \
       journal, 2 usage error.
 
@@ -32,7 +33,7 @@ struct ListJournalCommand: ParsableCommand {
     subcommands: [
       ExecCommand.self, ReplCommand.self, ShowCommand.self, LogCommand.self, DiffCommand.self,
       ReplayCommand.self, VerifyCommand.self, InfoCommand.self, CompactCommand.self, ExportCommand.self,
-      ImportCommand.self,
+      ImportCommand.self, CloneCommand.self, SyncCommand.self,
     ])
 
   /// Runs the command line, mapping argument errors to `error: …` and exit code 2 (usage),

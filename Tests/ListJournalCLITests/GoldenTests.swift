@@ -4,6 +4,9 @@ import Testing
 /// Golden end-to-end tests: each `Golden/NAME.list` is a list-language script whose header
 /// lines `#$ SUBCOMMAND ARGS…` say what to run (the journal path is inserted after the
 /// subcommand, and `exec` gets the script as well; without directives: exec, show, show json).
+/// For several journals (replicas): `#$ @PATH SUBCOMMAND ARGS…` runs on PATH instead of
+/// `test.journal`; a line `#@ FILE` starts a further script, up to the next `#@` line, written
+/// as FILE (the main script ends at the first one), which `#$ exec FILE ARGS…` runs.
 /// The transcript of every run — the command, its stdout, its stderr prefixed `stderr: `, its
 /// exit status — must equal `Golden/NAME.golden` byte for byte.
 ///
@@ -31,12 +34,20 @@ struct GoldenTests {
     if directives.isEmpty { directives = [["exec"], ["show"], ["show", "--format", "json"]] }
     let directory = try CLIRunner.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    try FileManager.default.copyItem(at: script, to: directory.appendingPathComponent("script.list"))
+    for (file, contents) in Self.scripts(text) {
+      try contents.write(to: directory.appendingPathComponent(file), atomically: false, encoding: .utf8)
+    }
 
     var transcript = ""
     for directive in directives {
-      var arguments = [directive[0], "test.journal"]
-      if directive[0] == "exec" { arguments.append("script.list") }
+      var directive = directive[...]
+      var journal = "test.journal"
+      if let first = directive.first, first.hasPrefix("@") {
+        journal = String(first.dropFirst())
+        directive = directive.dropFirst()
+      }
+      var arguments = [directive[directive.startIndex], journal]
+      if directive.first == "exec", directive.dropFirst().first?.hasSuffix(".list") != true { arguments.append("script.list") }
       arguments += directive.dropFirst()
       let result = try CLIRunner.run(arguments, in: directory)
       transcript += "$ listjournal \(arguments.joined(separator: " "))\n"
@@ -66,5 +77,22 @@ struct GoldenTests {
         }
       }
     }
+  }
+
+  /// The scripts of a `.list` file: `script.list` (everything before the first `#@ FILE` line;
+  /// the whole file when there is none), then each `#@ FILE` block.
+  static func scripts(_ text: String) -> [(file: String, contents: String)] {
+    var scripts: [(file: String, contents: String)] = [("script.list", "")]
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    if text.hasSuffix("\n") { lines.removeLast() }
+    for line in lines {
+      if line.hasPrefix("#@ ") {
+        scripts.append((String(line.dropFirst(3)), ""))
+      } else {
+        scripts[scripts.count - 1].contents += line + "\n"
+      }
+    }
+    if !text.hasSuffix("\n"), !scripts[scripts.count - 1].contents.isEmpty { scripts[scripts.count - 1].contents.removeLast() }
+    return scripts
   }
 }

@@ -126,6 +126,19 @@ struct JournalDocumentationExampleTests {
     try journal.close()
   }
 
+  @Test func aReplicaJournalIsRefused() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.file("shared.journal")
+    try ReplicaJournalRefusalTests.writeReplicaJournal(at: path, commitRecords: 1)
+    var refused: String?
+    do {
+      _ = try JournalStore<String, Row>.open(at: path)
+    } catch .replicaJournal(let path) {
+      refused = path
+    }
+    #expect(refused == path)
+  }
+
   @Test func tornTailIsDroppedOnOpen() throws {
     let directory = TemporaryDirectory()
     let path = directory.file("torn.journal")

@@ -14,7 +14,14 @@ enum _JournalReplay {
     @usableFromInline @exclusivity(unchecked) var sequence: UInt64 = 0
     @usableFromInline @exclusivity(unchecked) var version: UInt64 = 0
     @usableFromInline var error: JournalError?
+    /// The first record was a replica journal's header: the replay stopped there.
+    @usableFromInline var foundReplicaHeader = false
   }
+
+  /// The kind of a replica journal's first record (ListReplica's header; `Journal/FORMAT.md`
+  /// §12): a store must not show such a file as an empty list.
+  @inlinable
+  static var replicaHeaderKind: UInt8 { 5 }
 
   /// Told (records read, records in the journal) as a replay reads the file, on the thread that
   /// replays (it reads and decodes; a second thread folds): for a tool's progress bar.
@@ -55,6 +62,8 @@ enum _JournalReplay {
       @usableFromInline let counter: _KindCounter?
       @usableFromInline let onCheckpoint: ((HistoryRecord) -> Void)?
       @usableFromInline let onProgress: ProgressHandler?
+      /// Whether a record was read yet (the first one tells a replica journal apart).
+      @usableFromInline var readAny = false
       /// The reader's record count, for `onProgress`.
       @usableFromInline let total: Int
       /// Records read so far, metadata and unknown kinds included (what `total` counts).
@@ -81,6 +90,13 @@ enum _JournalReplay {
       mutating func next() -> HistoryRecord? {
         do {
           while try inner.next(into: &record) {
+            if !readAny {
+              readAny = true
+              if record.kind.rawValue == _JournalReplay.replicaHeaderKind {
+                progress.foundReplicaHeader = true
+                return nil
+              }
+            }
             if let onProgress {
               read += 1
               if read % _JournalReplay.progressInterval == 0 { onProgress(read, total) }
@@ -141,6 +157,7 @@ enum _JournalReplay {
       throw failure(error, reader: reader, progress: progress)
     }
     if let failure = progress.error { throw .journal(failure) }
+    if progress.foundReplicaHeader { throw .replicaJournal(path: reader.path) }
     if let onProgress {
       let total = Int(reader.recordCount)
       onProgress(total, total)

@@ -144,7 +144,11 @@ final class ListInterpreter {
           ? SnapshotRenderer.json(snapshot, version: session.headVersion)
           : SnapshotRenderer.text(snapshot, version: session.headVersion, style: style))
     case .log:
-      output.writeLine(LogRenderer.text(session.versions(), style: style))
+      if let replica = session as? any ReplicaLogging {
+        output.writeLine(ReplicaLogRenderer.text(replica.replicaLogEntries(newest: nil), style: style))
+      } else {
+        output.writeLine(LogRenderer.text(session.versions(), style: style))
+      }
     case .diff(let from, let to, let json):
       let fromVersion = try session.resolve(from)
       let toVersion = try session.resolve(to)

@@ -27,6 +27,7 @@ struct CompactCommand: ParsableCommand {
 
   func run() throws {
     try reportingFailures { () throws(ListLanguageError) in
+      try ReplicaJournals.refuse(journal, command: "compact", because: "rewrites a single-writer history; a replica keeps every commit it exchanged")
       do throws(JournalError) {
         let bar = ProgressBar.onStandardError(label: "compacting", showingAfter: 0.25)
         defer { bar?.finish() }

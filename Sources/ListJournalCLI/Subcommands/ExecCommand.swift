@@ -24,6 +24,10 @@ struct ExecCommand: ParsableCommand {
       journal into memory and runs the script there: errors are reported with their lines, \
       nothing is written, and the journal is neither created nor locked.
 
+      On a replica journal (see `listjournal clone --help`) every commit is one of this \
+      replica's, `undo`/`redo` undo and redo its own edits only (as new commits), and \
+      `checkout` is refused.
+
       Example:
         printf 'append-sections S\\nappend a\\n' | listjournal exec todo.journal --ack
         listjournal exec todo.journal script.list --durability strict

@@ -40,6 +40,7 @@ struct ExportCommand: ParsableCommand {
 
   func run() throws {
     try reportingFailures { () throws(ListLanguageError) in
+      try ReplicaJournals.refuse(journal, command: "export", because: "writes a single-writer history; `log --format json` lists a replica's commits")
       guard FileManager.default.fileExists(atPath: journal) else {
         throw ListLanguageError(message: "cannot open journal '\(journal)': No such file or directory")
       }

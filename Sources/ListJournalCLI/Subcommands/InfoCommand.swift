@@ -7,6 +7,9 @@ struct InfoCommand: ParsableCommand {
     commandName: "info",
     abstract: "Print format version, sizes, compression ratio, frames, checkpoints, versions, events.",
     discussion: """
+      On a replica journal: its replica and list, commits (per replica), version vector and \
+      base size instead of versions and checkpoints.
+
       Example:
         listjournal info todo.journal
       """)
@@ -22,6 +25,7 @@ struct InfoCommand: ParsableCommand {
       } catch {
         throw ListLanguageError(message: _StoreJournalSession.describe(error, path: journal))
       }
+      if ReplicaJournals.isReplica(reader) { return try printReplicaInfo(reader) }
       let compressed = reader.frames.reduce(Int64(0)) { $0 + $1.byteCount }
       let uncompressed = reader.frames.reduce(Int64(0)) { $0 + $1.uncompressedBytes }
       // The reader checked every chunk already: a sound journal needs no second pass.

@@ -20,6 +20,11 @@ struct LogCommand: ParsableCommand {
       index instead of replaying it. --salvage reads a damaged journal (see `listjournal show \
       --help`), with a line `✗ versions A...B lost to the damage` where the lost ones were. Any app's journal can be read (see `listjournal show --help`).
 
+      On a replica journal (see `listjournal clone --help`) the log is its commits in the \
+      agreed order: position, replica:sequence, Lamport clock, time, label (with `undo of R:S` \
+      or `redo of R:S` for this replica's undos and redos), operation count; `*` marks the \
+      journal's own replica's commits.
+
       Example:
         listjournal log todo.journal --graph
         listjournal log todo.journal --limit 20
@@ -47,6 +52,7 @@ struct LogCommand: ParsableCommand {
   func run() throws {
     try reportingFailures { () throws(ListLanguageError) in
       let session = try JournalSessions.open(journal, mode: salvage ? .salvage : .readOnly)
+      if let replica = session as? any ReplicaLogging { return try printReplicaLog(replica) }
       let versions = try session.logEntries(newest: limit)
       let style = TerminalStyle.forStandardOutput()
       if let salvaged = session as? _SalvagedJournalSession, !graph, format == .text {

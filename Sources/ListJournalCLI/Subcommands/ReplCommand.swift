@@ -18,7 +18,8 @@ struct ReplCommand: ParsableCommand {
       macOS; LISTJOURNAL_HISTORY_SIZE lines, default 1000); `history` lists them. Ctrl-C \
       cancels the line being typed; Ctrl-D or `quit` quits (an open transaction is rolled \
       back). `undo`/`redo` print what they undid; `help` lists the commands. On a pipe it \
-      reads plain lines without prompts.
+      reads plain lines without prompts. On a replica journal the prompt counts its commits, \
+      and `undo`/`redo` apply to this replica's own edits only (see `listjournal exec --help`).
 
       Example:
         listjournal repl todo.journal

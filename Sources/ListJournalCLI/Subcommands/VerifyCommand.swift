@@ -63,6 +63,7 @@ struct VerifyCommand: ParsableCommand {
       if let corruption = reader.recovery.corruption {
         throw ListLanguageError(message: _StoreJournalSession.describe(corruption, path: journal))
       }
+      if ReplicaJournals.isReplica(reader) { return try verifyReplica(reader) }
       if reader.recovery.tornTailBytes > 0 {
         out.writeLine("torn tail: \(reader.recovery.tornTailBytes) bytes after offset \(reader.recovery.validBytes) (dropped when the journal is next opened for writing)")
       }

@@ -160,6 +160,7 @@ final class _StoreJournalSession: JournalSession {
   static func describe(_ error: JournalStoreError, path: String) -> String {
     switch error {
     case .journal(let error): return describe(error, path: path)
+    case .replicaJournal: return error.description
     default: return "bad journal '\(path)': \(error)"
     }
   }

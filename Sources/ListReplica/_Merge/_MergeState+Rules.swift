@@ -183,12 +183,11 @@ extension _MergeState {
       recorded.insert(node.item.id)
       nodes.append(contentsOf: node.children)
     }
+    // In list order: each recorded node's children are visited before its next sibling.
     var strays: [Item.ID] = []
-    var stack = [root.item.id]
-    while let parent = stack.popLast() {
-      for child in tx.snapshot.children(of: parent) {
-        if recorded.contains(child) { stack.append(child) } else { strays.append(child) }
-      }
+    var stack = Array(tx.snapshot.children(of: root.item.id).reversed())
+    while let node = stack.popLast() {
+      if recorded.contains(node) { stack.append(contentsOf: tx.snapshot.children(of: node).reversed()) } else { strays.append(node) }
     }
     var after = root.item.id
     for stray in strays {
@@ -360,13 +359,11 @@ extension _MergeState {
         recordedIDs.insert(node.item.id)
         nodes.append(contentsOf: node.children)
       }
+      // In list order, as for an item's delete.
       var strays: [Item.ID] = []
-      var stack = roots.filter { recordedIDs.contains($0) }
-      strays = roots.filter { !recordedIDs.contains($0) }
-      while let parent = stack.popLast() {
-        for child in tx.snapshot.children(of: parent) {
-          if recordedIDs.contains(child) { stack.append(child) } else { strays.append(child) }
-        }
+      var stack = Array(roots.reversed())
+      while let node = stack.popLast() {
+        if recordedIDs.contains(node) { stack.append(contentsOf: tx.snapshot.children(of: node).reversed()) } else { strays.append(node) }
       }
       if let target {
         for stray in strays {
@@ -374,6 +371,9 @@ extension _MergeState {
           try tx.moveItem(stray, to: Location(.section(target), index: end))
           applied.overrides.append(context.override(.item(stray), .keptFromDeletion))
         }
+      } else {
+        // No other section to keep them in: they go with this one, and the override says so.
+        for stray in strays { applied.overrides.append(context.override(.item(stray), .noPlace)) }
       }
       var previousRoot: Item.ID? = nil
       for root in tx.snapshot.rootItems(inSection: id) {

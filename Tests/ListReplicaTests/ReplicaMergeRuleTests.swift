@@ -4,9 +4,9 @@ import ListState
 import TestSupport
 import Testing
 
-/// One example per merge rule (the cases of the Merging article): two or three replicas of a
-/// small list make concurrent edits, exchange everything, and every replica shows the list the
-/// rule gives and the override it records.
+/// One example per merge rule (the cases of the Merging article, whose examples these are):
+/// two or three replicas of a small list make concurrent edits, exchange everything, and every
+/// replica shows the list the rule gives and the override it records.
 ///
 /// Replica 1 is "phone", replica 2 "laptop": their concurrent commits have the same Lamport
 /// clock, so the phone's sorts first in the agreed order and the laptop's is applied on top.
@@ -275,6 +275,24 @@ import Testing
       [Override(commit: twin, operation: 0, subject: .section("Veg"), reason: .duplicateIdentifier)])
   }
 
+  @Test func anInsertAfterAReplacedItemFollowsTheNewOne() throws {
+    let replicas = try Self.replicas { try $0.appendSections(["Fruit"]); try $0.appendItems(["Apple", "Pear"]) }
+    let (phone, laptop) = (replicas[0], replicas[1])
+    _ = try Self.edit(phone) { try $0.replaceItem("Apple", with: "Apricot") }
+    let insert = try Self.edit(laptop) { try $0.insertItems(["Kiwi"], afterItem: "Apple") }
+    try Self.exchange(replicas)
+    Self.expectMerged(replicas, "Fruit: Apricot Kiwi Pear", [Override(commit: insert, operation: 0, subject: .item("Kiwi"), reason: .anchorDeleted)])
+  }
+
+  @Test func anInsertUnderAReplacedItemGoesNextToTheNewOne() throws {
+    let replicas = try Self.replicas { try $0.appendSections(["Fruit"]); try $0.appendItems(["Apple", "Pear"]) }
+    let (phone, laptop) = (replicas[0], replicas[1])
+    _ = try Self.edit(phone) { try $0.replaceItem("Apple", with: "Apricot") }
+    let insert = try Self.edit(laptop) { try $0.appendItems(["Seed"], underParent: "Apple") }
+    try Self.exchange(replicas)
+    Self.expectMerged(replicas, "Fruit: Apricot Seed Pear", [Override(commit: insert, operation: 0, subject: .item("Seed"), reason: .containerDeleted)])
+  }
+
   // MARK: Deletes and concurrent additions
 
   @Test func aDeleteKeepsChildrenAddedConcurrently() throws {
@@ -360,6 +378,36 @@ import Testing
     try phone.undo()
     try Self.exchange(replicas)
     Self.expectMerged(replicas, "Fruit: Apple Plum", [])
+  }
+
+  @Test func undoOfAnInsertKeepsWhatSomeoneElseAddedUnderIt() throws {
+    let replicas = try Self.replicas { try $0.appendSections(["Fruit"]); try $0.appendItems(["Apple"]) }
+    let (phone, laptop) = (replicas[0], replicas[1])
+    _ = try Self.edit(phone) { try $0.appendItems(["Basket", "Pear"]); try $0.appendItems(["Fig"], underParent: "Basket") }
+    try Self.exchange(replicas)
+    _ = try Self.edit(laptop) { try $0.appendItems(["Kiwi"], underParent: "Basket") }
+    try Self.exchange(replicas)
+    let undo = try #require(try phone.undo())
+    try Self.exchange(replicas)
+    // The phone's Basket, Fig and Pear go; the laptop's Kiwi stays where Basket was.
+    // The undo's operations: delete Fig, Pear, then Basket (the inserts inverted, newest first).
+    Self.expectMerged(replicas, "Fruit: Apple Kiwi", [Override(commit: undo, operation: 2, subject: .item("Kiwi"), reason: .keptFromDeletion)])
+  }
+
+  @Test func undoOfASectionInsertKeepsWhatSomeoneElseAddedToIt() throws {
+    let replicas = try Self.replicas { try $0.appendSections(["Fruit"]); try $0.appendItems(["Apple"]) }
+    let (phone, laptop) = (replicas[0], replicas[1])
+    _ = try Self.edit(phone) { try $0.appendSections(["Veg"]); try $0.appendItems(["Leek"], toSection: "Veg") }
+    try Self.exchange(replicas)
+    _ = try Self.edit(laptop) { try $0.appendItems(["Kale"], toSection: "Veg") }
+    try Self.exchange(replicas)
+    let undo = try #require(try phone.undo())
+    try Self.exchange(replicas)
+    Self.expectMerged(replicas, "Fruit: Apple Kale", [Override(commit: undo, operation: 1, subject: .item("Kale"), reason: .keptFromDeletion)])
+    // Redo brings back the phone's section and Leek, not a second Kale.
+    try phone.redo()
+    try Self.exchange(replicas)
+    Self.expectMerged(replicas, "Fruit: Apple Kale | Veg: Leek", [Override(commit: undo, operation: 1, subject: .item("Kale"), reason: .keptFromDeletion)])
   }
 
   @Test func undoKeepsContentSomeoneElseChanged() throws {

@@ -19,7 +19,7 @@ extension ReferenceReplicaFold {
       guard let target = place(anchor) else { return record(.item(first), .noPlace) }
       if let reason = target.reason { record(.item(first), reason) }
       add(kept, to: target.container, at: target.index)
-      for id in ListOutline(kept).itemIdentifiers { itemTombstones[id] = nil }
+      forget(ListOutline(kept).itemIdentifiers)
 
     case .deleteItems(let outline, _):
       for root in outline.roots {
@@ -64,8 +64,9 @@ extension ReferenceReplicaFold {
       items[old.id] = nil
       items[new.id] = ItemRecord(item: new, isExpanded: record0.isExpanded, children: record0.children, container: container)
       for child in record0.children { items[child]!.container = .parent(new.id) }
+      forget([new.id])
       itemTombstones[old.id] = Anchor(container, after: new.id)
-      itemTombstones[new.id] = nil
+      replacedItems[old.id] = new.id
 
     case .setExpanded(let id, let expanded, _):
       guard items[id] != nil else { return record(.item(id), .alreadyDeleted) }
@@ -81,7 +82,7 @@ extension ReferenceReplicaFold {
       let (kept, dropped) = withoutExisting(outline.roots)
       for id in dropped { record(.item(id), .duplicateIdentifier) }
       add(kept, to: .section(section.id), at: 0)
-      for id in ListOutline(kept).itemIdentifiers { itemTombstones[id] = nil }
+      forget(ListOutline(kept).itemIdentifiers)
 
     case .deleteSection(let section, let outline, _):
       guard let position = sectionPosition(section.id) else { return record(.section(section.id), .alreadyDeleted) }
@@ -142,6 +143,14 @@ extension ReferenceReplicaFold {
       for root in sections[position].roots { items[root]!.container = .section(new.id) }
       sectionTombstones[old.id] = .some(new.id)
       sectionTombstones[new.id] = nil
+    }
+  }
+
+  /// Identifiers that exist again have no tombstone or replacement any more.
+  mutating func forget(_ ids: [Item.ID]) {
+    for id in ids {
+      itemTombstones[id] = nil
+      replacedItems[id] = nil
     }
   }
 
@@ -208,7 +217,7 @@ extension ReferenceReplicaFold {
 
   /// Where an anchor puts an item now: right after the anchor item wherever it is; for a
   /// deleted one, after the sibling it followed (repeatedly), else first in its container; for
-  /// a deleted parent, the parent's own place; for a deleted section, the end of the nearest
+  /// a replaced parent, the item that replaced it; for a deleted parent, the parent's own place; for a deleted section, the end of the nearest
   /// surviving section before it (the first section when none). Nil when no section is left.
   func place(_ anchor: Anchor) -> (container: Container, index: Int, reason: Override.Reason?)? {
     var container = anchor.container
@@ -231,6 +240,11 @@ extension ReferenceReplicaFold {
         guard let target = survivingSection(before: section) else { return nil }
         return (.section(target), siblings(in: .section(target)).count, .containerDeleted)
       case .parent(let parent):
+        if let heir = replacedItems[parent] {
+          // Its children went to the item that replaced it.
+          container = .parent(heir)
+          continue
+        }
         guard let tombstone = itemTombstones[parent] else { return nil }
         reason = .containerDeleted
         container = tombstone.container

@@ -76,6 +76,8 @@ public struct ReferenceReplicaFold<Section: ListElement, Item: ListElement>: Sen
   var items: [Item.ID: ItemRecord] = [:]
   /// Where each deleted item was: its container and the sibling it followed.
   var itemTombstones: [Item.ID: Anchor] = [:]
+  /// The item that replaced each replaced one (with a new identifier).
+  var replacedItems: [Item.ID: Item.ID] = [:]
   /// The section each deleted section followed (nil: it was first).
   var sectionTombstones: [Section.ID: Section.ID?] = [:]
   /// The commit and operation index that last set each field.

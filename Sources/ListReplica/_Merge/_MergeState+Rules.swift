@@ -7,8 +7,8 @@ extension _MergeState {
   @usableFromInline typealias Location = ListItemLocation<Section.ID, Item.ID>
   @usableFromInline typealias Outline = ListOutline<Item>
 
-  /// The most tombstones a placement follows before it gives up and uses the container's start
-  /// (chains are acyclic by construction; this bounds the work on adversarial input).
+  /// The most tombstones a placement follows before it gives up and the operation records
+  /// `noPlace` (chains are acyclic by construction; this bounds the work on adversarial input).
   @inlinable
   static var maximumTombstoneSteps: Int { 10_000 }
 
@@ -95,9 +95,7 @@ extension _MergeState {
     }
     if let reason { applied.overrides.append(context.override(.item(first), reason)) }
     try tx.insert(fresh, at: location)
-    if !itemTombstones.isEmpty {
-      for id in fresh.itemIdentifiers where itemTombstones[id] != nil { setTombstone(id, nil, &applied) }
-    }
+    clearTables(for: fresh.itemIdentifiers, &applied)
   }
 
   /// The outline without the subtrees whose identifiers the list (or the outline itself) has
@@ -242,17 +240,20 @@ extension _MergeState {
     }
     let location = tx.snapshot.location(ofItem: old.id)!
     try tx.replaceItem(old.id, with: new)
-    // What was anchored on the old item follows the new one, which took its place.
+    // What was anchored on the old item follows the new one, which took its place: after it,
+    // or (for what was put under the old item) under it.
+    clearTables(for: [new.id], &applied)
     setTombstone(old.id, Anchor(location.container, after: new.id), &applied)
-    if itemTombstones[new.id] != nil { setTombstone(new.id, nil, &applied) }
+    setReplacement(old.id, new.id, &applied)
   }
 
   /// Where an anchor puts an item now, and the rule that moved it if the anchor or the
   /// container is gone; nil when there is no place at all (no section left).
   ///
   /// An existing anchor item is followed wherever it is; a deleted one is replaced by the
-  /// sibling it followed (repeatedly); a deleted parent by the parent's own place; a deleted
-  /// section by the end of the nearest surviving section before it.
+  /// sibling it followed (repeatedly); a replaced parent by the item that replaced it; a deleted
+  /// parent by the parent's own place; a deleted section by the end of the nearest surviving
+  /// section before it.
   @inlinable
   func place(_ anchor: Anchor, moving: Item.ID?, in snapshot: ListSnapshot<Section, Item>)
     -> (Location, ReplicaOverride<Section, Item>.Reason?)?
@@ -280,6 +281,10 @@ extension _MergeState {
         return (Location(.section(target), index: snapshot._rootItemCount(inSection: target) ?? 0), .containerDeleted)
       case .parent(let parent):
         if snapshot.contains(item: parent) { return (Location(.parent(parent), index: 0), reason) }
+        if let heir = replacedItems[parent] {
+          container = .parent(heir)
+          continue
+        }
         guard let tombstone = itemTombstones[parent] else { return nil }
         reason = .containerDeleted
         container = tombstone.container
@@ -334,9 +339,7 @@ extension _MergeState {
     let fresh = withoutExisting(items, in: tx.snapshot, context: context, &applied)
     guard !fresh.roots.isEmpty else { return }
     try tx.append(fresh, toSection: section.id)
-    if !itemTombstones.isEmpty {
-      for id in fresh.itemIdentifiers where itemTombstones[id] != nil { setTombstone(id, nil, &applied) }
-    }
+    clearTables(for: fresh.itemIdentifiers, &applied)
   }
 
   @inlinable

@@ -293,6 +293,15 @@ import Testing
     Self.expectMerged(replicas, "Fruit: Apricot(Seed) Pear", [])
   }
 
+  @Test func anInsertIntoAReplacedSectionGoesIntoTheNewOne() throws {
+    let replicas = try Self.replicas { try $0.appendSections(["Fruit"]); try $0.appendItems(["Apple", "Pear"]) }
+    let (phone, laptop) = (replicas[0], replicas[1])
+    _ = try Self.edit(phone) { try $0.replaceSection("Fruit", with: "Fruits") }
+    _ = try Self.edit(laptop) { try $0.insertItems(["Kiwi"], beforeItem: "Apple") }
+    try Self.exchange(replicas)
+    Self.expectMerged(replicas, "Fruits: Kiwi Apple Pear", [])
+  }
+
   // MARK: Deletes and concurrent additions
 
   @Test func aDeleteKeepsChildrenAddedConcurrently() throws {

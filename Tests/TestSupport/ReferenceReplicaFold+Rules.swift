@@ -79,6 +79,7 @@ extension ReferenceReplicaFold {
       if anchorGone { record(.section(section.id), .anchorDeleted) }
       sections.insert(SectionRecord(section: section, roots: []), at: position)
       sectionTombstones[section.id] = nil
+      replacedSections[section.id] = nil
       let (kept, dropped) = withoutExisting(outline.roots)
       for id in dropped { record(.item(id), .duplicateIdentifier) }
       add(kept, to: .section(section.id), at: 0)
@@ -143,6 +144,8 @@ extension ReferenceReplicaFold {
       for root in sections[position].roots { items[root]!.container = .section(new.id) }
       sectionTombstones[old.id] = .some(new.id)
       sectionTombstones[new.id] = nil
+      replacedSections[new.id] = nil
+      replacedSections[old.id] = new.id
     }
   }
 
@@ -217,7 +220,7 @@ extension ReferenceReplicaFold {
 
   /// Where an anchor puts an item now: right after the anchor item wherever it is; for a
   /// deleted one, after the sibling it followed (repeatedly), else first in its container; for
-  /// a replaced parent, the item that replaced it; for a deleted parent, the parent's own place; for a deleted section, the end of the nearest
+  /// a replaced parent or section, the one that replaced it; for a deleted parent, the parent's own place; for a deleted section, the end of the nearest
   /// surviving section before it (the first section when none). Nil when no section is left.
   func place(_ anchor: Anchor) -> (container: Container, index: Int, reason: Override.Reason?)? {
     var container = anchor.container
@@ -237,6 +240,11 @@ extension ReferenceReplicaFold {
       if containerExists(container) { return (container, 0, reason) }
       switch container {
       case .section(let section):
+        if let heir = replacedSections[section] {
+          // Its items went to the section that replaced it.
+          container = .section(heir)
+          continue
+        }
         guard let target = survivingSection(before: section) else { return nil }
         return (.section(target), siblings(in: .section(target)).count, .containerDeleted)
       case .parent(let parent):

@@ -80,6 +80,8 @@ public struct ReferenceReplicaFold<Section: ListElement, Item: ListElement>: Sen
   var replacedItems: [Item.ID: Item.ID] = [:]
   /// The section each deleted section followed (nil: it was first).
   var sectionTombstones: [Section.ID: Section.ID?] = [:]
+  /// The section that replaced each replaced one (with a new identifier).
+  var replacedSections: [Section.ID: Section.ID] = [:]
   /// The commit and operation index that last set each field.
   var writers: [Field: (commit: ReplicaCommitID, operation: Int)] = [:]
   /// The overrides in the order the fold recorded them.

@@ -73,6 +73,9 @@ extension _MergeState {
         try tx.replaceSection(old.id, with: new)
         setSectionTombstone(old.id, .some(new.id), &applied)
         if sectionTombstones[new.id] != nil { setSectionTombstone(new.id, .none, &applied) }
+        // Items put into the old section go into the new one, which holds its items now.
+        setSectionReplacement(new.id, nil, &applied)
+        setSectionReplacement(old.id, new.id, &applied)
       }
     } catch {
       // The rules check every precondition first; an operation the list still refuses is
@@ -251,9 +254,9 @@ extension _MergeState {
   /// container is gone; nil when there is no place at all (no section left).
   ///
   /// An existing anchor item is followed wherever it is; a deleted one is replaced by the
-  /// sibling it followed (repeatedly); a replaced parent by the item that replaced it; a deleted
-  /// parent by the parent's own place; a deleted section by the end of the nearest surviving
-  /// section before it.
+  /// sibling it followed (repeatedly); a replaced parent or section by the one that replaced
+  /// it; a deleted parent by the parent's own place; a deleted section by the end of the
+  /// nearest surviving section before it.
   @inlinable
   func place(_ anchor: Anchor, moving: Item.ID?, in snapshot: ListSnapshot<Section, Item>)
     -> (Location, ReplicaOverride<Section, Item>.Reason?)?
@@ -277,6 +280,10 @@ extension _MergeState {
       switch container {
       case .section(let section):
         if snapshot.contains(section: section) { return (Location(.section(section), index: 0), reason) }
+        if let heir = replacedSections[section] {
+          container = .section(heir)
+          continue
+        }
         guard let target = survivingSection(before: section, in: snapshot) else { return nil }
         return (Location(.section(target), index: snapshot._rootItemCount(inSection: target) ?? 0), .containerDeleted)
       case .parent(let parent):
@@ -336,6 +343,7 @@ extension _MergeState {
     if moved { applied.overrides.append(context.override(.section(section.id), .anchorDeleted)) }
     try tx.insertSections([section], at: index)
     if sectionTombstones[section.id] != nil { setSectionTombstone(section.id, .none, &applied) }
+    setSectionReplacement(section.id, nil, &applied)
     let fresh = withoutExisting(items, in: tx.snapshot, context: context, &applied)
     guard !fresh.roots.isEmpty else { return }
     try tx.append(fresh, toSection: section.id)

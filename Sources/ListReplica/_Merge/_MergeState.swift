@@ -41,6 +41,8 @@ struct _MergeState<Section: ListElement, Item: ListElement>: Sendable {
   @usableFromInline var replacedItems: [Item.ID: Item.ID] = [:]
   /// The section each deleted section followed (nil: it was first).
   @usableFromInline var sectionTombstones: [Section.ID: Section.ID?] = [:]
+  /// The section that replaced each replaced one: its items live in that one now.
+  @usableFromInline var replacedSections: [Section.ID: Section.ID] = [:]
   @usableFromInline var writers: [Field: _Writer] = [:]
 
   @inlinable
@@ -55,6 +57,7 @@ struct _AppliedCommit<Section: ListElement, Item: ListElement>: Sendable {
   @usableFromInline var itemTombstones: [(Item.ID, ReplicaAnchor<Section.ID, Item.ID>?)] = []
   @usableFromInline var replacedItems: [(Item.ID, Item.ID?)] = []
   @usableFromInline var sectionTombstones: [(Section.ID, Section.ID??)] = []
+  @usableFromInline var replacedSections: [(Section.ID, Section.ID?)] = []
   @usableFromInline var writers: [(_WrittenField<Section.ID, Item.ID>, _Writer?)] = []
   @usableFromInline var overrides: [ReplicaOverride<Section, Item>] = []
   @inlinable init() {}
@@ -101,6 +104,7 @@ extension _MergeState {
     for (id, old) in applied.itemTombstones.reversed() { itemTombstones[id] = old }
     for (id, old) in applied.replacedItems.reversed() { replacedItems[id] = old }
     for (id, old) in applied.sectionTombstones.reversed() { sectionTombstones[id] = old }
+    for (id, old) in applied.replacedSections.reversed() { replacedSections[id] = old }
     for (field, old) in applied.writers.reversed() { writers[field] = old }
   }
 
@@ -116,6 +120,12 @@ extension _MergeState {
   mutating func setReplacement(_ id: Item.ID, _ heir: Item.ID?, _ applied: inout _AppliedCommit<Section, Item>) {
     let old = heir == nil ? replacedItems.removeValue(forKey: id) : replacedItems.updateValue(heir!, forKey: id)
     if old != heir { applied.replacedItems.append((id, old)) }
+  }
+
+  @inlinable
+  mutating func setSectionReplacement(_ id: Section.ID, _ heir: Section.ID?, _ applied: inout _AppliedCommit<Section, Item>) {
+    let old = heir == nil ? replacedSections.removeValue(forKey: id) : replacedSections.updateValue(heir!, forKey: id)
+    if old != heir { applied.replacedSections.append((id, old)) }
   }
 
   /// Forgets what the tables say about identifiers that exist again.

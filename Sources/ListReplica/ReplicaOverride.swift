@@ -48,7 +48,9 @@ public struct ReplicaOverride<Section: ListElement, Item: ListElement>: Hashable
     /// A delete kept this item, which another replica had concurrently put under the deleted
     /// item or into the deleted section; it now sits where the deleted one was.
     case keptFromDeletion
-    /// No place was left for it (the list has no section): the insert was dropped.
+    /// No place was left for it (the list has no section): the insert was dropped; or a
+    /// section's delete took this concurrently added item along, the list having no other
+    /// section to keep it in.
     case noPlace
 
     public var description: String {

@@ -7,7 +7,8 @@ import Testing
 
 /// Replicas editing at random, exchanging partial, repeated and reordered deliveries, converge:
 /// after a full exchange every replica holds the same commits in the same order and the same
-/// list, equal to the agreed order folded once from the base; every merge's changeset passes
+/// list, equal to the agreed order folded once from the base and to the naive model of the
+/// merge rules (`ReferenceReplicaFold`), with the same overrides; every merge's changeset passes
 /// UIKit's batch rules.
 @Suite struct ReplicaConvergenceTests {
   typealias Replica = ListReplica<TestSection, TestItem>
@@ -81,10 +82,61 @@ import Testing
       #expect(replica.snapshot == reference.snapshot, "seed \(seed): replica \(replica.replicaID) differs")
       #expect(replica.snapshot == folded.snapshot, "seed \(seed): the incremental merge differs from one fold")
     }
+    try checkAgainstModel(replicas + [folded], seed: seed, window: window)
+  }
+
+  /// The model's fold of the agreed order gives every replica's list and, while the rebase
+  /// window holds every commit, its overrides.
+  static func checkAgainstModel(_ replicas: [Replica], seed: UInt64, window: Int) throws {
+    let model = ReferenceReplicaFold(base: replicas[0].base, commits: replicas[0].commits)
+    let expectedList = model.list
+    let expectedOverrides = model.overrides.map(Self.override).sorted { $0.description < $1.description }
+    for replica in replicas {
+      let actual = ReferenceList(replica.snapshot)
+      let sameList = actual == expectedList
+      #expect(
+        sameList,
+        "seed \(seed): replica \(replica.replicaID) differs from the model\n\(actual.debugDrawing)\nmodel:\n\(expectedList.debugDrawing)")
+      guard replica.commitCount <= window else { continue }
+      let actualOverrides = replica.overrides().sorted { $0.description < $1.description }
+      let sameOverrides = actualOverrides == expectedOverrides
+      #expect(
+        sameOverrides,
+        "seed \(seed): overrides of \(replica.replicaID) differ; engine only: \(actualOverrides.filter { !expectedOverrides.contains($0) }), model only: \(expectedOverrides.filter { !actualOverrides.contains($0) })")
+    }
+  }
+
+  /// The engine's override for the model's.
+  static func override(_ model: ReferenceReplicaFold<TestSection, TestItem>.Override) -> ReplicaOverride<TestSection, TestItem> {
+    let subject: ReplicaOverride<TestSection, TestItem>.Subject =
+      switch model.subject {
+      case .item(let id): .item(id)
+      case .section(let id): .section(id)
+      }
+    let reason: ReplicaOverride<TestSection, TestItem>.Reason =
+      switch model.reason {
+      case .anchorDeleted: .anchorDeleted
+      case .containerDeleted: .containerDeleted
+      case .alreadyDeleted: .alreadyDeleted
+      case .cycle: .cycle
+      case .duplicateIdentifier: .duplicateIdentifier
+      case .superseded(let by): .superseded(by: by)
+      case .keptFromDeletion: .keptFromDeletion
+      case .noPlace: .noPlace
+      }
+    return ReplicaOverride(commit: model.commit, operation: model.operation, subject: subject, reason: reason)
   }
 
   @Test(arguments: 0..<12)
   func randomReplicasConverge(seed: Int) throws {
     try Self.run(seed: UInt64(seed) &* 7919 &+ 1, count: 2 + seed % 4, steps: 300, window: seed % 3 == 0 ? 4 : 1 << 16)
+  }
+
+  /// Longer runs (`LISTJOURNAL_PROPERTY_STEPS` sets their length) against the model.
+  @Test(arguments: 0..<4)
+  func longRandomRunsMatchTheModel(seed: Int) throws {
+    try Self.run(
+      seed: UInt64(seed) &* 104_729 &+ 17, count: 2 + seed % 4, steps: SeededRandom.propertySteps(default: 1_500),
+      window: 1 << 16)
   }
 }

@@ -35,7 +35,13 @@ import Testing
       process.standardOutput = try FileHandle(forWritingTo: output)
       process.standardError = FileHandle.nullDevice
       try process.run()
-      usleep(UInt32(20_000 + random.next() % 180_000))
+      // Once the writer is under way (its first acknowledgement; a loaded machine starts it
+      // slowly), kill it at a random moment.
+      for _ in 0..<1_000 {
+        if let text = try? String(contentsOf: output, encoding: .utf8), text.contains("acked ") { break }
+        usleep(5_000)
+      }
+      usleep(UInt32(random.next() % 150_000))
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
       let text = try String(contentsOf: output, encoding: .utf8)

@@ -7,8 +7,8 @@ extension _MergeState {
   @usableFromInline typealias Location = ListItemLocation<Section.ID, Item.ID>
   @usableFromInline typealias Outline = ListOutline<Item>
 
-  /// The most tombstones a placement follows before it gives up and uses the container's start
-  /// (chains are acyclic by construction; this bounds the work on adversarial input).
+  /// The most tombstones a placement follows before it gives up and the operation records
+  /// `noPlace` (chains are acyclic by construction; this bounds the work on adversarial input).
   @inlinable
   static var maximumTombstoneSteps: Int { 10_000 }
 
@@ -73,6 +73,9 @@ extension _MergeState {
         try tx.replaceSection(old.id, with: new)
         setSectionTombstone(old.id, .some(new.id), &applied)
         if sectionTombstones[new.id] != nil { setSectionTombstone(new.id, .none, &applied) }
+        // Items put into the old section go into the new one, which holds its items now.
+        setSectionReplacement(new.id, nil, &applied)
+        setSectionReplacement(old.id, new.id, &applied)
       }
     } catch {
       // The rules check every precondition first; an operation the list still refuses is
@@ -95,9 +98,7 @@ extension _MergeState {
     }
     if let reason { applied.overrides.append(context.override(.item(first), reason)) }
     try tx.insert(fresh, at: location)
-    if !itemTombstones.isEmpty {
-      for id in fresh.itemIdentifiers where itemTombstones[id] != nil { setTombstone(id, nil, &applied) }
-    }
+    clearTables(for: fresh.itemIdentifiers, &applied)
   }
 
   /// The outline without the subtrees whose identifiers the list (or the outline itself) has
@@ -183,12 +184,11 @@ extension _MergeState {
       recorded.insert(node.item.id)
       nodes.append(contentsOf: node.children)
     }
+    // In list order: each recorded node's children are visited before its next sibling.
     var strays: [Item.ID] = []
-    var stack = [root.item.id]
-    while let parent = stack.popLast() {
-      for child in tx.snapshot.children(of: parent) {
-        if recorded.contains(child) { stack.append(child) } else { strays.append(child) }
-      }
+    var stack = Array(tx.snapshot.children(of: root.item.id).reversed())
+    while let node = stack.popLast() {
+      if recorded.contains(node) { stack.append(contentsOf: tx.snapshot.children(of: node).reversed()) } else { strays.append(node) }
     }
     var after = root.item.id
     for stray in strays {
@@ -243,17 +243,20 @@ extension _MergeState {
     }
     let location = tx.snapshot.location(ofItem: old.id)!
     try tx.replaceItem(old.id, with: new)
-    // What was anchored on the old item follows the new one, which took its place.
+    // What was anchored on the old item follows the new one, which took its place: after it,
+    // or (for what was put under the old item) under it.
+    clearTables(for: [new.id], &applied)
     setTombstone(old.id, Anchor(location.container, after: new.id), &applied)
-    if itemTombstones[new.id] != nil { setTombstone(new.id, nil, &applied) }
+    setReplacement(old.id, new.id, &applied)
   }
 
   /// Where an anchor puts an item now, and the rule that moved it if the anchor or the
   /// container is gone; nil when there is no place at all (no section left).
   ///
   /// An existing anchor item is followed wherever it is; a deleted one is replaced by the
-  /// sibling it followed (repeatedly); a deleted parent by the parent's own place; a deleted
-  /// section by the end of the nearest surviving section before it.
+  /// sibling it followed (repeatedly); a replaced parent or section by the one that replaced
+  /// it; a deleted parent by the parent's own place; a deleted section by the end of the
+  /// nearest surviving section before it.
   @inlinable
   func place(_ anchor: Anchor, moving: Item.ID?, in snapshot: ListSnapshot<Section, Item>)
     -> (Location, ReplicaOverride<Section, Item>.Reason?)?
@@ -277,10 +280,18 @@ extension _MergeState {
       switch container {
       case .section(let section):
         if snapshot.contains(section: section) { return (Location(.section(section), index: 0), reason) }
+        if let heir = replacedSections[section] {
+          container = .section(heir)
+          continue
+        }
         guard let target = survivingSection(before: section, in: snapshot) else { return nil }
         return (Location(.section(target), index: snapshot._rootItemCount(inSection: target) ?? 0), .containerDeleted)
       case .parent(let parent):
         if snapshot.contains(item: parent) { return (Location(.parent(parent), index: 0), reason) }
+        if let heir = replacedItems[parent] {
+          container = .parent(heir)
+          continue
+        }
         guard let tombstone = itemTombstones[parent] else { return nil }
         reason = .containerDeleted
         container = tombstone.container
@@ -332,12 +343,11 @@ extension _MergeState {
     if moved { applied.overrides.append(context.override(.section(section.id), .anchorDeleted)) }
     try tx.insertSections([section], at: index)
     if sectionTombstones[section.id] != nil { setSectionTombstone(section.id, .none, &applied) }
+    setSectionReplacement(section.id, nil, &applied)
     let fresh = withoutExisting(items, in: tx.snapshot, context: context, &applied)
     guard !fresh.roots.isEmpty else { return }
     try tx.append(fresh, toSection: section.id)
-    if !itemTombstones.isEmpty {
-      for id in fresh.itemIdentifiers where itemTombstones[id] != nil { setTombstone(id, nil, &applied) }
-    }
+    clearTables(for: fresh.itemIdentifiers, &applied)
   }
 
   @inlinable
@@ -360,13 +370,11 @@ extension _MergeState {
         recordedIDs.insert(node.item.id)
         nodes.append(contentsOf: node.children)
       }
+      // In list order, as for an item's delete.
       var strays: [Item.ID] = []
-      var stack = roots.filter { recordedIDs.contains($0) }
-      strays = roots.filter { !recordedIDs.contains($0) }
-      while let parent = stack.popLast() {
-        for child in tx.snapshot.children(of: parent) {
-          if recordedIDs.contains(child) { stack.append(child) } else { strays.append(child) }
-        }
+      var stack = Array(roots.reversed())
+      while let node = stack.popLast() {
+        if recordedIDs.contains(node) { stack.append(contentsOf: tx.snapshot.children(of: node).reversed()) } else { strays.append(node) }
       }
       if let target {
         for stray in strays {
@@ -374,6 +382,9 @@ extension _MergeState {
           try tx.moveItem(stray, to: Location(.section(target), index: end))
           applied.overrides.append(context.override(.item(stray), .keptFromDeletion))
         }
+      } else {
+        // No other section to keep them in: they go with this one, and the override says so.
+        for stray in strays { applied.overrides.append(context.override(.item(stray), .noPlace)) }
       }
       var previousRoot: Item.ID? = nil
       for root in tx.snapshot.rootItems(inSection: id) {

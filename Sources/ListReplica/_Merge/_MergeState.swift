@@ -37,8 +37,12 @@ struct _MergeState<Section: ListElement, Item: ListElement>: Sendable {
   @usableFromInline var snapshot: ListSnapshot<Section, Item>
   /// Where each deleted item was: its container and the sibling it followed.
   @usableFromInline var itemTombstones: [Item.ID: Anchor] = [:]
+  /// The item that replaced each replaced one: its children live under that one now.
+  @usableFromInline var replacedItems: [Item.ID: Item.ID] = [:]
   /// The section each deleted section followed (nil: it was first).
   @usableFromInline var sectionTombstones: [Section.ID: Section.ID?] = [:]
+  /// The section that replaced each replaced one: its items live in that one now.
+  @usableFromInline var replacedSections: [Section.ID: Section.ID] = [:]
   @usableFromInline var writers: [Field: _Writer] = [:]
 
   @inlinable
@@ -51,7 +55,9 @@ struct _MergeState<Section: ListElement, Item: ListElement>: Sendable {
 struct _AppliedCommit<Section: ListElement, Item: ListElement>: Sendable {
   @usableFromInline var events: [ListEvent<Section, Item>] = []
   @usableFromInline var itemTombstones: [(Item.ID, ReplicaAnchor<Section.ID, Item.ID>?)] = []
+  @usableFromInline var replacedItems: [(Item.ID, Item.ID?)] = []
   @usableFromInline var sectionTombstones: [(Section.ID, Section.ID??)] = []
+  @usableFromInline var replacedSections: [(Section.ID, Section.ID?)] = []
   @usableFromInline var writers: [(_WrittenField<Section.ID, Item.ID>, _Writer?)] = []
   @usableFromInline var overrides: [ReplicaOverride<Section, Item>] = []
   @inlinable init() {}
@@ -100,7 +106,9 @@ extension _MergeState {
         }
       }
       for (id, old) in record.itemTombstones.reversed() { itemTombstones[id] = old }
+      for (id, old) in record.replacedItems.reversed() { replacedItems[id] = old }
       for (id, old) in record.sectionTombstones.reversed() { sectionTombstones[id] = old }
+      for (id, old) in record.replacedSections.reversed() { replacedSections[id] = old }
       for (field, old) in record.writers.reversed() { writers[field] = old }
     }
     snapshot = transaction._take().snapshot
@@ -113,6 +121,28 @@ extension _MergeState {
   mutating func setTombstone(_ id: Item.ID, _ anchor: Anchor?, _ applied: inout _AppliedCommit<Section, Item>) {
     let old = anchor == nil ? itemTombstones.removeValue(forKey: id) : itemTombstones.updateValue(anchor!, forKey: id)
     if old != anchor { applied.itemTombstones.append((id, old)) }
+  }
+
+  @inlinable
+  mutating func setReplacement(_ id: Item.ID, _ heir: Item.ID?, _ applied: inout _AppliedCommit<Section, Item>) {
+    let old = heir == nil ? replacedItems.removeValue(forKey: id) : replacedItems.updateValue(heir!, forKey: id)
+    if old != heir { applied.replacedItems.append((id, old)) }
+  }
+
+  @inlinable
+  mutating func setSectionReplacement(_ id: Section.ID, _ heir: Section.ID?, _ applied: inout _AppliedCommit<Section, Item>) {
+    let old = heir == nil ? replacedSections.removeValue(forKey: id) : replacedSections.updateValue(heir!, forKey: id)
+    if old != heir { applied.replacedSections.append((id, old)) }
+  }
+
+  /// Forgets what the tables say about identifiers that exist again.
+  @inlinable
+  mutating func clearTables(for ids: [Item.ID], _ applied: inout _AppliedCommit<Section, Item>) {
+    guard !itemTombstones.isEmpty || !replacedItems.isEmpty else { return }
+    for id in ids {
+      if itemTombstones[id] != nil { setTombstone(id, nil, &applied) }
+      if replacedItems[id] != nil { setReplacement(id, nil, &applied) }
+    }
   }
 
   @inlinable

@@ -76,7 +76,9 @@ extension ReplicaOperation {
 
   /// The operations that undo `operations` (a commit of this replica) on `state`, the list as
   /// it is now: each inverted, newest first, against what is there now. An item someone else
-  /// deleted since stays deleted; content that someone else changed since keeps their change.
+  /// deleted since stays deleted; content that someone else changed since keeps their change;
+  /// what someone else added under an inserted item or into an inserted section stays (the
+  /// delete that undoes the insert records only this commit's items).
   ///
   /// - Complexity: O(log n) per operation and touched item.
   @inlinable
@@ -88,6 +90,25 @@ extension ReplicaOperation {
       let before = location.index > 0 ? state.itemIdentifier(at: ListItemLocation(location.container, index: location.index - 1)) : nil
       return Anchor(location.container, after: before)
     }
+    // What the commit inserted: its undo deletes these and keeps what others added among them.
+    var inserted = Set<Item.ID>()
+    for operation in operations {
+      switch operation {
+      case .insertItems(let outline, _), .insertSection(_, let outline, _): inserted.formUnion(outline.itemIdentifiers)
+      default: continue
+      }
+    }
+    // Deleted by an earlier inverse: a later one (its section, say) does not record them again.
+    var removed = Set<Item.ID>()
+    func own(_ outline: ListOutline<Item>) -> ListOutline<Item> {
+      func keep(_ nodes: [ListOutline<Item>.Node]) -> [ListOutline<Item>.Node] {
+        nodes.compactMap { node in
+          inserted.contains(node.item.id) && !removed.contains(node.item.id)
+            ? ListOutline<Item>.Node(node.item, isExpanded: node.isExpanded, children: keep(node.children)) : nil
+        }
+      }
+      return ListOutline(keep(outline.roots))
+    }
     func currentSectionAnchor(_ id: Section.ID) -> Section.ID?? {
       guard let index = state.index(ofSection: id) else { return nil }
       return .some(index > 0 ? state.sectionIdentifier(for: index - 1) : nil)
@@ -98,7 +119,9 @@ extension ReplicaOperation {
         for root in outline.roots.reversed() {
           guard let anchor = currentAnchor(root.item.id), let current = state.outline(of: root.item.id, includingParent: true)
           else { continue }
-          result.append(.deleteItems(current, from: anchor))
+          let deleted = own(current)
+          removed.formUnion(deleted.itemIdentifiers)
+          result.append(.deleteItems(deleted, from: anchor))
         }
       case .deleteItems(let outline, let anchor):
         let missing = outline.roots.filter { !state.contains(item: $0.item.id) }
@@ -121,7 +144,7 @@ extension ReplicaOperation {
         guard let anchor = currentSectionAnchor(section.id), let items = state.outline(ofSection: section.id),
           let current = state.section(section.id)
         else { continue }
-        result.append(.deleteSection(current, items: items, after: anchor))
+        result.append(.deleteSection(current, items: own(items), after: anchor))
       case .deleteSection(let section, let items, let after):
         guard !state.contains(section: section.id) else { continue }
         let missing = ListOutline(items.roots.filter { !state.contains(item: $0.item.id) })

@@ -1,0 +1,37 @@
+import ListHistory
+import ListReplica
+import ListState
+import Testing
+
+/// The code samples of the ListReplica catalog's module page and Merging article (the rule
+/// examples themselves are `ReplicaMergeRuleTests`).
+@Suite struct DocumentationExampleTests {
+  @Test func modulePageExample() throws {
+    let phone = ListReplica<String, String>()
+    let laptop = ListReplica<String, String>(cloning: phone)
+    try phone.transaction { try $0.appendSections(["Fruit"]); try $0.appendItems(["Apple"]) }
+    try laptop.receive(phone.changes(since: laptop.versionVector))
+    try laptop.transaction { try $0.appendItems(["Pear"]) }
+    try phone.transaction { try $0.deleteItems(["Apple"]) }
+    try phone.receive(laptop.changes(since: phone.versionVector))
+    try laptop.receive(phone.changes(since: laptop.versionVector))
+    #expect(phone.snapshot == laptop.snapshot)
+    #expect(phone.snapshot.itemIdentifiers(inSection: "Fruit") == ["Pear"])
+  }
+
+  @Test func overridesOfThisReplicaExample() throws {
+    let configuration = ListReplicaConfiguration(clock: { 1_800_000_000 })
+    let phone = ListReplica<String, String>(replica: ReplicaID(rawValue: 2), configuration: configuration)
+    try phone.transaction { try $0.appendSections(["Fruit"]); try $0.appendItems(["Apple", "Pear"]) }
+    let laptop = ListReplica<String, String>(cloning: phone, replica: ReplicaID(rawValue: 1), configuration: configuration)
+    try laptop.transaction { try $0.deleteItems(["Pear"]) }
+    try phone.transaction { try $0.insertItems(["Kiwi"], afterItem: "Pear") }
+    let merge = try phone.receive(laptop.changes(since: phone.versionVector))
+    var lines: [String] = []
+    for override in merge.overrides where override.commit.replica == phone.replicaID {
+      lines.append("your change to \(override.subject) was overridden: \(override.reason)")
+    }
+    #expect(lines == ["your change to item Kiwi was overridden: its neighbour was deleted"])
+    #expect(merge.rebased == 1)
+  }
+}

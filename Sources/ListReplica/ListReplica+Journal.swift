@@ -145,6 +145,13 @@ extension ListReplica {
     return (header.replica, header.listID, header.base, commits)
   }
 
+  /// Makes every commit written so far durable (received batches always are once `receive`
+  /// returns; local commits are as the journal's durability says); a no-op in memory.
+  @inlinable
+  public func sync() throws(ReplicaError) {
+    try state.withLock { state throws(ReplicaError) in try state.journal?.sync() }
+  }
+
   /// Closes the journal (further changes throw); a no-op for an in-memory replica.
   @inlinable
   public func close() throws(ReplicaError) {

@@ -47,6 +47,11 @@ final class _ReplicaJournal<Section: ListElement, Item: ListElement>: Sendable {
   }
 
   @inlinable
+  func sync() throws(ReplicaError) {
+    do { try writer.sync() } catch { throw .journal(path: path, reason: "\(error)") }
+  }
+
+  @inlinable
   func close() throws(ReplicaError) {
     do { try writer.close() } catch { throw .journal(path: path, reason: "\(error)") }
   }

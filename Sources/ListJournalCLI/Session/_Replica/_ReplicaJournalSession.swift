@@ -293,7 +293,10 @@ final class _ReplicaJournalSession<Section: ListElement, Item: ListElement>: Jou
 
   // MARK: Durability
 
-  func synchronize() throws(ListLanguageError) {}
+  func synchronize() throws(ListLanguageError) {
+    guard writesJournal else { return }
+    do { try replica.sync() } catch { throw ListLanguageError(message: "cannot sync journal '\(path)': \(error)") }
+  }
 
   func close() throws(ListLanguageError) {
     guard writesJournal else { return }

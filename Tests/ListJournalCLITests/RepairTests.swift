@@ -127,3 +127,99 @@ struct RepairTests {
     }
   }
 }
+
+/// What `verify --repair` and `log` print for a repaired journal, line for line.
+@Suite("Repair: the executable")
+struct RepairCommandTests {
+  /// A 40-version journal whose chunk of version 10 is damaged; returns the directory.
+  static func damagedJournal() throws -> URL {
+    let directory = try CLIRunner.temporaryDirectory()
+    let path = directory.appendingPathComponent("j.journal").path
+    try SalvageTests.writeJournal(at: path, count: 40)
+    var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+    let chunks = SalvageTests.chunks(of: bytes)
+    let damaged = try #require(chunks.firstIndex { $0.firstVersion == 10 })
+    bytes[chunks[damaged].offset + 48] ^= 0xFF
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    return directory
+  }
+
+  @Test func transcripts() throws {
+    let directory = try Self.damagedJournal()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let repair = try CLIRunner.run(["verify", "j.journal", "--repair"], in: directory)
+    let copy = try #require(
+      try FileManager.default.contentsOfDirectory(atPath: directory.path).first { $0.hasPrefix("j.journal.damaged-") })
+    let log = try CLIRunner.run(["log", "j.journal"], in: directory)
+    let show = try CLIRunner.run(["show", "j.journal", "--at", "12"], in: directory)
+    let undo = try CLIRunner.run(["exec", "j.journal"], stdin: "checkout 23\nundo\n", in: directory)
+    var transcript = "$ verify --repair\n\(repair.stdout)stderr: \(repair.stderr)exit \(repair.status)\n"
+    transcript += "$ log\n\(log.stdout)exit \(log.status)\n"
+    transcript += "$ show --at 12\n\(show.stdout)stderr: \(show.stderr)exit \(show.status)\n"
+    transcript += "$ exec: checkout 23, undo\n\(undo.stdout)stderr: \(undo.stderr)exit \(undo.status)\n"
+    transcript = transcript.replacingOccurrences(of: copy, with: "j.journal.damaged-TIME")
+    #expect(transcript == Self.expected)
+  }
+
+  @Test func refusesWhenNothingCanBeKept() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("j.journal").path
+    try SalvageTests.writeJournal(at: path, count: 6)
+    var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+    let chunks = SalvageTests.chunks(of: bytes)
+    #expect(chunks.count >= 2 && !chunks.contains(where: \.startsCheckpoint))
+    bytes[chunks[0].offset + 48] ^= 0xFF
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    let repair = try CLIRunner.run(["verify", "j.journal", "--repair"], in: directory)
+    #expect(repair.status == 1)
+    #expect(repair.stdout == "")
+    #expect(
+      repair.stderr == "error: cannot repair 'j.journal': journal corrupted at byte offset 64 (last good: no complete version): "
+        + "nothing can be kept: no complete record before the damage and no intact checkpoint after it\n")
+    #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) == bytes)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains("damaged") }.isEmpty)
+  }
+
+  static let expected = """
+    $ verify --repair
+    repaired: kept versions 0...9, 23...35 (23 records, 1909 of 2990 bytes); versions 10...22 lost in repair
+    kept bytes 64..<769, 1850..<2990 of the original; dropped bytes 769..<1850
+    after the damage, the history resumes at the checkpoint at byte 1850 of the original
+    the damaged original is kept at j.journal.damaged-TIME
+    stderr: exit 0
+    $ log
+      0  root  1970-01-01T00:00:00Z  (empty list)  (0 ops)
+      1  ← 0  2023-11-14T22:13:20Z  Sections  (2 ops: insert section S; insert section T)
+      2  ← 1  2023-11-14T22:13:20Z  Step 1  (1 op: insert i1)
+      3  ← 2  2023-11-14T22:13:20Z  Step 2  (1 op: insert c2)
+      4  ← 3  2023-11-14T22:13:20Z  Step 3  (1 op: set i1)
+      5  ← 4  2023-11-14T22:13:20Z  Step 5  (1 op: insert i5)
+      6  ← 5  2023-11-14T22:13:20Z  Step 6  (1 op: insert c6)
+      7  ← 6  2023-11-14T22:13:20Z  Step 7  (1 op: set i5)
+      8  ← 7  2023-11-14T22:13:20Z  Step 8  (1 op: move i5)
+      9  ← 8  2023-11-14T22:13:20Z  Step 9  (1 op: insert i9)
+      ✗ versions 10...22 lost in repair
+      23  ← ?  1970-01-01T00:00:00Z  (rebuilt from a checkpoint; its record is lost)  (0 ops)
+      24  ← 23  2023-11-14T22:13:20Z  Step 26  (1 op: insert c26)
+      25  ← 24  2023-11-14T22:13:20Z  Step 27  (1 op: set i25)
+      26  ← 25  2023-11-14T22:13:20Z  Step 29  (1 op: insert i29)
+      27  ← 26  2023-11-14T22:13:20Z  Step 30  (1 op: insert c30)
+      28  ← 27  2023-11-14T22:13:20Z  Step 31  (1 op: set i29)
+      29  ← 28  2023-11-14T22:13:20Z  Step 32  (1 op: move i29)
+      30  ← 29  2023-11-14T22:13:20Z  Step 33  (1 op: insert i33)
+      31  ← 30  2023-11-14T22:13:20Z  Step 34  (1 op: insert c34)
+      32  ← 31  2023-11-14T22:13:20Z  Step 35  (1 op: set i33)
+      33  ← 32  2023-11-14T22:13:20Z  Step 37  (1 op: insert i37)
+      34  ← 33  2023-11-14T22:13:20Z  Step 38  (1 op: insert c38)
+    * 35  ← 34  2023-11-14T22:13:20Z  Step 39  (1 op: set i37)
+    exit 0
+    $ show --at 12
+    stderr: error: version 12 was lost in a repair of the journal (versions 10...22 lost in repair)
+    exit 1
+    $ exec: checkout 23, undo
+    stderr: error: line 2: cannot undo past version 23: the history before it was lost in a repair of the journal (versions 10...22 lost in repair)
+    exit 1
+
+    """
+}

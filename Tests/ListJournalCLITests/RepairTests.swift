@@ -157,6 +157,8 @@ struct RepairCommandTests {
     transcript += "$ log\n\(log.stdout)exit \(log.status)\n"
     transcript += "$ show --at 12\n\(show.stdout)stderr: \(show.stderr)exit \(show.status)\n"
     transcript += "$ exec: checkout 23, undo\n\(undo.stdout)stderr: \(undo.stderr)exit \(undo.status)\n"
+    let verify = try CLIRunner.run(["verify", "j.journal"], in: directory)
+    transcript += "$ verify\n\(verify.stdout)stderr: \(verify.stderr)exit \(verify.status)\n"
     transcript = transcript.replacingOccurrences(of: copy, with: "j.journal.damaged-TIME")
     #expect(transcript == Self.expected)
   }
@@ -220,6 +222,10 @@ struct RepairCommandTests {
     $ exec: checkout 23, undo
     stderr: error: line 2: cannot undo past version 23: the history before it was lost in a repair of the journal (versions 10...22 lost in repair)
     exit 1
+    $ verify
+    sound: 24 records in 3 frames, 36 versions, 22 events, 1 checkpoints and 2 states checked
+    versions 10...22 lost in an earlier repair (their states are unknown; the others were checked)
+    stderr: exit 0
 
     """
 }

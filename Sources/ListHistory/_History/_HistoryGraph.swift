@@ -145,7 +145,6 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
     guard last >= nodes.count else { return }
     hasGap = true
     lost.insert(nodes.count...last)
-    nodes.reserveCapacity(last + 1)
     while nodes.count <= last {
       nodes.append(
         _VersionNode(parent: -1, depth: 0, eventCount: 0, firstEvent: events.count, eventsSinceCheckpoint: 0, timestampMillis: 0))

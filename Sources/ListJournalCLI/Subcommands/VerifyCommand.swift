@@ -60,6 +60,10 @@ struct VerifyCommand: ParsableCommand {
       out.writeLine(
         "sound: \(reader.recordCount) records in \(reader.frames.count) frames, \(report.versionCount) versions, "
           + "\(report.eventCount) events, \(report.checkpointsChecked) checkpoints and \(report.statesChecked) states checked")
+      if !report.lostVersions.isEmpty {
+        let lost = report.lostVersions.map { $0.lowerBound.rawValue...$0.upperBound.rawValue }
+        out.writeLine("\(Self.describe(lost)) lost in an earlier repair (their states are unknown; the others were checked)")
+      }
       if report.readIndexWritten { out.writeLine("read index written: \(journal).index") }
     }
   }

@@ -163,6 +163,33 @@ struct RepairCommandTests {
     #expect(transcript == Self.expected)
   }
 
+  @Test func aLostHeadMovesToTheNewestKeptVersion() throws {
+    let directory = try CLIRunner.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("j.journal").path
+    try SalvageTests.writeJournal(at: path, count: 40)
+    // Undo back into what the damage will take: the file's head becomes a lost version.
+    let journal = try JournalStore<TextSection, TextItem>.open(
+      at: path, durability: .relaxed, codec: HistoryCodec(), journalCheckpointBytes: 600, clock: { 1_700_000_000 })
+    for _ in 0..<14 { try journal.store.undo() }
+    #expect(journal.store.head == 21)
+    try journal.close()
+    var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+    let chunks = SalvageTests.chunks(of: bytes)
+    let damaged = try #require(chunks.firstIndex { $0.firstVersion == 10 })
+    bytes[chunks[damaged].offset + 48] ^= 0xFF
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+
+    let repair = try CLIRunner.run(["verify", "j.journal", "--repair"], in: directory)
+    #expect(repair.status == 0, "\(repair.stderr)")
+    #expect(repair.stdout.hasPrefix("the head (version 21) was lost; it is now version 35, the newest kept\n"), "\(repair.stdout)")
+    #expect(repair.stdout.contains("repaired: kept versions 0...9, 23...35 ("), "\(repair.stdout)")
+    let exec = try CLIRunner.run(["exec", "j.journal"], stdin: "append after to S\n", in: directory)
+    #expect(exec.status == 0, "\(exec.stderr)")
+    let log = try CLIRunner.run(["log", "j.journal", "--limit", "1"], in: directory)
+    #expect(log.stdout.hasPrefix("* 36  ← 35  "), "\(log.stdout)")
+  }
+
   @Test func refusesWhenNothingCanBeKept() throws {
     let directory = try CLIRunner.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }

@@ -170,9 +170,12 @@ public enum JournalRepair {
       func copy(_ stretch: _Stretch) throws(JournalError) {
         guard stretch.startFrame < stretch.scan.frames.count else { return }
         var iterator = reader(stretch.scan).makeIterator(fromFrame: stretch.startFrame)
-        while let record = try iterator.next(), record.sequence < stretch.endSequence {
+        // Counted, not read until a later sequence: the chunk after the stretch may not decode.
+        var remaining = stretch.recordCount
+        while remaining > 0, let record = try iterator.next() {
           try writer.append(JournalRecord(kind: record.kind, version: record.version, payload: record.payload))
           count += 1
+          remaining -= 1
         }
       }
       try copy(prefix)

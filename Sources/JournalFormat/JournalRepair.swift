@@ -2,7 +2,7 @@
 ///
 /// Keeps every record that can still be read in order: the valid prefix (every chunk before the
 /// first damaged one) and, after each damaged stretch, the intact chunks from the next frame
-/// that starts with a checkpoint, each such stretch preceded by a gap record (format 1.2, §6 of
+/// that starts with a checkpoint, each such stretch preceded by a gap record (format 1.2, §4.1 of
 /// `Journal/FORMAT.md`) that says which versions were lost. Saves the damaged original aside as
 /// `<path>.damaged-<timestamp>` (never deletes it) and atomically replaces `path`.
 ///
@@ -32,7 +32,8 @@ public enum JournalRepair {
 
   /// Repairs `path` in place (atomically), refusing while a writer holds the lock.
   ///
-  /// A journal with no damage is left as it is. When nothing after the first damage can be
+  /// A journal with no damage is left as it is (a torn tail is none: the next writer drops it,
+  /// readers ignore it; the report then has no damaged copy). When nothing after the first damage can be
   /// kept, the repaired journal is the valid prefix, byte for byte; otherwise the kept records
   /// are rewritten into a new journal (new salt, same format minor and creation time, the
   /// prefix's sequence numbers), a gap record before each later stretch.

@@ -28,33 +28,43 @@ extension JournalReader {
     let bytes = try file.mapReadOnly(length: Int(size))
     let (header, scans, newest) = try bytes.withBytes { (raw) throws(JournalError) in
       let header = try _FileHeader.decode(raw, path: path)
-      var scans = [_Scanner.scan(raw, salt: header.salt, limits: limits)]
-      var newest = scans[0].lastVersion
-      while case .corrupted(let offset, _, _)? = scans[scans.count - 1].corruption {
-        // The next intact chunk that starts a frame: a continuation chunk cannot be decoded
-        // without the frame's earlier, damaged chunks.
-        var search = Int(offset)
-        var start: Int?
-        while let candidate = _Scanner.findValidChunk(raw, after: search, salt: header.salt, limits: limits) {
-          guard case .success(let chunk) = _ChunkHeader.parse(raw, at: candidate, salt: header.salt, limits: limits)
-          else { break }
-          if chunk.isFrameStart {
-            start = candidate
-            break
-          }
-          // An empty chunk (a frame's end) names the writer's newest version too.
-          newest = max(newest ?? 0, chunk.lastVersion)
-          search = candidate
-        }
-        guard let start else { break }
-        let scan = _Scanner.scan(raw, salt: header.salt, limits: limits, from: start)
-        if let last = scan.lastVersion { newest = max(newest ?? 0, last) }
-        scans.append(scan)
-      }
+      let (scans, newest) = _segmentScans(raw, salt: header.salt, limits: limits)
       return (header, scans, newest)
     }
     return JournalSegments(
       readers: scans.map { JournalReader(path: path, header: header, scan: $0, bytes: bytes, limits: limits) },
       newestVersion: newest)
+  }
+
+  /// The scans of ``openSegments(at:limits:fileSystem:)``: the valid prefix, then one per intact
+  /// run from the next chunk after each damaged stretch that starts a frame; and the newest
+  /// version any intact chunk names.
+  ///
+  /// - Complexity: O(file size).
+  static func _segmentScans(_ raw: UnsafeRawBufferPointer, salt: UInt64, limits: JournalLimits) -> ([_Scanner.Result], UInt64?) {
+    var scans = [_Scanner.scan(raw, salt: salt, limits: limits)]
+    var newest = scans[0].lastVersion
+    while case .corrupted(let offset, _, _)? = scans[scans.count - 1].corruption {
+      // The next intact chunk that starts a frame: a continuation chunk cannot be decoded
+      // without the frame's earlier, damaged chunks.
+      var search = Int(offset)
+      var start: Int?
+      while let candidate = _Scanner.findValidChunk(raw, after: search, salt: salt, limits: limits) {
+        guard case .success(let chunk) = _ChunkHeader.parse(raw, at: candidate, salt: salt, limits: limits)
+        else { break }
+        if chunk.isFrameStart {
+          start = candidate
+          break
+        }
+        // An empty chunk (a frame's end) names the writer's newest version too.
+        newest = max(newest ?? 0, chunk.lastVersion)
+        search = candidate
+      }
+      guard let start else { break }
+      let scan = _Scanner.scan(raw, salt: salt, limits: limits, from: start)
+      if let last = scan.lastVersion { newest = max(newest ?? 0, last) }
+      scans.append(scan)
+    }
+    return (scans, newest)
   }
 }

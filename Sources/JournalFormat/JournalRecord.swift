@@ -24,6 +24,9 @@ public struct JournalRecord: Sendable, Hashable {
     public static let checkpoint = Kind(rawValue: 3)
     /// Free-form metadata.
     public static let metadata = Kind(rawValue: 4)
+    /// Versions lost in a repair; the next record is the checkpoint the history resumes at
+    /// (format 1.2, `Journal/FORMAT.md` §4). 5 and 6 are a replica's.
+    public static let gap = Kind(rawValue: 7)
 
     public var description: String {
       switch self {
@@ -31,6 +34,7 @@ public struct JournalRecord: Sendable, Hashable {
       case .headMove: "headMove"
       case .checkpoint: "checkpoint"
       case .metadata: "metadata"
+      case .gap: "gap"
       default: "kind(\(rawValue))"
       }
     }

@@ -78,6 +78,10 @@ extension HistoryCodec {
         try writeCheckpoint(checkpoint, known: previous, into: &writer)
         return HistoryRecord(
           kind: .checkpoint, sequence: sequence, version: UInt64(checkpoint.latestVersion.rawValue), payload: writer.bytes)
+      case .gap(let gap):
+        // No table is read or written: the checkpoint that follows a gap resets them.
+        writer.varint(gap.lostCount)
+        return HistoryRecord(kind: .gap, sequence: sequence, version: UInt64(gap.latestVersion.rawValue), payload: writer.bytes)
       }
     } catch {
       if case .checkpoint = content {} else { rollBackEncoder(to: mark) }
@@ -137,7 +141,15 @@ extension HistoryCodec {
       // own: its tables keep their storage for the next stretch. A codec that builds states may
       // be a copy that shares its tables (a time travel's cache): those are dropped, not copied.
       reset(keepingDecoderStorage: !checkpointState)
-      content = .checkpoint(try readCheckpoint(latest: version, buildingState: checkpointState, &reader))
+      // The checkpoint after a gap is where the history resumes: a replay needs its state.
+      let buildingState = checkpointState || resumesAfterGap
+      resumesAfterGap = false
+      content = .checkpoint(try readCheckpoint(latest: version, buildingState: buildingState, &reader))
+    case .gap:
+      // Version 0 (the empty list) is never lost.
+      let lostCount = try reader.int(max: version.rawValue, "lost version count")
+      resumesAfterGap = true
+      content = .gap(HistoryGap(latestVersion: version, lostCount: lostCount))
     }
     guard reader.isAtEnd else { throw reader.fail("\(reader.remaining) unexpected trailing bytes") }
     return content

@@ -62,6 +62,9 @@ public struct HistoryCodec<Section: ListElement, Item: ListElement>: Sendable {
   /// any origin) never assumes that, so its output depends only on the records it is given.
   /// The bytes written are the same either way.
   @usableFromInline var tracksCurrentContents = false
+  /// Set by decoding a gap record: the next checkpoint is decoded with its state even when the
+  /// caller skips checkpoints' states (a replay resumes the history there).
+  @usableFromInline var resumesAfterGap = false
 
   /// Strings up to this many UTF-8 bytes are interned.
   @inlinable

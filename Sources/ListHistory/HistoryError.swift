@@ -19,6 +19,13 @@ public enum HistoryError: Error, Equatable, Sendable, CustomStringConvertible {
   case invalidRecord(sequence: UInt64, reason: String)
   /// The store has no codec, so it cannot produce or read records.
   case noCodec
+  /// The version was lost when its journal was repaired (see ``HistoryGap``): its state is
+  /// unknown, so it cannot be read, checked out or committed on. `lost` is the run of lost
+  /// versions it belongs to.
+  case versionLost(Version, lost: ClosedRange<Version>)
+  /// The way from `version` crosses versions a repair lost (undo at the version the history
+  /// resumed at, or a path between the two sides of a gap).
+  case historyGap(at: Version, lost: ClosedRange<Version>)
 
   @inlinable
   public var description: String {
@@ -31,6 +38,18 @@ public enum HistoryError: Error, Equatable, Sendable, CustomStringConvertible {
     case .inconsistentEvent(let reason): "inconsistent event: \(reason)"
     case .invalidRecord(let sequence, let reason): "invalid record #\(sequence): \(reason)"
     case .noCodec: "the store has no codec to encode or decode records"
+    case .versionLost(let version, let lost):
+      "\(version) was lost in a repair of the journal (\(Self.describe(lost)) lost in repair)"
+    case .historyGap(let version, let lost):
+      "the history before \(version) was lost in a repair of the journal (\(Self.describe(lost)) lost in repair)"
     }
+  }
+}
+
+extension HistoryError {
+  /// `versions v151…v199` (or `version v151`) for the messages.
+  @inlinable
+  static func describe(_ lost: ClosedRange<Version>) -> String {
+    lost.lowerBound == lost.upperBound ? "version \(lost.lowerBound)" : "versions \(lost.lowerBound)…\(lost.upperBound)"
   }
 }

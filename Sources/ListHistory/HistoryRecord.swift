@@ -9,17 +9,21 @@
 /// let record = HistoryRecord(kind: .commit, sequence: 1, version: 1, payload: bytes)
 /// ```
 public struct HistoryRecord: Hashable, Sendable {
-  /// The record kinds; raw values match `JournalRecord.Kind`.
+  /// The record kinds; raw values match `JournalRecord.Kind` (4, metadata, and 5–6, a
+  /// replica's, are not history records).
   public enum Kind: UInt8, Hashable, Sendable, CustomStringConvertible {
     case commit = 1
     case headMove = 2
     case checkpoint = 3
+    /// Versions lost in a repair (``HistoryGap``); a checkpoint follows.
+    case gap = 7
     @inlinable
     public var description: String {
       switch self {
       case .commit: "commit"
       case .headMove: "headMove"
       case .checkpoint: "checkpoint"
+      case .gap: "gap"
       }
     }
   }

@@ -71,4 +71,6 @@ public enum HistoryRecordContent<Section: ListElement, Item: ListElement>: Senda
   case commit(HistoryCommit<Section, Item>)
   case headMove(HistoryHeadMove)
   case checkpoint(HistoryCheckpoint<Section, Item>)
+  /// Versions a repair lost; the next record is the checkpoint the history resumes at.
+  case gap(HistoryGap)
 }

@@ -32,6 +32,8 @@ extension ListStore {
       if let expecting, expecting.rawValue != state.head {
         throw HistoryError.versionConflict(expected: expecting, actual: Version(state.head))
       }
+      // The head of a repaired journal can be a lost version: its state is unknown.
+      if let lost = state.graph.lostError(state.head) { throw lost }
       // Without observers nobody needs the old head once the transaction commits, so the
       // transaction takes the head's storage (the state keeps an empty placeholder): operations
       // then mutate uniquely referenced nodes in place instead of copying their paths. If the

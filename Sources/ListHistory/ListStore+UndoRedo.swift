@@ -8,12 +8,15 @@ extension ListStore {
   /// let change = try store.undo()
   /// change.reverted   // [the version that was undone]
   /// ```
-  /// - Throws: ``HistoryError/nothingToUndo(at:)`` at version 0; the sink's error.
+  /// - Throws: ``HistoryError/nothingToUndo(at:)`` at version 0;
+  ///   ``HistoryError/historyGap(at:lost:)`` where a repaired journal's history resumed (its
+  ///   parent was lost); ``HistoryError/versionLost(_:lost:)`` at a lost head; the sink's error.
   /// - Complexity: O(events of the undone transaction), independent of history length.
   @inlinable
   @discardableResult
   public func undo() throws -> Change {
     try moveHead(.undo) { state throws(HistoryError) in
+      if let error = state.graph.lostError(state.head) ?? state.graph.gapError(before: state.head) { throw error }
       guard let parent = state.graph.parent(of: state.head) else { throw .nothingToUndo(at: Version(state.head)) }
       return parent
     }
@@ -36,7 +39,8 @@ extension ListStore {
   /// when it is short; otherwise jumps through the nearest checkpoint (the change then has no
   /// event list).
   ///
-  /// - Throws: ``HistoryError/unknownVersion(_:)``; the sink's error.
+  /// - Throws: ``HistoryError/unknownVersion(_:)``; ``HistoryError/versionLost(_:lost:)`` for a
+  ///   version a repair lost; the sink's error.
   /// - Complexity: O(min(path events, 2 × ``checkpointInterval`` + one transaction)) (the
   ///   current interval).
   @inlinable
@@ -44,6 +48,7 @@ extension ListStore {
   public func checkout(_ version: Version) throws -> Change {
     try moveHead(.checkout) { state throws(HistoryError) in
       guard state.graph.contains(version.rawValue) else { throw .unknownVersion(version) }
+      if let error = state.graph.lostError(version.rawValue) { throw error }
       return version.rawValue
     }
   }
@@ -65,13 +70,15 @@ extension _StoreState {
   @inlinable
   mutating func moveHead(_ kind: HistoryHeadMove.Kind, to target: Int) throws -> (ListChange<Section, Item>, Bool) {
     let from = head
-    let path = graph.path(from: from, to: target)
+    // No path across a gap (a repaired journal): the fold from a checkpoint below.
+    let found = graph.path(from: from, to: target)
+    let path = found ?? (revert: [], apply: [])
     // A fold from a checkpoint costs fewer than twice the current interval's events (plus one
     // transaction): walk when the path is no longer.
     let walkLimit = 2 * graph.checkpointInterval
-    let walk = kind != .checkout
+    let walk = found != nil && (kind != .checkout
       || graph.eventCount(along: path.revert, limit: walkLimit) + graph.eventCount(along: path.apply, limit: walkLimit)
-        <= walkLimit
+        <= walkLimit)
     var final = headSnapshot
     final.clearMarkers()
     var events: [ListEvent<Section, Item>]?

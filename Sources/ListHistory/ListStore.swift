@@ -117,7 +117,9 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
 
   // MARK: Reading
 
-  /// The list at the head. Its reload/reconfigure markers are those of the last change.
+  /// The list at the head. Its reload/reconfigure markers are those of the last change. Empty
+  /// when the head is a version a repair lost (see ``lostVersions``; the store then refuses
+  /// commits until the head moves to a known version).
   @inlinable
   public var snapshot: Snapshot { state.withLock { $0.headSnapshot } }
   /// The current version.
@@ -142,6 +144,10 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   package var _refusedCheckpoints: Int {
     state.withLock { $0.refusedCheckpoints + ($0.backgroundEncoder?.refusedCheckpoints ?? 0) }
   }
+  /// Whether the history has versions a repair lost, now or before a checkpoint resumed one
+  /// (then versions other than 0 may have no parent).
+  @inlinable
+  package var _hasGap: Bool { state.withLock { $0.graph.hasGap } }
   /// Whether ``undo()`` would succeed.
   @inlinable
   public var canUndo: Bool { state.withLock { $0.graph.parent(of: $0.head) != nil } }
@@ -149,10 +155,25 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   @inlinable
   public var redoTarget: Version? { state.withLock { $0.graph.redoChild(of: $0.head).map { Version($0) } } }
 
-  /// Parent, time, label and size of a version; nil when unknown.
+  /// Parent, time, label and size of a version; nil when unknown or lost (see
+  /// ``lostVersions``). The version a repaired journal's history resumed at has no parent.
   @inlinable
   public func info(for version: Version) -> VersionInfo? {
-    state.withLock { $0.graph.contains(version.rawValue) ? $0.graph.info(of: version.rawValue) : nil }
+    state.withLock {
+      $0.graph.contains(version.rawValue) && !$0.graph.lost.contains(version.rawValue) ? $0.graph.info(of: version.rawValue) : nil
+    }
+  }
+
+  /// The versions lost when the store's journal was repaired (see ``HistoryGap``), as runs;
+  /// empty for every history that was never damaged.
+  ///
+  /// ```swift
+  /// store.lostVersions   // [v151...v198]: v199 came back from a checkpoint
+  /// ```
+  /// - Complexity: O(runs).
+  @inlinable
+  public var lostVersions: [ClosedRange<Version>] {
+    state.withLock { $0.graph.lost.runs.map { Version($0.lowerBound)...Version($0.upperBound) } }
   }
 
   /// The versions committed directly on top of `version`, oldest first.
@@ -161,11 +182,15 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
     state.withLock { $0.graph.contains(version.rawValue) ? $0.graph.children(of: version.rawValue).map { Version($0) } : [] }
   }
 
-  /// The events of the transaction that created `version` (empty for version 0).
+  /// The events of the transaction that created `version` (empty for version 0, and for the
+  /// version a repaired journal resumed at, whose transaction was lost).
+  ///
+  /// - Throws: ``HistoryError/unknownVersion(_:)``; ``HistoryError/versionLost(_:lost:)``.
   @inlinable
   public func events(of version: Version) throws(HistoryError) -> [Event] {
     try state.withLock { state throws(HistoryError) in
       guard state.graph.contains(version.rawValue) else { throw .unknownVersion(version) }
+      if let error = state.graph.lostError(version.rawValue) { throw error }
       return Array(state.graph.events(of: version.rawValue))
     }
   }
@@ -178,14 +203,20 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   @inlinable
   public func events(from: Version, to: Version) throws(HistoryError) -> [Event] {
     try state.withLock { state throws(HistoryError) in
-      for version in [from, to] where !state.graph.contains(version.rawValue) { throw .unknownVersion(version) }
-      let path = state.graph.path(from: from.rawValue, to: to.rawValue)
+      for version in [from, to] {
+        guard state.graph.contains(version.rawValue) else { throw .unknownVersion(version) }
+        if let error = state.graph.lostError(version.rawValue) { throw error }
+      }
+      guard let path = state.graph.path(from: from.rawValue, to: to.rawValue) else {
+        throw state.graph.gapError(between: from.rawValue, and: to.rawValue)
+      }
       return state.graph.pathEvents(path)
     }
   }
 
   /// The state at any version, on any branch, without moving the head (markers cleared).
   ///
+  /// - Throws: ``HistoryError/unknownVersion(_:)``; ``HistoryError/versionLost(_:lost:)``.
   /// - Complexity: at most one checkpoint lookup plus fewer than twice the current
   ///   ``checkpointInterval`` events plus the events of one transaction — or the events on the
   ///   path from the head, when fewer (so versions near the head are cheap whatever the
@@ -193,12 +224,13 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   @inlinable
   public func state(at version: Version) throws(HistoryError) -> Snapshot {
     // Collect the base and the events under the lock (O(interval)); fold outside it.
-    let plan = state.withLock { state -> (Snapshot, [Event])? in
-      guard state.graph.contains(version.rawValue) else { return nil }
+    let plan = try state.withLock { state throws(HistoryError) -> (Snapshot, [Event]) in
+      guard state.graph.contains(version.rawValue) else { throw .unknownVersion(version) }
+      if let error = state.graph.lostError(version.rawValue) { throw error }
       if version.rawValue == state.head { return (state.headSnapshot, []) }
       return state.graph.foldPlan(at: version.rawValue, orFrom: state.head, state: state.headSnapshot)
     }
-    guard let (base, events) = plan else { throw .unknownVersion(version) }
+    let (base, events) = plan
     var result = base
     for event in events { try event.apply(to: &result, verifying: false) }
     result.clearMarkers()

@@ -115,25 +115,38 @@ public final class JournalHistory<Section: ListElement, Item: ListElement>: Send
   public var snapshot: Snapshot { store.snapshot }
 
   /// Every version, in creation order, with parent, time, label, operation count, children and
-  /// whether it is the head.
+  /// whether it is the head; a repaired journal's lost versions (``lostVersions``) are left out.
   ///
   /// - Complexity: O(versions).
   @inlinable
   public var versions: [JournalVersionEntry] {
     let head = store.head
-    return (0...store.latestVersion.rawValue).map { number in
+    return (0...store.latestVersion.rawValue).compactMap { number in
       let version = Version(number)
-      let info = store.info(for: version)!
+      guard let info = store.info(for: version) else { return nil }
       return JournalVersionEntry(
         version: version, parent: info.parent, timestamp: info.timestamp, label: info.label,
         operationCount: info.operationCount, isHead: version == head, children: store.children(of: version))
     }
   }
 
+  /// The versions lost when the journal was repaired, as runs (empty for a journal that never
+  /// was): their states cannot be read (``JournalStoreError/history(_:)`` with
+  /// `HistoryError.versionLost`).
+  ///
+  /// ```swift
+  /// history.lostVersions   // [v151...v198]
+  /// ```
+  @inlinable
+  public var lostVersions: [ClosedRange<Version>] { store.lostVersions }
+
   /// Parent, time, label and size of one version.
   @inlinable
   public func entry(for version: Version) throws(JournalStoreError) -> JournalVersionEntry {
-    guard let info = store.info(for: version) else { throw .history(.unknownVersion(version)) }
+    guard let info = store.info(for: version) else {
+      if let run = store.lostVersions.first(where: { $0.contains(version) }) { throw .history(.versionLost(version, lost: run)) }
+      throw .history(.unknownVersion(version))
+    }
     return JournalVersionEntry(
       version: version, parent: info.parent, timestamp: info.timestamp, label: info.label,
       operationCount: info.operationCount, isHead: version == store.head, children: store.children(of: version))
@@ -196,4 +209,5 @@ final class _KindCounter {
   @usableFromInline @exclusivity(unchecked) var commits = 0
   @usableFromInline @exclusivity(unchecked) var headMoves = 0
   @usableFromInline @exclusivity(unchecked) var checkpoints = 0
+  @usableFromInline @exclusivity(unchecked) var gaps = 0
 }

@@ -224,6 +224,7 @@ extension JournalMaintenance {
       case "commit": kind = .commit
       case "headMove": kind = .headMove
       case "checkpoint": kind = .checkpoint
+      case "gap": kind = .gap
       default: throw .unsupported("\(inputPath):\(lineNumber): missing or unknown \"kind\"")
       }
       guard let version = fields.version, version >= 0 else {
@@ -277,6 +278,10 @@ extension JournalMaintenance {
       members.append(.init("kind", .string("checkpoint")))
       members.append(.init("version", .int(Int64(version))))
       members.append(.init("head", .int(Int64(checkpoint.head.rawValue))))
+    case .gap(let gap):
+      members.append(.init("kind", .string("gap")))
+      members.append(.init("version", .int(Int64(version))))
+      members.append(.init("lost", .int(Int64(gap.lostCount))))
     }
     // The members, then the payload written straight from its bytes (the last member).
     JournalValue.object(members).writeJSON(into: &out)

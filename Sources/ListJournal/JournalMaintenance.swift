@@ -70,17 +70,21 @@ public enum JournalMaintenance {
       if let failure = replayProgress.error { throw .journal(failure) }
       if replayProgress.foundReplicaHeader { throw .replicaJournal(path: path) }
       onProgress?(Int(reader.recordCount), Int(reader.recordCount))
-      report.recordCount = UInt64(counter.commits + counter.headMoves + counter.checkpoints)
+      report.recordCount = UInt64(counter.commits + counter.headMoves + counter.checkpoints + counter.gaps)
     } catch {
       report.problem = error
       return report
     }
     report.versionCount = store.latestVersion.rawValue + 1
     report.eventCount = store.eventCount
+    report.lostVersions = store.lostVersions
     if let corruption = reader.recovery.corruption { report.problem = .journal(corruption) }
     store.snapshot._checkAllInvariants()
     report.statesChecked = 1
     for entry in checkpoints {
+      // A checkpoint of a lost head (the history had moved onto a lost version): nothing to
+      // compare it with.
+      if report.lostVersions.contains(where: { $0.contains(entry.checkpoint.head) }) { continue }
       guard let state = try? store.state(at: entry.checkpoint.head) else {
         report.problem = report.problem ?? .invalidRecord(
           offset: entry.offset, sequence: entry.sequence, version: UInt64(entry.checkpoint.latestVersion.rawValue),
@@ -128,9 +132,11 @@ public enum JournalMaintenance {
       progress: progress)
   }
 
-  /// Repairs mid-file damage: keeps the valid prefix, saves the damaged original aside as
-  /// `<path>.damaged-<time>` (never deleted) and replaces `path` atomically. Refused while a
-  /// writer holds the journal. Byte-level damage only (checksums, zstd, record framing); a record
+  /// Repairs mid-file damage: keeps the valid prefix and every intact stretch after the damage
+  /// from its first checkpoint on, behind a gap record naming the versions lost (see
+  /// `JournalRepair`); saves the damaged original aside as `<path>.damaged-<time>` (never
+  /// deleted) and replaces `path` atomically. Refused while a writer holds the journal, and
+  /// when nothing at all can be kept. Byte-level damage only (checksums, zstd, record framing); a record
   /// that is intact but does not replay is reported by ``verify(at:codec:)``.
   @inlinable
   public static func repair(at path: String) throws(JournalStoreError) -> JournalRepair.Report {

@@ -184,6 +184,8 @@ public final class JournalTimeTravel<Section: ListElement, Item: ListElement>: S
     // each record is decoded before the next is read, so no payload array is allocated per record.
     var record = JournalRecord(kind: .metadata, version: 0, payload: [])
     var found = false
+    // The gap record passed last (a repaired journal), until its checkpoint is read.
+    var gap: HistoryGap?
     do {
       if let startFrame, let cached = checkpoints.withLock({ $0.take(frame: startFrame) }) {
         // Decoded before: continue right after it with the codec's tables as it left them.
@@ -194,6 +196,21 @@ public final class JournalTimeTravel<Section: ListElement, Item: ListElement>: S
       }
       while try iterator.next(into: &record) {
         guard let kind = HistoryRecord.Kind(rawValue: record.kind.rawValue) else { continue }
+        if kind == .checkpoint && !first, let passed = gap {
+          // The history resumes here: the target is this checkpoint's head, or lost, or later.
+          let content = try codec.decode(
+            HistoryRecord(kind: kind, sequence: record.sequence, version: record.version, payload: record.payload))
+          gap = nil
+          guard case .checkpoint(let resumed) = content else { continue }
+          if resumed.head == target { return ([], 0, resumed.snapshot, target) }
+          if let lost = passed.lost, lost.contains(target) {
+            let run = resumed.head > target && lost.contains(resumed.head)
+              ? lost.lowerBound...Version(resumed.head.rawValue - 1)
+              : (resumed.head < target && lost.contains(resumed.head) ? Version(resumed.head.rawValue + 1)...lost.upperBound : lost)
+            throw HistoryError.versionLost(target, lost: run)
+          }
+          continue
+        }
         if kind == .checkpoint && !first {
           // A later checkpoint resets the codec's tables; decode it to keep them in step.
           _ = try codec.decode(
@@ -212,12 +229,15 @@ public final class JournalTimeTravel<Section: ListElement, Item: ListElement>: S
         case .commit(let commit):
           found = commit.version == target
           commits.insert(commit)
+        case .gap(let value): gap = value
         default: continue
         }
         if found { break }
       }
     } catch let error as JournalError {
       throw .journal(error)
+    } catch let error as HistoryError {
+      throw .history(error)
     } catch {
       throw .invalidRecord(
         offset: _JournalReplay.offset(ofSequence: record.sequence, in: reader), sequence: record.sequence,

@@ -22,6 +22,9 @@ public struct JournalVerification: Sendable, Equatable {
   /// Whether the verification wrote the journal's read index (asked for, the journal sound,
   /// and the index missing or not describing it).
   public var readIndexWritten = false
+  /// The versions a repair of the journal lost (gap records), as runs: a sound journal may have
+  /// them; their states are unknown and were not checked.
+  public var lostVersions: [ClosedRange<Version>] = []
 
   @inlinable
   init(recordCount: UInt64 = 0, versionCount: Int = 0, eventCount: Int = 0, checkpointsChecked: Int = 0, statesChecked: Int = 0, tornTailBytes: Int64 = 0, problem: JournalStoreError? = nil) {

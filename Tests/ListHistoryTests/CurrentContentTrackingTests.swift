@@ -37,7 +37,7 @@ import Testing
         checkpoint.snapshot = state
         content = .checkpoint(checkpoint)
         checkpoints += 1
-      case .headMove:
+      case .headMove, .gap:
         break
       }
       let again = try reference.encode(content, sequence: record.sequence)

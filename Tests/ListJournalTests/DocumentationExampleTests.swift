@@ -161,6 +161,42 @@ struct JournalDocumentationExampleTests {
     #expect(JournalMaintenance.verify(at: path).isValid)
   }
 
+  @Test func repairKeepsWhatFollowsAnIntactCheckpoint() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.file("damaged.journal")
+    let journal = try JournalStore<String, Row>.open(at: path, durability: .strict, journalCheckpointBytes: 300)
+    try journal.store.appendSections(["Inbox"])
+    for step in 2...40 { try journal.store.appendItems([Row(id: "i\(step)", title: "item \(step)")], toSection: "Inbox") }
+    try journal.close()
+    let undamaged = try JournalHistory<String, Row>.open(at: path)
+    // Damage the chunk of v11 (one chunk per commit, FORMAT.md §3); a checkpoint follows later.
+    var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+    func field(_ offset: Int, _ size: Int) -> Int { (0..<size).reduce(0) { $0 | Int(bytes[offset + $1]) << (8 * $1) } }
+    var offset = 64
+    while field(offset + 28, 8) != 11 { offset += 48 + field(offset + 8, 4) }
+    #expect(try JournalReader.open(at: path).frames.contains { $0.startsWithCheckpoint && $0.offset > Int64(offset) })
+    bytes[offset + 50] ^= 0xFF
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+
+    let repair = try JournalMaintenance.repair(at: path)
+    #expect(repair.resumptions.count == 1)
+    #expect(repair.keptRanges.count == 2)
+
+    let history = try JournalHistory<String, Row>.open(at: path)
+    let lost = try #require(history.lostVersions.first)
+    #expect(history.lostVersions == [11...12])
+    #expect(try history.state(at: 30) == undamaged.state(at: 30))
+    #expect(throws: JournalStoreError.history(.versionLost(12, lost: lost))) { try history.state(at: 12) }
+
+    let reopened = try JournalStore<String, Row>.open(at: path)
+    let resumed = Version(lost.upperBound.rawValue + 1)
+    try reopened.store.checkout(resumed)
+    #expect(throws: HistoryError.historyGap(at: resumed, lost: lost)) { try reopened.store.undo() }
+    try reopened.store.appendItems([Row(id: "new", title: "new")], toSection: "Inbox")
+    #expect(reopened.store.info(for: reopened.store.head)?.parent == resumed)
+    try reopened.close()
+  }
+
   @Test func midFileCorruptionAndRepair() throws {
     let directory = TemporaryDirectory()
     let path = directory.file("damaged.journal")

@@ -55,7 +55,7 @@ import Testing
       switch try codec.decode(HistoryRecord(kind: HistoryRecord.Kind(rawValue: record.kind.rawValue)!, sequence: record.sequence, version: record.version, payload: record.payload)) {
       case .commit(let commit): (latest, head) = (commit.version.rawValue, commit.version.rawValue)
       case .headMove(let move): head = move.to.rawValue
-      case .checkpoint: break
+      case .checkpoint, .gap: break
       }
       after.append((latest, head))
     }

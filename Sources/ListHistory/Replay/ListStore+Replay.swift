@@ -73,6 +73,10 @@ extension ListStore {
     // Without a sink nothing is encoded after the replay: the decoded contents need not stay.
     codec.decodingMode = sink != nil ? .keepingContents : .droppingContents
     try replay.run(records, codec: &codec, options: options)
+    if replay.state.awaitsResumption {
+      throw .invalidRecord(
+        sequence: replay.state.recordSequence, reason: "the stream ends after a gap, without the checkpoint that resumes it")
+    }
     // Only a store with a sink encodes (the codec's encoder tables cost O(items) to build).
     if replay.fold != nil {
       // Those tables are built beside the snapshots a flat replay ends with: independent work.

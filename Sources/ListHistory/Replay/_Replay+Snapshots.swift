@@ -25,7 +25,7 @@ extension _Replay {
     switch markerSource {
     case .none: []
     case .commit(let version): Array(state.graph.events(of: version))
-    case .move(let from, let to): state.graph.pathEvents(state.graph.path(from: from, to: to))
+    case .move(let from, let to): state.graph.path(from: from, to: to).map { state.graph.pathEvents($0) } ?? []
     }
   }
 

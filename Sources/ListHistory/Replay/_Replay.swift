@@ -124,6 +124,7 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
     // second reference until the end of this function, and the history would copy the arrays.
     let content = record.takeContent()
     do {
+      try state.checkResumed(kind)
       if fold != nil {
         let from = state.head
         let usedBase = try state.replay(
@@ -132,7 +133,8 @@ final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendabl
         switch kind {
         case .commit: (markerSource, markerSequence) = (.commit(state.head), sequence)
         case .headMove: (markerSource, markerSequence) = (usedBase ? .none : .move(from: from, to: state.head), sequence)
-        case .checkpoint: break
+        case .checkpoint: if usedBase { (markerSource, markerSequence) = (.none, sequence) }
+        case .gap: (markerSource, markerSequence) = (.none, sequence)
         }
       } else {
         var content = consume content

@@ -15,6 +15,52 @@ extension _StoreState {
     return (plan.baseVersion, plan.events)
   }
 
+  /// Refuses any record but a checkpoint right after a gap (the history resumes there).
+  @inlinable
+  func checkResumed(_ kind: HistoryRecord.Kind) throws(HistoryError) {
+    guard !awaitsResumption || kind == .checkpoint else {
+      throw .inconsistentEvent(reason: "a \(kind) record right after a gap: a checkpoint must follow the gap")
+    }
+  }
+
+  /// Refuses a replayed gap that does not start right after the newest version.
+  @inlinable
+  func checkReplayed(_ gap: HistoryGap) throws(HistoryError) {
+    guard gap.latestVersion.rawValue - gap.lostCount == graph.count - 1 else {
+      throw .inconsistentEvent(
+        reason: "a gap of \(gap.lostCount) versions up to \(gap.latestVersion) while the newest version is v\(graph.count - 1)")
+    }
+  }
+
+  /// Applies a replayed gap: its versions become lost and the head unknown until the
+  /// checkpoint that follows (the caller drops the head's state).
+  @inlinable
+  mutating func replayGap(_ gap: HistoryGap) throws(HistoryError) {
+    try checkReplayed(gap)
+    graph.addLost(through: gap.latestVersion.rawValue)
+    // Where the head is stays unknown until the checkpoint: any version, never read.
+    head = gap.latestVersion.rawValue
+    awaitsResumption = true
+  }
+
+  /// Applies the checkpoint that follows a gap: the head goes to its head, whose state it gives
+  /// (a lost version comes back). Returns that state, markers cleared.
+  @inlinable
+  mutating func resume(at checkpoint: HistoryCheckpoint<Section, Item>) throws(HistoryError) -> ListSnapshot<Section, Item> {
+    let target = checkpoint.head.rawValue
+    guard checkpoint.latestVersion.rawValue == graph.count - 1, graph.contains(target) else {
+      throw .inconsistentEvent(
+        reason: "checkpoint of \(checkpoint.head) (latest \(checkpoint.latestVersion)) after a gap ending at v\(graph.count - 1)")
+    }
+    var state = checkpoint.snapshot
+    state.clearMarkers()
+    if graph.lost.contains(target) { graph.resume(at: target, state: state) }
+    head = target
+    graph.visit(target)
+    awaitsResumption = false
+    return state
+  }
+
   /// Refuses a replayed commit that does not extend the history at the head.
   @inlinable
   func checkReplayed(_ commit: HistoryCommit<Section, Item>) throws(HistoryError) {
@@ -35,6 +81,13 @@ extension _StoreState {
         reason: "\(move.kind) from \(move.from) (latest \(move.latestVersion)) while the head is v\(head) (latest v\(graph.count - 1))")
     }
     let target = move.to.rawValue
+    guard graph.contains(target) else { throw .inconsistentEvent(reason: "\(move.kind) to unknown \(move.to)") }
+    // Across a gap the way a move went is unknown (the head's parent, or the target's, was lost).
+    if graph.lost.contains(head) || graph.lost.contains(target) || graph.gapError(before: head) != nil
+      || graph.gapError(before: target) != nil
+    {
+      return
+    }
     switch move.kind {
     case .undo:
       guard graph.parent(of: head) == target else { throw .inconsistentEvent(reason: "undo to \(move.to) is not to the parent") }

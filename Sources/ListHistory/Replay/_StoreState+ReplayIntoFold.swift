@@ -21,6 +21,14 @@ extension _StoreState {
     switch consume content {
     case .commit(var commit):
       try checkReplayed(commit)
+      if graph.lost.contains(head) {
+        // On a lost version: lost too (its events, if buffered, stay behind as the batch's, and
+        // their stand-ins unfilled).
+        for index in buffered?.range ?? 0..<0 { _ = itemsFromState.id(forEvent: index) }
+        graph.addLost(through: commit.version.rawValue)
+        head = commit.version.rawValue
+        return false
+      }
       if let buffered {
         try replayCommit(
           commit, events: &buffer, in: buffered.range, weight: buffered.weight, into: &fold,
@@ -43,6 +51,12 @@ extension _StoreState {
     case .headMove(let move):
       try checkReplayed(move)
       let target = move.to.rawValue
+      if graph.lost.contains(target) {
+        head = target
+        fold = ListFold()  // unknown; nothing reads a lost head's state
+        graph.visit(target)
+        return true
+      }
       let (baseVersion, events) = headMovePlan(to: target)
       if let baseVersion {
         fold = pendingCheckpoints.fold(at: baseVersion) ?? ListFold(graph.checkpoints[Int32(baseVersion)]!)
@@ -52,8 +66,16 @@ extension _StoreState {
       graph.visit(target)
       return baseVersion != nil
     case .checkpoint(let checkpoint):
+      if awaitsResumption {
+        fold = ListFold(try resume(at: checkpoint))
+        return true
+      }
       try checkReplayed(checkpoint)
       return false
+    case .gap(let gap):
+      try replayGap(gap)
+      fold = ListFold()
+      return true
     }
   }
 

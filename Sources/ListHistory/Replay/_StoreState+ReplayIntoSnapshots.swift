@@ -13,6 +13,14 @@ extension _StoreState {
     switch consume content {
     case .commit(var commit):
       try checkReplayed(commit)
+      if graph.lost.contains(head) {
+        // On a lost version (the stream checked one out): lost too, its events unverifiable
+        // (and their stand-ins left unfilled).
+        for index in commit.events.indices { _ = itemsFromState.id(forEvent: firstEvent + index) }
+        graph.addLost(through: commit.version.rawValue)
+        head = commit.version.rawValue
+        return
+      }
       // The head's storage is taken (the state keeps an empty placeholder), so the events
       // mutate uniquely referenced nodes in place instead of copying their paths — as a live
       // transaction does. A failure abandons the whole replay, so nothing needs restoring.
@@ -32,6 +40,12 @@ extension _StoreState {
     case .headMove(let move):
       try checkReplayed(move)
       let target = move.to.rawValue
+      if graph.lost.contains(target) {
+        head = target
+        headSnapshot = ListSnapshot()  // unknown; nothing reads a lost head's state
+        graph.visit(target)
+        return
+      }
       let (baseVersion, events) = headMovePlan(to: target)
       var final: ListSnapshot<Section, Item>
       if let baseVersion {
@@ -47,7 +61,14 @@ extension _StoreState {
       headSnapshot = final
       graph.visit(target)
     case .checkpoint(let checkpoint):
-      try checkReplayed(checkpoint)
+      if awaitsResumption {
+        headSnapshot = try resume(at: checkpoint)
+      } else {
+        try checkReplayed(checkpoint)
+      }
+    case .gap(let gap):
+      try replayGap(gap)
+      headSnapshot = ListSnapshot()
     }
   }
 }

@@ -88,6 +88,14 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   /// (``takeDroppedPendingCheckpoints()``).
   @usableFromInline
   private(set) var droppedPendingCheckpoints: [Int32] = []
+  /// The versions a journal's repair lost (see ``HistoryGap``): roots (no parent, no events)
+  /// without a checkpoint. A version a gap's checkpoint resumed at is a root with a checkpoint
+  /// that thinning never drops; every other version descends from version 0 or such a root.
+  @usableFromInline
+  private(set) var lost = _LostVersions()
+  /// Whether a gap ever added lost versions (roots other than version 0 may exist).
+  @usableFromInline
+  private(set) var hasGap = false
 
   /// The largest interval: doubling stops here (so `2 * checkpointInterval` cannot overflow).
   @inlinable
@@ -127,6 +135,66 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
 
   @inlinable
   func contains(_ version: Int) -> Bool { version >= 0 && version < nodes.count }
+
+  /// Adds lost versions from the next one through `last` (a gap, or a commit on a lost
+  /// version): roots without events or a state.
+  ///
+  /// - Complexity: O(versions added).
+  @inlinable
+  mutating func addLost(through last: Int) {
+    guard last >= nodes.count else { return }
+    hasGap = true
+    lost.insert(nodes.count...last)
+    while nodes.count <= last {
+      nodes.append(
+        _VersionNode(parent: -1, depth: 0, eventCount: 0, firstEvent: events.count, eventsSinceCheckpoint: 0, timestampMillis: 0))
+    }
+  }
+
+  /// Makes the lost `version` known again with `state` (the checkpoint after a gap): a root
+  /// whose checkpoint is never thinned.
+  ///
+  /// - Complexity: O(lost runs).
+  @inlinable
+  mutating func resume(at version: Int, state: Snapshot) {
+    assert(lost.contains(version) && nodes[version].parent < 0, "v\(version) is not lost")
+    lost.remove(version)
+    var state = state
+    state.clearMarkers()
+    checkpoints[Int32(version)] = state
+  }
+
+  /// The error for reading or moving to the lost `version`; nil when it is not lost.
+  @inlinable
+  func lostError(_ version: Int) -> HistoryError? {
+    guard let run = lost.run(containing: version) else { return nil }
+    return .versionLost(Version(version), lost: Version(run.lowerBound)...Version(run.upperBound))
+  }
+
+  /// The error for a way between `a` and `b` that a gap cuts (the root of `b`'s side, else of
+  /// `a`'s, names the gap).
+  ///
+  /// - Complexity: O(depth of `a` and `b`).
+  @inlinable
+  func gapError(between a: Int, and b: Int) -> HistoryError {
+    func root(_ version: Int) -> Int {
+      var current = version
+      while nodes[current].parent >= 0 { current = Int(nodes[current].parent) }
+      return current
+    }
+    return gapError(before: root(b)) ?? gapError(before: root(a)) ?? .unknownVersion(Version(b))
+  }
+
+  /// The error for going from `version` to its unknown parent, when it is a root a gap left
+  /// (nil for version 0 and every version with a parent).
+  @inlinable
+  func gapError(before version: Int) -> HistoryError? {
+    guard version > 0, nodes[version].parent < 0, !lost.contains(version) else { return nil }
+    // The checkpoint's head may have been the first, last or a middle version of its gap.
+    let run = lost.run(containing: version - 1) ?? lost.run(containing: version + 1) ?? lost.run(before: version)
+      ?? (version...version)
+    return .historyGap(at: Version(version), lost: Version(run.lowerBound)...Version(run.upperBound))
+  }
 
   @inlinable
   func parent(of version: Int) -> Int? {
@@ -341,6 +409,8 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
     // Pass 1, children before parents (a parent's number is smaller): each version's count
     // becomes its own work, bitwise-complemented (negative) on a checkpoint to mark it.
     for version in stride(from: nodes.count - 1, through: 1, by: -1) {
+      // A gap's roots (lost, or resumed with a checkpoint kept for good) stay at 0.
+      if nodes[version].parent < 0 { continue }
       let since = nodes[version].eventsSinceCheckpoint
       // A checkpoint has 0; other versions only when neither they nor their parent's path since
       // the checkpoint carried events (so most versions skip the lookup).
@@ -356,6 +426,7 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
     // Pass 2, parents before children: the counts for the current interval, and the checkpoints
     // too close to the one kept before them dropped.
     for version in 1..<nodes.count {
+      if nodes[version].parent < 0 { continue }
       let own = nodes[version].eventsSinceCheckpoint
       var since = nodes[Int(nodes[version].parent)].eventsSinceCheckpoint + (own < 0 ? ~own : own)
       if own < 0 {
@@ -394,9 +465,11 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   /// The way from `from` to `to` through their lowest common ancestor: the versions to revert
   /// (from `from` upwards, in order) and the versions to apply (downwards, in order).
   ///
+  /// Nil when the two are on different sides of a gap (no common ancestor).
+  ///
   /// - Complexity: O(path length).
   @inlinable
-  func path(from: Int, to: Int) -> (revert: [Int], apply: [Int]) {
+  func path(from: Int, to: Int) -> (revert: [Int], apply: [Int])? {
     var a = from
     var b = to
     var revert: [Int] = []
@@ -410,6 +483,8 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
       b = Int(nodes[b].parent)
     }
     while a != b {
+      // Both at depth 0: two different roots.
+      if nodes[a].parent < 0 { return nil }
       revert.append(a)
       apply.append(b)
       a = Int(nodes[a].parent)
@@ -449,6 +524,7 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
       guard step(&b, into: &apply) else { return nil }
     }
     while a != b {
+      if nodes[a].parent < 0 { return nil }
       guard step(&a, into: &revert), step(&b, into: &apply) else { return nil }
     }
     return (revert, apply.reversed())

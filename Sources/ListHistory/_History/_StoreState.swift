@@ -28,6 +28,8 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
   /// checkpoint became due (nil: none yet).
   @usableFromInline var lastCheckpointItems: Int?
   @usableFromInline var checkpointDueSince: UInt64?
+  /// Set by a replayed gap record until the checkpoint after it says where the head is.
+  @usableFromInline var awaitsResumption = false
 
   @usableFromInline var observers: [UInt64: @Sendable (ListChange<Section, Item>) -> Void] = [:]
   @usableFromInline var nextObserverID: UInt64 = 0

@@ -109,6 +109,7 @@ enum _JournalReplay {
               case .commit: counter.commits += 1
               case .headMove: counter.headMoves += 1
               case .checkpoint: counter.checkpoints += 1
+              case .gap: counter.gaps += 1
               }
             }
             let result = HistoryRecord(kind: kind, sequence: record.sequence, version: record.version, payload: record.payload)

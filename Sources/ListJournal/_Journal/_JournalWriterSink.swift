@@ -56,7 +56,7 @@ final class _JournalWriterSink: HistoryRecordSink {
     switch kind {
     case .commit: commitRecords.withLock { $0 += 1 }
     case .headMove: headMoveRecords.withLock { $0 += 1 }
-    case .checkpoint: break
+    case .checkpoint, .gap: break
     }
   }
 

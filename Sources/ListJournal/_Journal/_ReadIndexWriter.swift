@@ -83,6 +83,10 @@ enum _ReadIndexWriter {
     commitCount: Int, headMoveCount: Int, recentVersions: Int = JournalReadIndex<Section, Item>.recentVersionLimit,
     fileSystem: any JournalFileSystem
   ) throws(JournalStoreError) {
+    // The version table has no way to say "lost" (FORMAT.md §11): such a journal is replayed.
+    guard !store._hasGap else {
+      throw .unsupported("'\(journalPath)' has versions lost in a repair, which a read index cannot describe")
+    }
     let sections: [JournalReadIndexFile.Section]
     do {
       sections = try self.sections(

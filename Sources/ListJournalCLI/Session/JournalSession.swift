@@ -56,6 +56,8 @@ protocol JournalSession: AnyObject {
   /// How many versions and recorded events the history holds (what `versions()` counts,
   /// without building an entry and a summary per version).
   func historyCounts() -> (versions: Int, events: Int)
+  /// The versions a repair of the journal lost (gap records), as runs; empty for most journals.
+  var repairedAway: [ClosedRange<Int>] { get }
 
   /// Makes every commit so far durable now (used before waiting for input in `grouped` mode).
   func synchronize() throws(ListLanguageError)
@@ -64,6 +66,8 @@ protocol JournalSession: AnyObject {
 }
 
 extension JournalSession {
+  var repairedAway: [ClosedRange<Int>] { [] }
+
   func outlines(at version: Int) throws(ListLanguageError) -> TextOutlines {
     TextOutlines(try snapshot(at: version))
   }

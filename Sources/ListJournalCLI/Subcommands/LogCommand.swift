@@ -18,7 +18,10 @@ struct LogCommand: ParsableCommand {
       versions (the last N lines of the full log; with --graph, the tree they form, each \
       version whose parent is older starting a root): on a long journal that is read from its \
       index instead of replaying it. --salvage reads a damaged journal (see `listjournal show \
-      --help`), with a line `✗ versions A...B lost to the damage` where the lost ones were. Any app's journal can be read (see `listjournal show --help`).
+      --help`), with a line `✗ versions A...B lost to the damage` where the lost ones were. \
+      A journal repaired by `verify --repair` shows a line `✗ versions A...B lost in repair` \
+      where the versions it could not keep were, and the version its history resumed at as \
+      `← ?`. Any app's journal can be read (see `listjournal show --help`).
 
       On a replica journal (see `listjournal clone --help`) the log is its commits in the \
       agreed order: position, replica:sequence, Lamport clock, time, label (with `undo of R:S` \
@@ -59,6 +62,14 @@ struct LogCommand: ParsableCommand {
         OutputStream.standardOutput.writeLine(Self.text(versions, lost: salvaged.lostVersions, style: style))
         return
       }
+      let repaired = session.repairedAway
+      if !repaired.isEmpty, !graph, format == .text {
+        // With --limit, only the gaps among (or after) the versions listed.
+        let from = limit == nil ? 0 : versions.first?.version ?? 0
+        let shown = repaired.filter { $0.upperBound >= from }
+        OutputStream.standardOutput.writeLine(Self.text(versions, lost: shown, style: style, cause: "in repair"))
+        return
+      }
       let text =
         graph ? LogRenderer.graph(versions, style: style)
         : format == .json ? LogRenderer.json(versions) : LogRenderer.text(versions, style: style)
@@ -67,23 +78,25 @@ struct LogCommand: ParsableCommand {
   }
 
   /// The text log of a salvaged journal: a line where each run of lost versions would be.
-  static func text(_ versions: [LogEntry], lost: [ClosedRange<Int>], style: TerminalStyle) -> String {
+  static func text(
+    _ versions: [LogEntry], lost: [ClosedRange<Int>], style: TerminalStyle, cause: String = "to the damage"
+  ) -> String {
     var lines: [String] = []
     var gaps = lost[...]
     for entry in versions {
       while let gap = gaps.first, gap.lowerBound < entry.version {
-        lines.append(Self.gapLine(gap, style: style))
+        lines.append(Self.gapLine(gap, style: style, cause: cause))
         gaps = gaps.dropFirst()
       }
       lines.append(LogRenderer.text([entry], style: style))
     }
     // Lost versions after the last readable one.
-    lines += gaps.map { Self.gapLine($0, style: style) }
+    lines += gaps.map { Self.gapLine($0, style: style, cause: cause) }
     return lines.joined(separator: "\n")
   }
 
-  private static func gapLine(_ gap: ClosedRange<Int>, style: TerminalStyle) -> String {
+  private static func gapLine(_ gap: ClosedRange<Int>, style: TerminalStyle, cause: String) -> String {
     let versions = gap.count == 1 ? "version \(gap.lowerBound)" : "versions \(gap.lowerBound)...\(gap.upperBound)"
-    return style.red("  ✗ \(versions) lost to the damage")
+    return style.red("  ✗ \(versions) lost \(cause)")
   }
 }

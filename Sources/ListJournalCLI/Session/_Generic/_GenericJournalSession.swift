@@ -123,6 +123,8 @@ final class _GenericJournalSession: _ReadOnlyJournalSession {
 
   func historyCounts() -> (versions: Int, events: Int) { store.historyCounts() }
 
+  var repairedAway: [ClosedRange<Int>] { store.repairedAway }
+
   func versions() -> [LogEntry] {
     store.logEntries(summary: Self.summaries)
   }

@@ -120,6 +120,9 @@ final class _SalvagedJournalSession: _ReadOnlyJournalSession {
       case .headMove(let move):
         headVersion = move.to.rawValue
         latestVersion = max(latestVersion, move.latestVersion.rawValue)
+      case .gap(let gap):
+        // A repaired journal's gap: the checkpoint that follows says where the head is.
+        latestVersion = max(latestVersion, gap.latestVersion.rawValue)
       }
     }
   }

@@ -152,7 +152,7 @@ final class _StoreJournalSession: JournalSession {
       let good = lastGood.map { "version \($0)" } ?? "none"
       return "'\(path)' is damaged at byte \(offset) (last good: \(good)): \(reason); "
         + "show, log, diff and export read past the damage with --salvage, "
-        + "and `listjournal verify \(path) --repair` keeps the valid prefix"
+        + "and `listjournal verify \(path) --repair` keeps every version they read"
     default: return "journal '\(path)': \(error)"
     }
   }
@@ -268,6 +268,11 @@ final class _StoreJournalSession: JournalSession {
     var cursor = store.head
     for done in 0..<count {
       guard let parent = store.info(for: cursor)?.parent else {
+        if cursor.rawValue > 0, let run = store.gapRun(around: cursor.rawValue) {
+          throw ListLanguageError(
+            message: "cannot undo past version \(cursor.rawValue): the history before it was lost in a repair of the journal "
+              + "(\(Store.describe(run)) lost in repair)")
+        }
         throw ListLanguageError(
           message: done == 0 ? "nothing to undo: the head is version \(cursor.rawValue)"
             : "cannot undo \(count): only \(done) version(s) before the head")
@@ -306,6 +311,8 @@ final class _StoreJournalSession: JournalSession {
   }
 
   func historyCounts() -> (versions: Int, events: Int) { store.historyCounts() }
+
+  var repairedAway: [ClosedRange<Int>] { store.repairedAway }
 
   func versions() -> [LogEntry] {
     store.logEntries { events in

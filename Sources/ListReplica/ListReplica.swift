@@ -1,5 +1,7 @@
-import ListState
-import ListHistory
+// `import ListReplica` is enough for an app: the list, its commits and codec, and changesets.
+@_exported import ListState
+@_exported import ListHistory
+@_exported import ListDiff
 import ListLocking
 
 /// One replica of a list that several devices edit: local transactions become commits that

@@ -1,3 +1,4 @@
+import Foundation
 import ListHistory
 import ListReplica
 import ListState
@@ -33,5 +34,27 @@ import Testing
     }
     #expect(lines == ["your change to item Kiwi was overridden: its neighbour was deleted"])
     #expect(merge.rebased == 1)
+  }
+
+  /// README's "one list edited on several devices" example, on files.
+  @Test func readmeExample() throws {
+    struct Row: ListElement, Codable, Hashable { let id: String; var title: String }
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let codec = HistoryCodec<String, Row>()
+    let phone = try ListReplica<String, Row>.create(at: directory.appendingPathComponent("phone.journal").path, codec: codec)
+    let laptop = try ListReplica<String, Row>.create(
+      at: directory.appendingPathComponent("laptop.journal").path, cloning: phone, codec: codec)
+    try phone.transaction { tx in try tx.appendSections(["Inbox"]) }
+    try laptop.receive(phone.batch(since: laptop.versionVector, codec: codec), codec: codec)
+    try laptop.transaction { tx in try tx.appendItems([Row(id: "a", title: "Groceries")]) }
+    try phone.transaction { tx in try tx.appendItems([Row(id: "b", title: "Taxes")], toSection: "Inbox") }
+    let merge = try phone.receive(laptop.batch(since: phone.versionVector, codec: codec), codec: codec)
+    #expect(merge.changeset.stages.reduce(0) { $0 + $1.itemInserts.count } == 1)   // "a" appears on the phone
+    try phone.undo()
+    try laptop.receive(phone.batch(since: laptop.versionVector, codec: codec), codec: codec)
+    #expect(phone.snapshot.itemIdentifiers == ["a"])
+    #expect(laptop.snapshot == phone.snapshot)
   }
 }

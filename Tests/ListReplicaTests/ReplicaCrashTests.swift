@@ -28,7 +28,7 @@ import Testing
     var random = SystemRandomNumberGenerator()
     for round in 0..<12 {
       let output = directory.appendingPathComponent("out-\(round)")
-      FileManager.default.createFile(atPath: output.path, contents: nil)
+      _ = FileManager.default.createFile(atPath: output.path, contents: nil)
       let process = Process()
       process.executableURL = tool
       process.arguments = ["replica-crash-writer", journal, "\(round + 1)"]

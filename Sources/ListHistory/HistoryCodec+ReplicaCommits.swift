@@ -318,14 +318,7 @@ extension HistoryCodec {
 
   @inlinable
   mutating func readAnchor(_ reader: inout _ByteReader) throws(HistoryCodecError) -> ReplicaAnchor<Section.ID, Item.ID> {
-    let start = reader.offset
-    let header = try reader.varint()
-    let container: ListItemContainer<Section.ID, Item.ID>
-    if header & 2 != 0 {
-      container = .parent(try readItemID(header: header, flagBits: 1, start: start, &reader))
-    } else {
-      container = .section(try readSectionID(header: header, flagBits: 1, start: start, &reader).id)
-    }
+    let container = try readContainer(&reader)
     let afterStart = reader.offset
     let afterHeader = try reader.varint()
     guard afterHeader != 0 else { return ReplicaAnchor(container, after: nil) }

@@ -25,7 +25,7 @@ func replicaCrashWriter(path: String, seed: UInt64) -> Never {
     // writer receives new commits rather than repeats.
     let peer = CrashReplica(replica: ReplicaID(rawValue: 1000 + UInt64(replica.commitCount)), listID: 77)
     var step = 0
-    var random = SplitMixCrash(state: seed)
+    var random = BenchRandom(state: seed)
     while true {
       step += 1
       let id = "w\(replica.commitCount)-\(step)"
@@ -47,16 +47,5 @@ func replicaCrashWriter(path: String, seed: UInt64) -> Never {
     }
   } catch {
     fail("\(error)")
-  }
-}
-
-struct SplitMixCrash {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

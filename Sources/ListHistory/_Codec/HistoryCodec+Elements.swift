@@ -457,15 +457,17 @@ extension HistoryCodec {
 
   @inlinable
   mutating func readLocation(_ reader: inout _ByteReader) throws(HistoryCodecError) -> ListItemLocation<Section.ID, Item.ID> {
+    let container = try readContainer(&reader)
+    return ListItemLocation(container, index: try readIndex(&reader))
+  }
+
+  /// A container reference as ``writeLocation(_:into:)`` writes it (flag: under a parent item).
+  @inlinable
+  mutating func readContainer(_ reader: inout _ByteReader) throws(HistoryCodecError) -> ListItemContainer<Section.ID, Item.ID> {
     let start = reader.offset
     let header = try reader.varint()
-    let container: ListItemContainer<Section.ID, Item.ID>
-    if header & 2 != 0 {
-      container = .parent(try readItemID(header: header, flagBits: 1, start: start, &reader))
-    } else {
-      container = .section(try readSectionID(header: header, flagBits: 1, start: start, &reader).id)
-    }
-    return ListItemLocation(container, index: try readIndex(&reader))
+    if header & 2 != 0 { return .parent(try readItemID(header: header, flagBits: 1, start: start, &reader)) }
+    return .section(try readSectionID(header: header, flagBits: 1, start: start, &reader).id)
   }
 
   @inlinable

@@ -85,10 +85,7 @@ final class _ReplicaJournalSession<Section: ListElement, Item: ListElement>: Jou
     guard let open = pending else { throw ListLanguageError(message: "no open transaction") }
     pending = nil
     guard !open.commands.isEmpty else { return nil }
-    var labels: [String] = []
-    for command in open.commands where labels.last != command.label { labels.append(command.label) }
-    let label = labels.count <= 3 ? labels.joined(separator: ", ") : "\(open.commands.count) Changes"
-    return try run(open.commands, label: label)
+    return try run(open.commands, label: open.commands.blockLabel)
   }
 
   func rollback() { pending = nil }

@@ -59,30 +59,33 @@ struct Workload {
 typealias Replica = ListReplica<String, Row>
 let section = "List"
 
-func apply(_ operation: Operation, to replica: Replica) throws {
-  try replica.transaction { tx in
-    switch operation {
-    case .insert(let id, let after, let value):
-      if let after {
-        try tx.insertItems([Row(id: id, value: value)], afterItem: after)
-      } else {
-        try tx.insert(ListOutline(items: [Row(id: id, value: value)]), at: ListItemLocation(.section(section), index: 0))
-      }
-    case .append(let id, let value): try tx.appendItems([Row(id: id, value: value)], toSection: section)
-    case .delete(let id): try tx.deleteItems([id])
-    case .move(let id, let after):
-      if let after { try tx.moveItem(id, afterItem: after) } else { try tx.moveItem(id, to: ListItemLocation(.section(section), index: 0)) }
-    case .set(let id, let value):
-      var row = tx.snapshot.item(id)!
-      row.value = value
-      try tx.updateItem(row)
-    case .expand(let id, let expanded):
-      // Rows are leaves: expansion is a flag of the row, as the Loro side stores it.
-      var row = tx.snapshot.item(id)!
-      row.expanded = expanded
-      try tx.updateItem(row)
+/// Performs a workload operation in a transaction (of a replica or of a single-writer store).
+func perform(_ operation: Operation, in tx: inout ListStore<String, Row>.Transaction) throws {
+  switch operation {
+  case .insert(let id, let after, let value):
+    if let after {
+      try tx.insertItems([Row(id: id, value: value)], afterItem: after)
+    } else {
+      try tx.insert(ListOutline(items: [Row(id: id, value: value)]), at: ListItemLocation(.section(section), index: 0))
     }
+  case .append(let id, let value): try tx.appendItems([Row(id: id, value: value)], toSection: section)
+  case .delete(let id): try tx.deleteItems([id])
+  case .move(let id, let after):
+    if let after { try tx.moveItem(id, afterItem: after) } else { try tx.moveItem(id, to: ListItemLocation(.section(section), index: 0)) }
+  case .set(let id, let value):
+    var row = tx.snapshot.item(id)!
+    row.value = value
+    try tx.updateItem(row)
+  case .expand(let id, let expanded):
+    // Rows are leaves: expansion is a flag of the row, as the Loro side stores it.
+    var row = tx.snapshot.item(id)!
+    row.expanded = expanded
+    try tx.updateItem(row)
   }
+}
+
+func apply(_ operation: Operation, to replica: Replica) throws {
+  try replica.transaction { tx in try perform(operation, in: &tx) }
 }
 
 let path = CommandLine.arguments.dropFirst().first ?? "replica-workload.jsonl"
@@ -157,29 +160,8 @@ if !workload.catchup.isEmpty {
     }
     try journal.sync()
     let baseBytes = (try FileManager.default.attributesOfItem(atPath: journalPath)[.size] as! NSNumber).intValue
-    let mirror = Replica(replica: ReplicaID(rawValue: 1), listID: 42, base: baseSnapshot)
-    _ = mirror
     for operation in workload.merge[0] + workload.catchup {
-      try journal.store.transaction { tx in
-        switch operation {
-        case .insert(let id, let after, let value):
-          if let after { try tx.insertItems([Row(id: id, value: value)], afterItem: after) } else {
-            try tx.insert(ListOutline(items: [Row(id: id, value: value)]), at: ListItemLocation(.section(section), index: 0))
-          }
-        case .append(let id, let value): try tx.appendItems([Row(id: id, value: value)], toSection: section)
-        case .delete(let id): try tx.deleteItems([id])
-        case .move(let id, let after):
-          if let after { try tx.moveItem(id, afterItem: after) } else { try tx.moveItem(id, to: ListItemLocation(.section(section), index: 0)) }
-        case .set(let id, let value):
-          var row = tx.snapshot.item(id)!
-          row.value = value
-          try tx.updateItem(row)
-        case .expand(let id, let expanded):
-          var row = tx.snapshot.item(id)!
-          row.expanded = expanded
-          try tx.updateItem(row)
-        }
-      }
+      try journal.store.transaction { tx in try perform(operation, in: &tx) }
     }
     try journal.close()
     let total = (try FileManager.default.attributesOfItem(atPath: journalPath)[.size] as! NSNumber).intValue

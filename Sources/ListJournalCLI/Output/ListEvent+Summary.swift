@@ -11,14 +11,8 @@ extension ListEvent {
   ///
   /// - Complexity: O(identifiers named), at most a few per event.
   func summary(sectionText: (Section.ID) -> String, itemText: (Item.ID) -> String) -> String {
-    func ids(_ list: [Item.ID]) -> String {
-      let shown = list.prefix(3).map(itemText).joined(separator: " ")
-      return list.count > 3 ? "\(shown) (+\(list.count - 3))" : shown
-    }
-    func sectionIDs(_ list: [Section.ID]) -> String {
-      let shown = list.prefix(3).map(sectionText).joined(separator: " ")
-      return list.count > 3 ? "\(shown) (+\(list.count - 3))" : shown
-    }
+    func ids(_ list: [Item.ID]) -> String { shortList(list, itemText) }
+    func sectionIDs(_ list: [Section.ID]) -> String { shortList(list, sectionText) }
     switch self {
     case .insertSection(let section, _, _): return "insert section \(sectionText(section.id))"
     case .deleteSection(let section, _, _): return "delete section \(sectionText(section.id))"

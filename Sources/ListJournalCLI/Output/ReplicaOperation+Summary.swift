@@ -11,10 +11,7 @@ extension ReplicaOperation {
   ///
   /// - Complexity: O(identifiers named), at most a few per operation.
   func summary(sectionText: (Section.ID) -> String, itemText: (Item.ID) -> String) -> String {
-    func ids(_ list: [Item.ID]) -> String {
-      let shown = list.prefix(3).map(itemText).joined(separator: " ")
-      return list.count > 3 ? "\(shown) (+\(list.count - 3))" : shown
-    }
+    func ids(_ list: [Item.ID]) -> String { shortList(list, itemText) }
     switch self {
     case .insertSection(let section, _, _): return "insert section \(sectionText(section.id))"
     case .deleteSection(let section, _, _): return "delete section \(sectionText(section.id))"

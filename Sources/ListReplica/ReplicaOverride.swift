@@ -43,7 +43,8 @@ public struct ReplicaOverride<Section: ListElement, Item: ListElement>: Hashable
     /// The identifier existed already (created on another replica too): this insert of it was
     /// dropped, the one earlier in the order kept.
     case duplicateIdentifier
-    /// A concurrent change later in the order set the same content, place or expansion.
+    /// A concurrent change later in the order set the same content, place or expansion, or
+    /// deleted the item or section.
     case superseded(by: ReplicaCommitID)
     /// A delete kept this item, which another replica had concurrently put under the deleted
     /// item or into the deleted section; it now sits where the deleted one was.

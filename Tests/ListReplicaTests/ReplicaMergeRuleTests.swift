@@ -216,6 +216,19 @@ import Testing
       replicas, "Fruit: Apple[green]", [ReplicaOverride(commit: red, operation: 0, subject: .item("Apple"), reason: .superseded(by: green))])
   }
 
+  @Test func aDeleteLaterInTheOrderOverridesAConcurrentChangeOfTheItem() throws {
+    let replicas = try Self.replicas(of: TestItem.self) {
+      try $0.appendSections(["Fruit"])
+      try $0.appendItems([TestItem("Apple"), TestItem("Pear")])
+    }
+    let (phone, laptop) = (replicas[0], replicas[1])
+    let rename = try Self.edit(phone) { try $0.updateItem(TestItem("Pear", content: "Conference")) }
+    let delete = try Self.edit(laptop) { try $0.deleteItems(["Pear"]) }
+    try Self.exchange(replicas)
+    Self.expectMerged(
+      replicas, "Fruit: Apple", [ReplicaOverride(commit: rename, operation: 0, subject: .item("Pear"), reason: .superseded(by: delete))])
+  }
+
   @Test func concurrentRenamesOfASectionTheFirstInTheOrderWins() throws {
     let replicas = try Self.replicas(of: String.self) { try $0.appendSections(["Fruit"]) }
     let (phone, laptop) = (replicas[0], replicas[1])

@@ -28,6 +28,7 @@ extension ReferenceReplicaFold {
           continue
         }
         for id in keepUnrecordedDescendants(of: root) { record(.item(id), .keptFromDeletion) }
+        supersedeOnDelete(subtree(root.item.id), commit, index)
         deleteRecordingTombstones(root.item.id)
       }
 
@@ -104,6 +105,10 @@ extension ReferenceReplicaFold {
       } else {
         // No section left to keep them in: they go with it, and the delete says so.
         for stray in strays { record(.item(stray), .noPlace) }
+      }
+      for root in sections[position].roots { supersedeOnDelete(subtree(root), commit, index) }
+      for field in [Field.sectionContent(section.id), .sectionPlace(section.id)] {
+        supersede(field, .section(section.id), commit, index)
       }
       var before: Item.ID? = nil
       for root in sections[position].roots {
@@ -198,6 +203,22 @@ extension ReferenceReplicaFold {
       attach(stray, to: place.container, at: place.index + 1 + offset)
     }
     return strays
+  }
+
+  /// A delete overrides the content, place and expansion that a concurrent commit of another
+  /// replica set on the items it removes.
+  mutating func supersedeOnDelete(_ ids: [Item.ID], _ commit: Commit, _ index: Int) {
+    for id in ids {
+      for field in [Field.itemContent(id), .itemPlace(id), .itemExpansion(id)] { supersede(field, .item(id), commit, index) }
+    }
+  }
+
+  /// Records `field`'s writer as overridden by `commit` when it was a concurrent commit of
+  /// another replica; the writer stays (the field is gone with its item or section).
+  mutating func supersede(_ field: Field, _ subject: Override.Subject, _ commit: Commit, _ index: Int) {
+    if let old = writers[field], old.commit.replica != commit.id.replica, !commit.isBased(on: old.commit) {
+      overrides.append(Override(commit: old.commit, operation: old.operation, subject: subject, reason: .superseded(by: commit.id)))
+    }
   }
 
   /// Deletes an item with its subtree, leaving a tombstone for each (where it was).

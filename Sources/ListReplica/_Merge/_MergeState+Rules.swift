@@ -149,7 +149,8 @@ extension _MergeState {
       let location2 = tx.snapshot.location(ofItem: id)!
       let before = location2.index > 0 ? tx.snapshot.itemIdentifier(at: Location(location2.container, index: location2.index - 1)) : nil
       setTombstone(id, Anchor(location2.container, after: before), &applied)
-      recordTombstones(under: id, in: tx.snapshot, &applied)
+      deleting(id, context: context, &applied)
+      recordTombstones(under: id, in: tx.snapshot, context: context, &applied)
       try tx.deleteItems([id])
     }
   }
@@ -158,17 +159,40 @@ extension _MergeState {
   /// its parent (what an insert anchored on one of them finds).
   @inlinable
   mutating func recordTombstones(
-    under id: Item.ID, in snapshot: ListSnapshot<Section, Item>, _ applied: inout _AppliedCommit<Section, Item>
+    under id: Item.ID, in snapshot: ListSnapshot<Section, Item>, context: _RuleContext<Section, Item>,
+    _ applied: inout _AppliedCommit<Section, Item>
   ) {
     var stack = [id]
     while let parent = stack.popLast() {
       var previous: Item.ID? = nil
       for child in snapshot.children(of: parent) {
         setTombstone(child, Anchor(.parent(parent), after: previous), &applied)
+        deleting(child, context: context, &applied)
         previous = child
         stack.append(child)
       }
     }
+  }
+
+  /// A deleted item's content, place and expansion as set by a concurrent commit of another
+  /// replica: that change is overridden by the delete (later in the order), and says so.
+  @inlinable
+  func deleting(_ id: Item.ID, context: _RuleContext<Section, Item>, _ applied: inout _AppliedCommit<Section, Item>) {
+    guard !writers.isEmpty else { return }
+    for field in [Field.itemContent(id), .itemPlace(id), .itemExpansion(id)] {
+      superseded(field, .item(id), context: context, &applied)
+    }
+  }
+
+  @inlinable
+  func superseded(
+    _ field: Field, _ subject: ReplicaOverride<Section, Item>.Subject, context: _RuleContext<Section, Item>,
+    _ applied: inout _AppliedCommit<Section, Item>
+  ) {
+    guard let old = writers[field], old.commit.replica != context.commit.id.replica, !context.commit.isBased(on: old.commit)
+    else { return }
+    applied.overrides.append(
+      ReplicaOverride(commit: old.commit, operation: old.operation, subject: subject, reason: .superseded(by: context.commit.id)))
   }
 
   /// Moves the children of `root`'s subtree that its recorded outline does not list (added
@@ -389,10 +413,12 @@ extension _MergeState {
       var previousRoot: Item.ID? = nil
       for root in tx.snapshot.rootItems(inSection: id) {
         setTombstone(root, Anchor(.section(id), after: previousRoot), &applied)
-        recordTombstones(under: root, in: tx.snapshot, &applied)
+        deleting(root, context: context, &applied)
+        recordTombstones(under: root, in: tx.snapshot, context: context, &applied)
         previousRoot = root
       }
     }
+    for field in [Field.sectionContent(id), .sectionPlace(id)] { superseded(field, .section(id), context: context, &applied) }
     setSectionTombstone(id, .some(previous), &applied)
     try tx.deleteSections([id])
   }

@@ -160,8 +160,6 @@ extension HistoryCodec {
           dependencies[other] = try reader.varint()
         }
         previousDependencies[id] = dependencies
-      } else if previousDependencies[id] == nil {
-        previousDependencies[id] = dependencies
       }
       var origin = ReplicaCommit<Section, Item>.Origin.edit
       if flags & 12 != 0 {

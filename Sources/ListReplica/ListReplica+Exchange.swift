@@ -56,8 +56,7 @@ extension ListReplica {
   /// - Complexity: O(commits held) plus encoding the ones sent.
   @inlinable
   public func batch(since vector: ReplicaVersionVector, codec: HistoryCodec<Section, Item>) throws(ReplicaError) -> ReplicaBatch {
-    let (listID, commits) = state.withLock { state in (state.listID, state.order.filter { !vector.contains($0.id) }) }
-    return try ReplicaBatch(commits: commits, listID: listID, codec: codec)
+    try ReplicaBatch(commits: changes(since: vector), listID: listID, codec: codec)
   }
 
   /// Decodes and merges a batch: the whole batch or nothing (a damaged batch is refused before

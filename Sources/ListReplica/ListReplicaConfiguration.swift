@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import ListHistory
 
 /// How a replica keeps its commits and merges: one value per entry point, like
 /// `ListStoreConfiguration`.
@@ -23,9 +19,9 @@ public struct ListReplicaConfiguration: Sendable {
   /// The default window: 65,536 commits.
   public static var defaultRebaseWindow: Int { 1 << 16 }
 
-  public init(rebaseWindow: Int = ListReplicaConfiguration.defaultRebaseWindow, clock: @escaping @Sendable () -> Double = {
-    Date().timeIntervalSince1970
-  }) {
+  public init(
+    rebaseWindow: Int = ListReplicaConfiguration.defaultRebaseWindow, clock: @escaping @Sendable () -> Double = _systemClock
+  ) {
     self.rebaseWindow = rebaseWindow
     self.clock = clock
   }

@@ -1,4 +1,5 @@
 import ListHistory
+import JournalFormat
 import CZstd
 
 /// Commits on the wire: what one replica sends another, compressed and checksummed so that a
@@ -47,7 +48,7 @@ public struct ReplicaBatch: Sendable, Hashable {
     bytes.append(1)
     withUnsafeBytes(of: listID.littleEndian) { bytes.append(contentsOf: $0) }
     withUnsafeBytes(of: UInt32(payload.count).littleEndian) { bytes.append(contentsOf: $0) }
-    withUnsafeBytes(of: _CRC32C.checksum(compressed).littleEndian) { bytes.append(contentsOf: $0) }
+    withUnsafeBytes(of: _journalCRC32C(compressed).littleEndian) { bytes.append(contentsOf: $0) }
     bytes.append(contentsOf: compressed)
     self.bytes = bytes
   }
@@ -71,7 +72,7 @@ public struct ReplicaBatch: Sendable, Hashable {
     let length = Int(load(13, 4))
     let checksum = UInt32(load(17, 4))
     let compressed = Array(bytes[Self.headerSize...])
-    guard _CRC32C.checksum(compressed) == checksum else {
+    guard _journalCRC32C(compressed) == checksum else {
       throw .damagedBatch(offset: Self.headerSize, reason: "checksum mismatch")
     }
     guard length < Self.maximumDecodedBytes, let payload = _BatchCompression.decompress(compressed, length: length) else {
@@ -109,25 +110,5 @@ enum _BatchCompression {
     guard ZSTD_isError(written) == 0, written == length else { return nil }
     output.removeSubrange(length...)
     return output
-  }
-}
-
-/// CRC-32C (Castagnoli), bitwise with a table: the batch checksum.
-@usableFromInline
-enum _CRC32C {
-  @usableFromInline
-  static let table: [UInt32] = (0..<256).map { index -> UInt32 in
-    var value = UInt32(index)
-    for _ in 0..<8 { value = value & 1 != 0 ? (value >> 1) ^ 0x82F6_3B78 : value >> 1 }
-    return value
-  }
-
-  @usableFromInline
-  static func checksum(_ bytes: [UInt8]) -> UInt32 {
-    var crc: UInt32 = 0xFFFF_FFFF
-    table.withUnsafeBufferPointer { table in
-      for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-    }
-    return crc ^ 0xFFFF_FFFF
   }
 }

@@ -86,3 +86,8 @@ struct _CRC32C {
     return crc.value
   }
 }
+
+/// The journal's CRC-32C for other modules of the package (a replica batch's checksum).
+@usableFromInline package func _journalCRC32C(_ bytes: [UInt8]) -> UInt32 {
+  bytes.withUnsafeBytes { _CRC32C.checksum($0) }
+}

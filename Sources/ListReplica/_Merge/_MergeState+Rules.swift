@@ -179,9 +179,9 @@ extension _MergeState {
   @inlinable
   func deleting(_ id: Item.ID, context: _RuleContext<Section, Item>, _ applied: inout _AppliedCommit<Section, Item>) {
     guard !writers.isEmpty else { return }
-    for field in [Field.itemContent(id), .itemPlace(id), .itemExpansion(id)] {
-      superseded(field, .item(id), context: context, &applied)
-    }
+    superseded(.itemContent(id), .item(id), context: context, &applied)
+    superseded(.itemPlace(id), .item(id), context: context, &applied)
+    superseded(.itemExpansion(id), .item(id), context: context, &applied)
   }
 
   @inlinable

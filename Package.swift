@@ -9,6 +9,8 @@ import PackageDescription
 //   ListDiff                        changesets between versions and snapshots
 //   ListJournal                     the umbrella an app imports: journal-backed stores
 //   ListReplica                     one list on several devices: replicas, exchange, merge rules
+//   ListSync                        sync through a server: protocol, client, the server's core and
+//                                   its journal-file storage (the HTTP server is in Server/)
 //   ListPresenter                   what a list UI shows: the presenter core, gestures, the system's
 //                                   undo, an observable model for SwiftUI (platform-free; Linux-tested)
 //   ListJournalUIKit                UIKit/AppKit glue (compiled only where they exist)
@@ -34,6 +36,8 @@ let package = Package(
     .library(name: "ListPresenter", targets: ["ListPresenter"]),
     // One list edited on several devices: replicas, exchange, merge, undo of one's own edits.
     .library(name: "ListReplica", targets: ["ListReplica"]),
+    // Sync through a server: the client, the wire protocol and the server's platform-free core.
+    .library(name: "ListSync", targets: ["ListSync"]),
     .library(name: "ListJournalUIKit", targets: ["ListJournalUIKit"]),
     // For an app's tests: a file system that fails and crashes on request.
     .library(name: "JournalFormatTesting", targets: ["JournalFormatTesting"]),
@@ -57,6 +61,7 @@ let package = Package(
     .target(name: "ListJournal", dependencies: ["ListState", "ListHistory", "JournalFormat", "ListDiff", "ListLocking"]),
     .target(
       name: "ListReplica", dependencies: ["ListState", "ListHistory", "JournalFormat", "ListDiff", "ListLocking", "CZstd"]),
+    .target(name: "ListSync", dependencies: ["ListState", "ListHistory", "JournalFormat", "ListReplica", "ListLocking"]),
     .target(name: "ListPresenter", dependencies: ["ListState", "ListHistory", "ListDiff", "ListLocking"]),
     .target(name: "ListJournalUIKit", dependencies: ["ListJournal", "ListPresenter"]),
     .systemLibrary(

@@ -33,7 +33,7 @@ struct ListJournalCommand: ParsableCommand {
     subcommands: [
       ExecCommand.self, ReplCommand.self, ShowCommand.self, LogCommand.self, DiffCommand.self,
       ReplayCommand.self, VerifyCommand.self, InfoCommand.self, CompactCommand.self, ExportCommand.self,
-      ImportCommand.self, CloneCommand.self, SyncCommand.self,
+      ImportCommand.self, CloneCommand.self, SyncCommand.self, ServeCommand.self,
     ])
 
   /// Runs the command line, mapping argument errors to `error: …` and exit code 2 (usage),

@@ -41,7 +41,9 @@ struct CLIRunner {
     .appendingPathComponent("Golden")
 
   /// Runs `listjournal ARGUMENTS` with `stdin`, in `directory`.
-  static func run(_ arguments: [String], stdin: String = "", in directory: URL) throws -> Result {
+  static func run(
+    _ arguments: [String], stdin: String = "", in directory: URL, environment extra: [String: String] = [:]
+  ) throws -> Result {
     let binary = try #require(binary, "the listjournal binary was not found next to the tests; build it with `swift build`")
     let process = Process()
     process.executableURL = binary
@@ -52,6 +54,7 @@ struct CLIRunner {
     environment["NO_COLOR"] = "1"
     // Help is wrapped to the terminal's width: the same width everywhere.
     environment["COLUMNS"] = "80"
+    environment.merge(extra) { _, new in new }
     process.environment = environment
     let id = UUID().uuidString
     let inputURL = directory.appendingPathComponent(".stdin-\(id)")

@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import ListSync
+import ListSyncHummingbird
+import Logging
+import ServiceLifecycle
+
+/// `listjournal-server serve`: hosts lists until SIGTERM or SIGINT, then shuts down gracefully
+/// (in-flight appends finish and are acked, sockets close with 1001, the storage closes) and
+/// exits 0.
+struct ServeCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "serve",
+    abstract: "Host shared lists: WebSocket sync at /v1/lists/NAME/sync, JSON reads, /health.",
+    discussion: """
+      Lists are kept as replica journals in the --data folder (created if missing), one file per \
+      list. Clients authenticate with `Authorization: Bearer TOKEN`; --tokens names a JSON file \
+      of grants: {"tokens": [{"token": "…", "lists": "*" or ["groceries"], "access": "write" or \
+      "read"}]}. Without --tokens every client may read and write every list (loopback use only). \
+      Once listening, the server prints `listening on HOST:PORT` on stdout (useful with --port 0).
+
+      Example:
+        listjournal-server serve --port 8080 --data lists --tokens tokens.json
+      """)
+
+  @Option(help: "The address to listen on.")
+  var host = "127.0.0.1"
+
+  @Option(help: "The port to listen on (0: any free port, printed once listening).")
+  var port = 8080
+
+  @Option(help: "The folder holding one journal per list.")
+  var data = "lists"
+
+  @Option(help: "A JSON file of bearer tokens and the lists they read or write.")
+  var tokens: String?
+
+  @Option(help: "The largest message a client may send, in bytes.")
+  var maxFrameBytes = 16 << 20
+
+  @Option(help: "The most commits one push may carry.")
+  var maxCommitsPerPush = 65_536
+
+  @Option(help: "How long an append waits to gather other pushes into one fsync, in milliseconds.")
+  var groupCommitDelayMs = 0
+
+  @Option(help: "Frames queued for one slow client before it is disconnected (it catches up on reconnect).")
+  var maxQueuedFrames = 4096
+
+  @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+  var logLevel = "info"
+
+  func validate() throws {
+    guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is not a port (0 to 65535)") }
+    guard maxFrameBytes >= 1024 else { throw ValidationError("--max-frame-bytes \(maxFrameBytes) is below 1024") }
+    guard maxCommitsPerPush >= 1 else { throw ValidationError("--max-commits-per-push must be at least 1") }
+    guard groupCommitDelayMs >= 0 else { throw ValidationError("--group-commit-delay-ms must be 0 or more") }
+    guard maxQueuedFrames >= 1 else { throw ValidationError("--max-queued-frames must be at least 1") }
+    guard Logger.Level(rawValue: logLevel) != nil else {
+      throw ValidationError("--log-level '\(logLevel)' is not one of trace, debug, info, notice, warning, error, critical")
+    }
+  }
+
+  func run() async throws {
+    let level = Logger.Level(rawValue: logLevel) ?? .info
+    LoggingSystem.bootstrap { label in
+      var handler = StreamLogHandler.standardError(label: label)
+      handler.logLevel = level
+      return handler
+    }
+    let logger = Logger(label: "listjournal-server")
+    var hubConfiguration = SyncHubConfiguration()
+    hubConfiguration.maxFrameBytes = maxFrameBytes
+    hubConfiguration.maxCommitsPerPush = maxCommitsPerPush
+    hubConfiguration.groupCommitDelay = .milliseconds(groupCommitDelayMs)
+    hubConfiguration.maxQueuedFrames = maxQueuedFrames
+    if let tokens {
+      do {
+        hubConfiguration.accessPolicy = try SyncAccessPolicy.load(from: tokens)
+      } catch {
+        throw ServerFailure("\(error)")
+      }
+    } else {
+      logger.warning("no --tokens: every client may read and write every list")
+    }
+    let storage = try makeStorage(logger: logger)
+    let observer = SyncServerObserver(logger: logger)
+    let hub = SyncHub(storage: storage, configuration: hubConfiguration, observer: observer)
+    let server = SyncServer(
+      hub: hub, configuration: .init(host: host, port: port, maxFrameBytes: maxFrameBytes), logger: logger,
+      observer: observer)
+    let host = self.host
+    let group = ServiceGroup(
+      configuration: .init(
+        services: server.services { port in
+          // Unbuffered, so a parent process reading the pipe sees the line at once.
+          FileHandle.standardOutput.write(Data("listening on \(host):\(port)\n".utf8))
+        }.map { .init(service: $0) },
+        gracefulShutdownSignals: [.sigterm, .sigint],
+        logger: logger))
+    try await group.run()
+  }
+}
+
+/// A startup failure, printed as `error: …` with exit code 1.
+struct ServerFailure: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}

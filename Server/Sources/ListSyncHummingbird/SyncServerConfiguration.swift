@@ -1,0 +1,27 @@
+/// Where the sync server listens and how large a message it reads.
+///
+/// ```swift
+/// let configuration = SyncServerConfiguration(host: "0.0.0.0", port: 8080)
+/// ```
+///
+/// - Complexity: O(1).
+public struct SyncServerConfiguration: Sendable {
+  /// The address to bind (`127.0.0.1` by default: loopback only).
+  public var host: String
+  /// The port; 0 picks a free one (``SyncServer`` reports it once listening).
+  public var port: Int
+  /// The largest message read from a client; a larger one gets an `error` (too large) and a close
+  /// with 1009. Keep it equal to the hub's `maxFrameBytes`.
+  public var maxFrameBytes: Int
+  /// How long a WebSocket close handshake may take before the connection is dropped.
+  public var closeTimeout: Duration
+
+  public init(
+    host: String = "127.0.0.1", port: Int = 8080, maxFrameBytes: Int = 16 << 20, closeTimeout: Duration = .seconds(5)
+  ) {
+    self.host = host
+    self.port = port
+    self.maxFrameBytes = maxFrameBytes
+    self.closeTimeout = closeTimeout
+  }
+}

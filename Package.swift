@@ -93,7 +93,7 @@ let package = Package(
     .testTarget(
       name: "ListSyncTests",
       dependencies: [
-        "ListSync", "ListReplica", "ListHistory", "ListState", "JournalFormat", "JournalFormatTesting", "TestSupport",
+        "ListSync", "ListReplica", "ListHistory", "ListState", "JournalFormat", "JournalFormatTesting", "ListLocking", "TestSupport",
       ]),
     .testTarget(
       name: "ListPresenterTests",

@@ -58,6 +58,7 @@ public final class SyncClient<Section: ListElement, Item: ListElement>: Sendable
   ///   list under the name, the list does not exist for a read-only token, the base state does
   ///   not decode); `CancellationError` is not thrown: cancelling ends the run.
   public func run() async throws {
+    state.withLock { $0.fatal = nil }
     var attempt = 0
     while !Task.isCancelled {
       do {
@@ -65,6 +66,7 @@ public final class SyncClient<Section: ListElement, Item: ListElement>: Sendable
         attempt = 0
       } catch let error as SyncClientError where error.isFatal {
         finishConnection(error: "\(error)")
+        state.withLock { $0.fatal = error }
         throw error
       } catch {
         finishConnection(error: Task.isCancelled ? nil : "\(error)")
@@ -101,7 +103,7 @@ public final class SyncClient<Section: ListElement, Item: ListElement>: Sendable
   private func sync(over channel: any SyncChannel) async throws {
     let genesis: SyncListGenesis
     do {
-      genesis = SyncListGenesis(listID: replica.listID, base: try ReplicaJournalLayout.encodeBase(replica.base, codec: codec))
+      genesis = try SyncListGenesis(of: replica, codec: codec)
     } catch {
       throw SyncClientError.undecodableBase("\(error)")
     }
@@ -234,10 +236,14 @@ public final class SyncClient<Section: ListElement, Item: ListElement>: Sendable
   /// Waits until every commit of the replica is acknowledged by the server and every frame the
   /// server queued for this client before now has been received: a barrier for tests,
   /// benchmarks and "sync now" buttons.
+  ///
+  /// - Throws: the ``SyncClientError`` that stopped ``run()`` for good, or `CancellationError`.
   public func waitUntilSynced() async throws {
     while true {
       try Task.checkCancellation()
-      guard let channel = state.withLock({ $0.channel }) else {
+      let (channel, fatal) = state.withLock { ($0.channel, $0.fatal) }
+      if let fatal { throw fatal }
+      guard let channel else {
         try await Task.sleep(for: .milliseconds(5))
         continue
       }

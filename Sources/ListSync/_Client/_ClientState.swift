@@ -15,6 +15,8 @@ struct _ClientState {
   var waiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
   /// The replica's vector when it was last checked for commits to push.
   var checkedVector: ReplicaVersionVector?
+  /// Why ``SyncClient/run()`` stopped for good, for ``SyncClient/waitUntilSynced()`` to report.
+  var fatal: SyncClientError?
 
   mutating func markKnown(_ id: ReplicaCommitID) {
     guard !known.contains(id) else { return }

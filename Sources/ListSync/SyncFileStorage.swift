@@ -59,7 +59,11 @@ public final class SyncFileStorage: SyncStorage {
   func list(_ name: String) throws(SyncStorageError) -> _FileList? {
     try state.withLock { state throws(SyncStorageError) -> _FileList? in
       guard !state.closed else { throw .closed }
-      if let open = state.lists[name] { return open }
+      if let open = state.lists[name] {
+        guard open.isBroken else { return open }
+        open.close()
+        state.lists[name] = nil
+      }
       let path = path(of: name)
       guard options.fileSystem.exists(path) else { return nil }
       let list = try _FileList.open(name: name, path: path, options: options)

@@ -12,7 +12,9 @@ import Testing
 /// touches only its own session: another client keeps syncing.
 @Suite(.timeLimit(.minutes(2))) struct SyncHubTests {
   static func replica(_ id: UInt64, listID: UInt64 = 7, items: [String]) throws -> Replica {
-    let replica = Replica(replica: ReplicaID(rawValue: id), listID: listID)
+    // A fixed clock: replicas sharing an identifier make identical commits until their edits differ.
+    let replica = Replica(
+      replica: ReplicaID(rawValue: id), listID: listID, configuration: ListReplicaConfiguration(clock: { 1_800_000_000 }))
     try replica.transaction { tx in try tx.appendSections([TestSection("S")]) }
     for item in items { try replica.transaction { tx in try tx.appendItems([TestItem(item)], toSection: "S") } }
     return replica

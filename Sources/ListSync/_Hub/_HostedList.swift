@@ -258,6 +258,9 @@ actor _HostedList {
       observer?.storageFailed(list: name, error: error)
       let code: SyncErrorCode = if case .conflictingCommit = error { .conflictingCommit } else { .storage }
       for push in accepted { refuse(push, code, "\(error)") }
+      // A failed append may still have stored some commits: read them back like another
+      // instance's, so the other sessions receive them.
+      if code == .storage { externalPending = true }
       return
     }
     let storedIDs = Set(result.stored.map(\.id))

@@ -11,6 +11,8 @@ final class _FileList: Sendable {
     var commits: [SyncStoredCommit] = []
     var index: [ReplicaCommitID: Int] = [:]
     var closed = false
+    /// An append failed: the file's tail is unknown, so the storage reopens the file.
+    var broken = false
   }
 
   let name: String
@@ -135,9 +137,10 @@ final class _FileList: Sendable {
         }
         try writer.sync()
       } catch {
-        // The file's state is unknown now: later appends fail rather than risk positions
-        // that disagree with the file after a reopen.
+        // The file's tail is unknown now: the storage reopens it (cutting what is torn) before
+        // the next request, so positions always agree with the file.
         contents.closed = true
+        contents.broken = true
         throw .backend("'\(path)': \(error)")
       }
       for commit in fresh {
@@ -147,6 +150,8 @@ final class _FileList: Sendable {
       return SyncAppendResult(stored: fresh, duplicates: duplicates)
     }
   }
+
+  var isBroken: Bool { contents.withLock { $0.broken } }
 
   func close() {
     contents.withLock { $0.closed = true }

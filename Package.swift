@@ -89,7 +89,12 @@ let package = Package(
     .testTarget(name: "ListDiffTests", dependencies: ["ListDiff", "ListHistory", "ListState", "ListLocking", "TestSupport"]),
     .testTarget(
       name: "ListReplicaTests",
-      dependencies: ["ListReplica", "ListDiff", "ListHistory", "ListState", "JournalFormat", "TestSupport"]),
+      dependencies: ["ListReplica", "ListDiff", "ListHistory", "ListState", "JournalFormat", "JournalFormatTesting", "TestSupport"]),
+    .testTarget(
+      name: "ListSyncTests",
+      dependencies: [
+        "ListSync", "ListReplica", "ListHistory", "ListState", "JournalFormat", "JournalFormatTesting", "ListLocking", "TestSupport",
+      ]),
     .testTarget(
       name: "ListPresenterTests",
       dependencies: ["ListPresenter", "ListJournal", "ListDiff", "ListHistory", "ListState", "TestSupport"]),

@@ -1,0 +1,188 @@
+import Foundation
+
+/// Who may read and write which list: bearer tokens, each granting read or write access to
+/// some lists or to all.
+///
+/// A server loads it from a JSON file:
+///
+/// ```json
+/// {"tokens": [
+///   {"token": "phone-7f3a", "lists": ["groceries", "chores"], "access": "write"},
+///   {"token": "dashboard", "lists": "*", "access": "read"}
+/// ]}
+/// ```
+/// ```swift
+/// let policy = try SyncAccessPolicy.load(from: "tokens.json")
+/// policy.authorize(token: "dashboard", list: "groceries")   // .read
+/// policy.authorize(token: nil, list: "groceries")           // .unauthenticated
+/// ```
+/// - Complexity: ``authorize(token:list:)`` is O(lists of the token).
+public struct SyncAccessPolicy: Sendable, Hashable, Codable {
+  /// The lists a token covers.
+  public enum Lists: Sendable, Hashable, Codable {
+    /// Every list (`"*"` in the file).
+    case all
+    /// These lists.
+    case named(Set<String>)
+
+    public func contains(_ list: String) -> Bool {
+      switch self {
+      case .all: true
+      case .named(let names): names.contains(list)
+      }
+    }
+
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.singleValueContainer()
+      if let text = try? container.decode(String.self) {
+        guard text == "*" else {
+          throw DecodingError.dataCorruptedError(
+            in: container, debugDescription: "lists is \"\(text)\": give \"*\" or an array of list names")
+        }
+        self = .all
+        return
+      }
+      let names = try container.decode([String].self)
+      for name in names where !SyncHub.isValidListName(name) {
+        throw DecodingError.dataCorruptedError(
+          in: container, debugDescription: "'\(name)' is not a list name ([A-Za-z0-9._-], 1 to 128 characters)")
+      }
+      self = .named(Set(names))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      switch self {
+      case .all: try container.encode("*")
+      case .named(let names): try container.encode(names.sorted())
+      }
+    }
+  }
+
+  /// What one token grants.
+  public struct Grant: Sendable, Hashable, Codable {
+    public var token: String
+    public var lists: Lists
+    public var access: SyncAccess
+
+    public init(token: String, lists: Lists, access: SyncAccess) {
+      self.token = token
+      self.lists = lists
+      self.access = access
+    }
+  }
+
+  /// The grants, one per token.
+  public var tokens: [Grant]
+  /// The access of a request without a known token; nil (the default) refuses it with 401.
+  public var anonymous: SyncAccess?
+
+  public init(tokens: [Grant], anonymous: SyncAccess? = nil) {
+    self.tokens = tokens
+    self.anonymous = anonymous
+  }
+
+  /// Everyone may read and write every list, token or not: for tests and local use only.
+  public static var open: SyncAccessPolicy { SyncAccessPolicy(tokens: [], anonymous: .write) }
+
+  /// The access `token` grants to `list`.
+  public func authorize(token: String?, list: String) -> SyncAuthorization {
+    guard let token, let grant = tokens.first(where: { $0.token == token }) else {
+      switch anonymous {
+      case .read: return .read
+      case .write: return .write
+      case nil: return .unauthenticated
+      }
+    }
+    guard grant.lists.contains(list) else { return .forbidden }
+    return grant.access == .write ? .write : .read
+  }
+
+  /// Whether `token` is known (or anonymous access is allowed) and may see `list` at all.
+  public func lists(visibleTo token: String?) -> Lists? {
+    guard let token, let grant = tokens.first(where: { $0.token == token }) else { return anonymous == nil ? nil : .all }
+    return grant.lists
+  }
+
+  /// Parses a policy file's JSON.
+  ///
+  /// - Throws: ``SyncAccessPolicyError`` naming the field (`tokens[2].access`) and, for
+  ///   syntax errors, what the JSON parser reports.
+  public static func decode(json: [UInt8], source: String = "tokens") throws(SyncAccessPolicyError) -> SyncAccessPolicy {
+    let policy: SyncAccessPolicy
+    do {
+      policy = try JSONDecoder().decode(SyncAccessPolicy.self, from: Data(json))
+    } catch let error as DecodingError {
+      throw SyncAccessPolicyError(decoding: error, source: source, json: json)
+    } catch {
+      throw SyncAccessPolicyError(source: source, field: nil, line: nil, reason: "\(error)")
+    }
+    var seen: [String: Int] = [:]
+    for (index, grant) in policy.tokens.enumerated() {
+      let field = "tokens[\(index)].token"
+      guard !grant.token.isEmpty else {
+        throw SyncAccessPolicyError(source: source, field: field, line: nil, reason: "the token is empty")
+      }
+      if let first = seen[grant.token] {
+        throw SyncAccessPolicyError(source: source, field: field, line: nil, reason: "the same token as tokens[\(first)]")
+      }
+      seen[grant.token] = index
+    }
+    return policy
+  }
+
+  /// Reads and parses a policy file.
+  public static func load(from path: String) throws(SyncAccessPolicyError) -> SyncAccessPolicy {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw SyncAccessPolicyError(source: path, field: nil, line: nil, reason: "cannot read the file")
+    }
+    return try decode(json: Array(data), source: path)
+  }
+}
+
+/// Why a token file was refused: the file, the field (`tokens[2].access`), the line when the
+/// JSON parser names one, and the reason.
+public struct SyncAccessPolicyError: Error, Sendable, Hashable, CustomStringConvertible {
+  public var source: String
+  public var field: String?
+  public var line: Int?
+  public var reason: String
+
+  public init(source: String, field: String?, line: Int?, reason: String) {
+    self.source = source
+    self.field = field
+    self.line = line
+    self.reason = reason
+  }
+
+  init(decoding error: DecodingError, source: String, json: [UInt8]) {
+    func path(_ keys: [any CodingKey]) -> String? {
+      guard !keys.isEmpty else { return nil }
+      var text = ""
+      for key in keys {
+        if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+      }
+      return text
+    }
+    switch error {
+    case .keyNotFound(let key, let context):
+      let parent = path(context.codingPath)
+      self.init(source: source, field: parent.map { "\($0).\(key.stringValue)" } ?? key.stringValue, line: nil, reason: "missing")
+    case .typeMismatch(let type, let context):
+      self.init(source: source, field: path(context.codingPath), line: nil, reason: "expected \(type): \(context.debugDescription)")
+    case .valueNotFound(_, let context), .dataCorrupted(let context):
+      var reason = context.debugDescription
+      if let underlying = context.underlyingError { reason += " (\(underlying))" }
+      self.init(source: source, field: path(context.codingPath), line: nil, reason: reason)
+    @unknown default:
+      self.init(source: source, field: nil, line: nil, reason: "\(error)")
+    }
+  }
+
+  public var description: String {
+    var text = source
+    if let line { text += ":\(line)" }
+    if let field { text += ": \(field)" }
+    return text + ": " + reason
+  }
+}

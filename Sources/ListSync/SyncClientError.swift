@@ -1,0 +1,30 @@
+/// Why a ``SyncClient`` stopped or a join failed.
+public enum SyncClientError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The server refused the session with an `error` frame: the code and its message.
+  case refused(code: SyncErrorCode, message: String)
+  /// The server hosts a different list under this name than the replica's.
+  case differentList(server: UInt64, replica: UInt64)
+  /// The server sent something that is not the protocol.
+  case protocolViolation(String)
+  /// The list's base state does not decode with the app's codec.
+  case undecodableBase(String)
+
+  public var description: String {
+    switch self {
+    case .refused(let code, let message): "the server refused (\(code)): \(message)"
+    case .differentList(let server, let replica):
+      "the server's list is \(_hex(server)), the replica's is \(_hex(replica))"
+    case .protocolViolation(let message): "protocol violation: \(message)"
+    case .undecodableBase(let message): "the list's base state does not decode: \(message)"
+    }
+  }
+
+  /// Whether reconnecting cannot help (another list, an unsupported version, no such list).
+  var isFatal: Bool {
+    switch self {
+    case .differentList, .undecodableBase: true
+    case .refused(let code, _): code == .differentList || code == .unsupportedVersion || code == .notHosted
+    case .protocolViolation: false
+    }
+  }
+}

@@ -1,0 +1,18 @@
+/// Where a ``SyncClient`` stands.
+public struct SyncClientStatus: Sendable, Hashable {
+  public enum Phase: Sendable, Hashable {
+    case disconnected
+    case connecting
+    case connected
+  }
+
+  public var phase: Phase = .disconnected
+  /// Commits pushed and not acknowledged yet.
+  public var commitsInFlight: Int = 0
+  /// The last error: a refused push, a lost connection, a refused connection.
+  public var lastError: String?
+  /// Connections made so far.
+  public var connections: Int = 0
+
+  public init() {}
+}

@@ -1,0 +1,23 @@
+/// The hub's limits and access policy.
+///
+/// ```swift
+/// var configuration = SyncHubConfiguration()
+/// configuration.accessPolicy = try SyncAccessPolicy.load(from: "/etc/lists/tokens.json")
+/// configuration.maxFrameBytes = 4 << 20
+/// ```
+public struct SyncHubConfiguration: Sendable {
+  /// The largest frame accepted; a larger one gets `error` 2 and the connection is closed (1009).
+  public var maxFrameBytes: Int = 16 << 20
+  /// The most commits one push may carry; more gets `error` 2 and the connection is closed.
+  public var maxCommitsPerPush: Int = 65_536
+  /// How long a group commit waits for more pushes before appending (zero: pushes that arrive
+  /// while an append is in flight are grouped, nothing more).
+  public var groupCommitDelay: Duration = .zero
+  /// The most frames queued for one session; a session further behind is disconnected and
+  /// catches up when it reconnects.
+  public var maxQueuedFrames: Int = 4096
+  /// Who may read and write which list.
+  public var accessPolicy: SyncAccessPolicy = .open
+
+  public init() {}
+}

@@ -1,0 +1,28 @@
+/// Receives the hub's events, for logs and metrics (the server maps them to swift-log and
+/// swift-metrics). Every method has an empty default; calls come from any task, keep them quick.
+public protocol SyncHubObserver: Sendable {
+  /// A session opened on `list` (`sessions`: how many the list has now).
+  func sessionOpened(list: String, access: SyncAccess, sessions: Int)
+  /// A session of `list` closed.
+  func sessionClosed(list: String, sessions: Int)
+  /// `count` commits were stored durably in `list` by one group commit of `pushes` pushes.
+  func commitsStored(list: String, count: Int, pushes: Int)
+  /// Seconds from a push's arrival until its commits were queued to the other sessions.
+  func fanOutLag(list: String, seconds: Double)
+  /// A request or frame of `list` was refused (a read-only push, a malformed frame, …).
+  func refused(list: String, code: SyncErrorCode, reason: String)
+  /// A session fell too far behind and was disconnected.
+  func sessionDropped(list: String, queuedFrames: Int)
+  /// The storage failed.
+  func storageFailed(list: String, error: SyncStorageError)
+}
+
+extension SyncHubObserver {
+  public func sessionOpened(list: String, access: SyncAccess, sessions: Int) {}
+  public func sessionClosed(list: String, sessions: Int) {}
+  public func commitsStored(list: String, count: Int, pushes: Int) {}
+  public func fanOutLag(list: String, seconds: Double) {}
+  public func refused(list: String, code: SyncErrorCode, reason: String) {}
+  public func sessionDropped(list: String, queuedFrames: Int) {}
+  public func storageFailed(list: String, error: SyncStorageError) {}
+}

@@ -1,0 +1,18 @@
+/// Why bytes received are not a valid ``SyncMessage``.
+public enum SyncMessageError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The frame does not follow the layout, at this byte offset.
+  case malformed(offset: Int, reason: String)
+
+  /// The byte offset of the problem.
+  public var offset: Int {
+    switch self {
+    case .malformed(let offset, _): offset
+    }
+  }
+
+  public var description: String {
+    switch self {
+    case .malformed(let offset, let reason): "malformed sync message at byte \(offset): \(reason)"
+    }
+  }
+}

@@ -1,0 +1,217 @@
+import ListHistory
+import ListReplica
+import ListLocking
+
+/// One client connection to one list on a ``SyncHub``: the server glue hands it every frame the
+/// socket receives and sends what it queues, in order, through the `send` given to
+/// ``SyncHub/openSession(list:access:send:close:)``.
+///
+/// ```swift
+/// let session = try await hub.openSession(list: "groceries", access: .write) { frame in
+///   try? await socket.write(.binary(frame))
+/// }
+/// for try await frame in socket.binaryFrames {
+///   if case .close(let code, let reason) = await session.receive(frame) { try await socket.close(code, reason); break }
+/// }
+/// await session.close()
+/// ```
+public final class SyncSession: Sendable {
+  /// The list the session is for.
+  public let list: String
+  /// What the session may do.
+  public let access: SyncAccess
+  let id: Int
+  let hosted: _HostedList
+  let configuration: SyncHubConfiguration
+  let observer: (any SyncHubObserver)?
+  let queue: _OutgoingQueue
+  let onClose: (@Sendable (UInt16, String) async -> Void)?
+  let state = ListMutex(State())
+
+  struct State {
+    var greeted = false
+    var closed = false
+  }
+
+  init(
+    list: String, access: SyncAccess, id: Int, hosted: _HostedList, configuration: SyncHubConfiguration,
+    observer: (any SyncHubObserver)?, send: @escaping @Sendable ([UInt8]) async -> Void,
+    close: (@Sendable (UInt16, String) async -> Void)?
+  ) {
+    self.list = list
+    self.access = access
+    self.id = id
+    self.hosted = hosted
+    self.configuration = configuration
+    self.observer = observer
+    self.onClose = close
+    let queue = _OutgoingQueue(limit: configuration.maxQueuedFrames)
+    self.queue = queue
+    // One task per session drains its queue into the socket, so a slow socket stalls only it.
+    Task {
+      while let item = await queue.next() {
+        switch item {
+        case .frame(let frame): await send(frame)
+        case .flush(let continuation): continuation.resume()
+        }
+      }
+    }
+  }
+
+  /// Whether the session has been closed (by ``close()``, an error, or falling behind).
+  public var isClosed: Bool { state.withLock { $0.closed } }
+
+  /// Handles one binary frame from the client, in the order received (call it from one task).
+  ///
+  /// - Returns: ``SyncSessionVerdict/keepOpen``, or ``SyncSessionVerdict/close(code:reason:)``
+  ///   once the `error` frame that explains it has been handed to `send`.
+  public func receive(_ frame: [UInt8]) async -> SyncSessionVerdict {
+    let arrived = ContinuousClock.now
+    guard !isClosed else { return .close(code: 1000, reason: "closed") }
+    guard frame.count <= configuration.maxFrameBytes else {
+      return await fail(
+        request: 0, .tooLarge, "a frame of \(frame.count) bytes exceeds the limit of \(configuration.maxFrameBytes)",
+        closing: 1009)
+    }
+    let message: SyncMessage
+    do { message = try SyncMessage(decoding: frame) } catch {
+      return await fail(request: 0, .malformed, "\(error)", closing: 1002)
+    }
+    let greeted = state.withLock { $0.greeted }
+    switch message {
+    case .hello(let version, let vector, let genesis):
+      guard !greeted else { return await fail(request: 0, .malformed, "a second hello", closing: 1002) }
+      guard version == SyncMessage.protocolVersion else {
+        return await fail(
+          request: 0, .unsupportedVersion,
+          "protocol version \(version) is not supported (this server speaks \(SyncMessage.protocolVersion))", closing: 1002)
+      }
+      state.withLock { $0.greeted = true }
+      switch await hosted.hello(session: self, vector: vector, genesis: genesis) {
+      case .welcomed: return .keepOpen
+      case .refused(let code, let reason): return await fail(request: 0, code, reason, closing: 1008)
+      }
+    case .push(let request, let batch):
+      guard greeted else { return await fail(request: request, .malformed, "a push before hello", closing: 1002) }
+      return await push(request: request, batch: batch, arrived: arrived)
+    case .welcome, .ack, .commits, .error:
+      return await fail(request: 0, .malformed, "a client may not send a \(message.typeName) message", closing: 1002)
+    }
+  }
+
+  /// What a text frame gets: `error` 1 and close (the protocol is binary).
+  public func receiveText() async -> SyncSessionVerdict {
+    await fail(request: 0, .malformed, "text frames are not part of the protocol; send binary frames", closing: 1003)
+  }
+
+  private func push(request: UInt64, batch: ReplicaBatch, arrived: ContinuousClock.Instant) async -> SyncSessionVerdict {
+    guard access == .write else {
+      send(.error(request: request, code: .readOnly, message: "the token grants read access to '\(list)' only"))
+      observer?.refused(list: list, code: .readOnly, reason: "push on a read-only session")
+      return .keepOpen
+    }
+    let decoded: (listID: UInt64, commits: [_GenericCommit])
+    do { decoded = try batch.commits(codec: .generic()) } catch {
+      return await fail(request: request, .malformed, "push \(request): \(error)", closing: 1002)
+    }
+    guard decoded.commits.count <= configuration.maxCommitsPerPush else {
+      return await fail(
+        request: request, .tooLarge,
+        "push \(request) carries \(decoded.commits.count) commits, more than the limit of \(configuration.maxCommitsPerPush)",
+        closing: 1009)
+    }
+    let expected = await hosted.listID
+    guard decoded.listID == expected else {
+      let message = "push \(request) is a batch of list \(_hex(decoded.listID)); '\(list)' is \(_hex(expected ?? 0))"
+      send(.error(request: request, code: .differentList, message: message))
+      observer?.refused(list: list, code: .differentList, reason: message)
+      return .keepOpen
+    }
+    var commits: [(stored: SyncStoredCommit, commit: _GenericCommit)] = []
+    commits.reserveCapacity(decoded.commits.count)
+    var codec = HistoryCodec<JournalValueElement, JournalValueElement>.generic()
+    for commit in decoded.commits {
+      guard commit.lamportClock > 0 else {
+        return await fail(request: request, .malformed, "push \(request): commit \(commit.id) has Lamport clock 0", closing: 1002)
+      }
+      let bytes: [UInt8]
+      do { bytes = try codec.encode(replicaCommits: [commit]) } catch {
+        return await fail(request: request, .malformed, "push \(request): commit \(commit.id): \(error)", closing: 1002)
+      }
+      commits.append(
+        (SyncStoredCommit(id: commit.id, lamportClock: commit.lamportClock, dependencies: commit.dependencies, bytes: bytes), commit))
+    }
+    switch await hosted.push(commits, session: id, arrived: arrived) {
+    case .stored(let stored, let duplicates):
+      send(.ack(request: request, stored: UInt64(stored), duplicates: UInt64(duplicates)))
+    case .refused(let code, let message):
+      send(.error(request: request, code: code, message: message))
+    }
+    return .keepOpen
+  }
+
+  private func send(_ message: SyncMessage) {
+    if !queue.enqueue(message.encoded()), !isClosed {
+      Task { await self.hosted.remove(self) }
+      drop(reason: "the client fell behind; reconnect to catch up")
+    }
+  }
+
+  private func fail(request: UInt64, _ code: SyncErrorCode, _ reason: String, closing closeCode: UInt16) async
+    -> SyncSessionVerdict
+  {
+    observer?.refused(list: list, code: code, reason: reason)
+    _ = queue.enqueue(SyncMessage.error(request: request, code: code, message: reason).encoded())
+    await queue.flush()
+    await close()
+    return .close(code: closeCode, reason: String(reason.prefix(120)))
+  }
+
+  /// The socket closed, or the server closes it: the session leaves its list and sends nothing more.
+  public func close() async {
+    let wasOpen = state.withLock { state -> Bool in
+      defer { state.closed = true }
+      return !state.closed
+    }
+    guard wasOpen else { return }
+    await hosted.remove(self)
+    queue.finish()
+  }
+
+  /// Drops a session that fell behind (called by its list, which has removed it already).
+  func drop(reason: String) {
+    let wasOpen = state.withLock { state -> Bool in
+      defer { state.closed = true }
+      return !state.closed
+    }
+    guard wasOpen else { return }
+    queue.finish()
+    if let onClose { Task { await onClose(1008, reason) } }
+  }
+
+  /// Closes from the server's side (shutdown): the close callback runs with 1001.
+  func shut() async {
+    let wasOpen = state.withLock { state -> Bool in
+      defer { state.closed = true }
+      return !state.closed
+    }
+    guard wasOpen else { return }
+    await queue.flush()
+    queue.finish()
+    await onClose?(1001, "the server is shutting down")
+  }
+}
+
+extension SyncMessage {
+  /// The message type's name in the protocol document.
+  public var typeName: String {
+    switch self {
+    case .hello: "hello"
+    case .welcome: "welcome"
+    case .push: "push"
+    case .ack: "ack"
+    case .commits: "commits"
+    case .error: "error"
+    }
+  }
+}

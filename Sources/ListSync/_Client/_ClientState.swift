@@ -1,0 +1,47 @@
+import ListHistory
+
+/// A client's connection bookkeeping: what the server is known to hold, pushes in flight and
+/// who waits for their acks.
+struct _ClientState {
+  var channel: (any SyncChannel)?
+  var generation = 0
+  var status = SyncClientStatus()
+  /// What the server holds, as far as this client knows (its vector and acks since).
+  var known = ReplicaVersionVector()
+  var knownBeyond: Set<ReplicaCommitID> = []
+  var inFlight: [UInt64: [ReplicaCommitID]] = [:]
+  var inFlightIDs: Set<ReplicaCommitID> = []
+  var nextRequest: UInt64 = 1
+  var waiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
+  /// The replica's vector when it was last checked for commits to push.
+  var checkedVector: ReplicaVersionVector?
+  /// Why ``SyncClient/run()`` stopped for good, for ``SyncClient/waitUntilSynced()`` to report.
+  var fatal: SyncClientError?
+
+  mutating func markKnown(_ id: ReplicaCommitID) {
+    guard !known.contains(id) else { return }
+    if id.sequence == known[id.replica] + 1 {
+      var next = id.sequence
+      while knownBeyond.remove(ReplicaCommitID(replica: id.replica, sequence: next + 1)) != nil { next += 1 }
+      known[id.replica] = next
+    } else {
+      knownBeyond.insert(id)
+    }
+  }
+
+  func isKnown(_ id: ReplicaCommitID) -> Bool { known.contains(id) || knownBeyond.contains(id) }
+
+  /// Forgets the connection: pushes in flight will be pushed again, waiters are told.
+  mutating func disconnect(error: String?) -> [CheckedContinuation<Bool, Never>] {
+    channel = nil
+    generation += 1
+    status.phase = .disconnected
+    if let error { status.lastError = error }
+    inFlight = [:]
+    inFlightIDs = []
+    status.commitsInFlight = 0
+    checkedVector = nil
+    defer { waiters = [:] }
+    return Array(waiters.values)
+  }
+}

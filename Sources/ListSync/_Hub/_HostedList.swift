@@ -1,0 +1,362 @@
+import ListHistory
+import ListReplica
+
+typealias _GenericCommit = ReplicaCommit<JournalValueElement, JournalValueElement>
+typealias _GenericReplica = ListReplica<JournalValueElement, JournalValueElement>
+
+/// One list the hub hosts: what it needs in memory to check pushes and serve sessions (the
+/// genesis, the identities held, the vector, the last position), its sessions, the group commit
+/// and the read model. An actor: pushes, hellos and fan-out of one list are serialized, so every
+/// session receives the list's commits in storage order.
+actor _HostedList {
+  struct Push {
+    var commits: [(stored: SyncStoredCommit, commit: _GenericCommit)]
+    var session: Int
+    var arrived: ContinuousClock.Instant
+    var ticket: _Ticket<_PushOutcome>
+  }
+
+  let name: String
+  let storage: any SyncStorage
+  let configuration: SyncHubConfiguration
+  let observer: (any SyncHubObserver)?
+
+  var loaded = false
+  var genesis: SyncListGenesis?
+  /// A digest of each held commit's bytes, to tell a duplicate from a conflicting twin.
+  var held: [ReplicaCommitID: Int] = [:]
+  var vector = ReplicaVersionVector()
+  /// Sequences held beyond the vector's contiguous prefix, per replica.
+  var gaps: [ReplicaID: Set<UInt64>] = [:]
+  var lastPosition: UInt64 = 0
+  /// Every position up to this one has been seen (for other instances' appends).
+  var externalCursor: UInt64 = 0
+  var sessions: [Int: SyncSession] = [:]
+
+  var pending: [Push] = []
+  var appending = false
+  var externalPending = false
+  var idleWaiters: [_Ticket<Void>] = []
+
+  var reader: _GenericReplica?
+  var readerPosition: UInt64 = 0
+
+  init(name: String, storage: any SyncStorage, configuration: SyncHubConfiguration, observer: (any SyncHubObserver)?) {
+    self.name = name
+    self.storage = storage
+    self.configuration = configuration
+    self.observer = observer
+  }
+
+  // MARK: Loading
+
+  func load() async throws(SyncStorageError) {
+    guard !loaded else { return }
+    guard let genesis = try await storage.genesis(of: name) else { return }
+    guard !loaded else { return }
+    try await adopt(genesis)
+  }
+
+  private func adopt(_ genesis: SyncListGenesis) async throws(SyncStorageError) {
+    let commits = try await storage.commits(of: name, after: 0, limit: Int.max)
+    guard !loaded else { return }
+    self.genesis = genesis
+    for commit in commits { hold(commit) }
+    externalCursor = lastPosition
+    loaded = true
+  }
+
+  var exists: Bool {
+    get async throws(SyncStorageError) {
+      try await load()
+      return genesis != nil
+    }
+  }
+
+  private func hold(_ commit: SyncStoredCommit) {
+    held[commit.id] = commit.bytes.hashValue
+    let replica = commit.id.replica
+    if commit.id.sequence == vector[replica] + 1 {
+      var next = commit.id.sequence
+      if var waiting = gaps[replica] {
+        while waiting.remove(next + 1) != nil { next += 1 }
+        gaps[replica] = waiting.isEmpty ? nil : waiting
+      }
+      vector[replica] = next
+    } else if commit.id.sequence > vector[replica] {
+      gaps[replica, default: []].insert(commit.id.sequence)
+    }
+    lastPosition = max(lastPosition, commit.position)
+  }
+
+  // MARK: Sessions
+
+  func hello(session: SyncSession, vector clientVector: ReplicaVersionVector, genesis offered: SyncListGenesis?) async
+    -> _HelloOutcome
+  {
+    do {
+      try await load()
+      if genesis == nil {
+        guard session.access == .write else {
+          return .refused(.notHosted, "no list named '\(name)'")
+        }
+        let proposed: SyncListGenesis
+        if let offered {
+          proposed = offered
+        } else {
+          var generator = SystemRandomNumberGenerator()
+          proposed = SyncListGenesis(listID: generator.next(), base: try _HostedList.emptyBase())
+        }
+        let created = try await storage.create(name, genesis: proposed)
+        if genesis == nil { try await adopt(created) }
+      }
+    } catch let error as SyncStorageError {
+      observer?.storageFailed(list: name, error: error)
+      return .refused(.storage, "\(error)")
+    } catch {
+      return .refused(.storage, "\(error)")
+    }
+    guard let genesis else { return .refused(.storage, "the list could not be created") }
+    if let offered, offered.listID != genesis.listID {
+      return .refused(
+        .differentList, "list '\(name)' is \(_hex(genesis.listID)), the client's replica is of list \(_hex(offered.listID))")
+    }
+    // Fan-out queues behind catch-up while catch-up is read.
+    session.queue.pause()
+    sessions[session.id] = session
+    observer?.sessionOpened(list: name, access: session.access, sessions: sessions.count)
+    let position = lastPosition
+    let welcome = SyncMessage.welcome(genesis: genesis, lastPosition: position, vector: vector).encoded()
+    var frames = [welcome]
+    do {
+      let missing = try await storage.commits(of: name, notCoveredBy: clientVector).filter { $0.position <= position }
+      frames += try catchUpFrames(missing)
+    } catch {
+      let code: SyncErrorCode = (error as? SyncStorageError).map { _ in .storage } ?? .malformed
+      sessions[session.id] = nil
+      session.queue.resume(prepending: [])
+      return .refused(code, "catch-up: \(error)")
+    }
+    session.queue.resume(prepending: frames)
+    return .welcomed
+  }
+
+  func remove(_ session: SyncSession) {
+    guard sessions.removeValue(forKey: session.id) != nil else { return }
+    observer?.sessionClosed(list: name, sessions: sessions.count)
+  }
+
+  func catchUpFrames(_ commits: [SyncStoredCommit]) throws -> [[UInt8]] {
+    guard let genesis, !commits.isEmpty else { return [] }
+    var codec = HistoryCodec<JournalValueElement, JournalValueElement>.generic()
+    var decoded: [_GenericCommit] = []
+    decoded.reserveCapacity(commits.count)
+    for commit in commits { decoded += try codec.decodeReplicaCommits(commit.bytes) }
+    var frames: [[UInt8]] = []
+    let chunk = 4096
+    var start = 0
+    while start < decoded.count {
+      let slice = Array(decoded[start..<min(decoded.count, start + chunk)])
+      frames.append(
+        SyncMessage.commits(try ReplicaBatch(commits: slice, listID: genesis.listID, codec: .generic())).encoded())
+      start += chunk
+    }
+    return frames
+  }
+
+  static func emptyBase() throws -> [UInt8] {
+    try ReplicaJournalLayout.encodeBase(
+      ListSnapshot<JournalValueElement, JournalValueElement>(), codec: .generic())
+  }
+
+  var listID: UInt64? { genesis?.listID }
+
+  // MARK: Group commit
+
+  func push(_ commits: [(stored: SyncStoredCommit, commit: _GenericCommit)], session: Int, arrived: ContinuousClock.Instant)
+    async -> _PushOutcome
+  {
+    let ticket = _Ticket<_PushOutcome>()
+    pending.append(Push(commits: commits, session: session, arrived: arrived, ticket: ticket))
+    if !appending {
+      appending = true
+      Task { await self.runGroups() }
+    }
+    return await ticket.wait()
+  }
+
+  private func runGroups() async {
+    while !pending.isEmpty || externalPending {
+      if !pending.isEmpty {
+        if configuration.groupCommitDelay > .zero { try? await Task.sleep(for: configuration.groupCommitDelay) }
+        let group = pending
+        pending = []
+        await append(group)
+      }
+      if externalPending {
+        externalPending = false
+        await readExternal()
+      }
+    }
+    appending = false
+    let waiters = idleWaiters
+    idleWaiters = []
+    for waiter in waiters { waiter.fulfil(()) }
+  }
+
+  /// Waits until no append is in flight (shutdown).
+  func idle() async {
+    guard appending else { return }
+    let ticket = _Ticket<Void>()
+    idleWaiters.append(ticket)
+    await ticket.wait()
+  }
+
+  private func append(_ group: [Push]) async {
+    // Duplicates and conflicting twins are found here first, so storage sees only new commits
+    // and one bad push does not fail its group.
+    var accepted: [Push] = []
+    var claimed: [ReplicaCommitID: (digest: Int, pushers: Set<Int>)] = [:]
+    var order: [(stored: SyncStoredCommit, commit: _GenericCommit)] = []
+    var freshIDs: [[ReplicaCommitID]] = []
+    pushes: for push in group {
+      var fresh: [(stored: SyncStoredCommit, commit: _GenericCommit)] = []
+      var local: [ReplicaCommitID: Int] = [:]
+      for entry in push.commits {
+        let digest = entry.stored.bytes.hashValue
+        if let known = held[entry.stored.id] ?? claimed[entry.stored.id]?.digest ?? local[entry.stored.id] {
+          guard known == digest else {
+            refuse(push, .conflictingCommit, "list '\(name)' holds a different commit \(entry.stored.id)")
+            continue pushes
+          }
+        } else {
+          local[entry.stored.id] = digest
+          fresh.append(entry)
+        }
+      }
+      for entry in fresh { claimed[entry.stored.id] = (entry.stored.bytes.hashValue, []) }
+      for entry in push.commits where claimed[entry.stored.id] != nil {
+        claimed[entry.stored.id]!.pushers.insert(push.session)
+      }
+      order += fresh
+      accepted.append(push)
+      freshIDs.append(fresh.map(\.stored.id))
+    }
+    guard !accepted.isEmpty else { return }
+    guard !order.isEmpty else {
+      for push in accepted { push.ticket.fulfil(.stored(stored: 0, duplicates: push.commits.count)) }
+      return
+    }
+    let result: SyncAppendResult
+    do {
+      result = try await storage.append(order.map(\.stored), to: name)
+    } catch .conflictingCommit where accepted.count > 1 {
+      // Another instance stored a twin: retry push by push so only the push holding it fails.
+      for push in accepted { await append([push]) }
+      return
+    } catch {
+      observer?.storageFailed(list: name, error: error)
+      let code: SyncErrorCode = if case .conflictingCommit = error { .conflictingCommit } else { .storage }
+      for push in accepted { refuse(push, code, "\(error)") }
+      // A failed append may still have stored some commits: read them back like another
+      // instance's, so the other sessions receive them.
+      if code == .storage { externalPending = true }
+      return
+    }
+    let storedIDs = Set(result.stored.map(\.id))
+    for commit in result.stored { hold(commit) }
+    // Commits storage already held (another instance's) count as duplicates.
+    observer?.commitsStored(list: name, count: result.stored.count, pushes: accepted.count)
+    let byID = Dictionary(order.map { ($0.stored.id, $0.commit) }, uniquingKeysWith: { first, _ in first })
+    let commits = result.stored.compactMap { stored in byID[stored.id].map { (stored.id, $0) } }
+    fanOut(commits, pushers: claimed.mapValues(\.pushers))
+    // Acked after the fan-out is queued: an ack means the others' queues hold the commits.
+    for (push, ids) in zip(accepted, freshIDs) {
+      let stored = ids.filter { storedIDs.contains($0) }.count
+      push.ticket.fulfil(.stored(stored: stored, duplicates: push.commits.count - stored))
+    }
+    let now = ContinuousClock.now
+    for push in accepted { observer?.fanOutLag(list: name, seconds: (now - push.arrived).seconds) }
+  }
+
+  private func refuse(_ push: Push, _ code: SyncErrorCode, _ message: String) {
+    observer?.refused(list: name, code: code, reason: message)
+    push.ticket.fulfil(.refused(code, message))
+  }
+
+  /// Queues commits to every session but the ones that pushed them.
+  private func fanOut(_ commits: [(ReplicaCommitID, _GenericCommit)], pushers: [ReplicaCommitID: Set<Int>]) {
+    guard let genesis, !commits.isEmpty else { return }
+    var encoded: [Set<Int>: [UInt8]?] = [:]
+    for (id, session) in sessions {
+      let excluded = Set(commits.filter { pushers[$0.0]?.contains(id) ?? false }.map(\.0))
+      let key = excluded.isEmpty ? Set<Int>() : [id]
+      let frame: [UInt8]?
+      if let cached = encoded[key] {
+        frame = cached
+      } else {
+        let mine = commits.filter { !excluded.contains($0.0) }.map(\.1)
+        frame = mine.isEmpty ? nil : (try? ReplicaBatch(commits: mine, listID: genesis.listID, codec: .generic()))
+          .map { SyncMessage.commits($0).encoded() }
+        // Only the no-exclusion frame is shared; a pusher's own frame is specific to it.
+        if excluded.isEmpty { encoded[key] = .some(frame) }
+      }
+      guard let frame else { continue }
+      if !session.queue.enqueue(frame) { drop(session) }
+    }
+  }
+
+  private func drop(_ session: SyncSession) {
+    let queued = session.queue.queuedFrames
+    sessions[session.id] = nil
+    observer?.sessionDropped(list: name, queuedFrames: queued)
+    observer?.sessionClosed(list: name, sessions: sessions.count)
+    session.drop(reason: "the client fell \(queued) frames behind; reconnect to catch up")
+  }
+
+  // MARK: Other instances
+
+  func externalAppend(upTo position: UInt64) async {
+    guard loaded, position > externalCursor else { return }
+    externalPending = true
+    if !appending {
+      appending = true
+      await runGroups()
+    }
+  }
+
+  private func readExternal() async {
+    guard let genesis else { return }
+    do {
+      let commits = try await storage.commits(of: name, after: externalCursor, limit: Int.max)
+      var fresh: [(ReplicaCommitID, _GenericCommit)] = []
+      var codec = HistoryCodec<JournalValueElement, JournalValueElement>.generic()
+      for commit in commits where held[commit.id] == nil {
+        hold(commit)
+        for decoded in try codec.decodeReplicaCommits(commit.bytes) { fresh.append((decoded.id, decoded)) }
+      }
+      if let last = commits.last { externalCursor = max(externalCursor, last.position) }
+      _ = genesis
+      fanOut(fresh, pushers: [:])
+    } catch {
+      if let error = error as? SyncStorageError { observer?.storageFailed(list: name, error: error) }
+    }
+  }
+
+  func closeAll() -> [SyncSession] {
+    defer { sessions = [:] }
+    return Array(sessions.values)
+  }
+}
+
+func _hex(_ value: UInt64) -> String {
+  let digits = String(value, radix: 16)
+  return String(repeating: "0", count: 16 - digits.count) + digits
+}
+
+extension Duration {
+  var seconds: Double {
+    let (seconds, attoseconds) = components
+    return Double(seconds) + Double(attoseconds) / 1e18
+  }
+}

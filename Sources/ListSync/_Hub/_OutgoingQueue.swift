@@ -1,0 +1,134 @@
+import ListLocking
+
+/// One session's outgoing frames, in order, drained by one task that awaits the socket: a slow
+/// client holds up only its own queue, and a queue over its bound drops the session.
+final class _OutgoingQueue: Sendable {
+  enum Item: Sendable {
+    case frame([UInt8])
+    /// Resumed once every frame queued before it has been handed to the socket.
+    case flush(CheckedContinuation<Void, Never>)
+  }
+
+  struct State {
+    var items: [Item] = []
+    var head = 0
+    var frames = 0
+    /// While catch-up is read, fan-out queues behind it and nothing is sent.
+    var paused = false
+    var finished = false
+    /// Ends once the queued items are taken (a channel closed after its last frames).
+    var ending = false
+    var waiter: CheckedContinuation<Item?, Never>?
+  }
+
+  let limit: Int
+  let state = ListMutex(State())
+
+  init(limit: Int) { self.limit = limit }
+
+  /// Queues a frame; false when the queue is over its bound or finished (the frame is dropped).
+  func enqueue(_ frame: [UInt8]) -> Bool {
+    let (accepted, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Item?, Never>?) in
+      guard !state.finished, state.frames < limit else { return (false, nil) }
+      if !state.paused, let waiter = state.waiter {
+        state.waiter = nil
+        return (true, waiter)
+      }
+      state.items.append(.frame(frame))
+      state.frames += 1
+      return (true, nil)
+    }
+    waiter?.resume(returning: .frame(frame))
+    return accepted
+  }
+
+  /// How many frames wait.
+  var queuedFrames: Int { state.withLock { $0.frames } }
+
+  func pause() { state.withLock { $0.paused = true } }
+
+  /// Puts frames before everything queued and resumes sending (catch-up before fan-out).
+  func resume(prepending frames: [[UInt8]]) {
+    let (waiter, first) = state.withLock { state -> (CheckedContinuation<Item?, Never>?, Item?) in
+      let pending = Array(state.items[state.head...])
+      state.items = frames.map { .frame($0) } + pending
+      state.head = 0
+      state.frames += frames.count
+      state.paused = false
+      guard let waiter = state.waiter, !state.items.isEmpty else { return (nil, nil) }
+      state.waiter = nil
+      return (waiter, Self.take(&state))
+    }
+    if let waiter { waiter.resume(returning: first) }
+  }
+
+  /// Waits until every frame queued so far has been handed to the socket (or the queue ended).
+  func flush() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let waiter = state.withLock { state -> CheckedContinuation<Item?, Never>?? in
+        guard !state.finished else { return .some(nil) }
+        if !state.paused, state.head == state.items.count, let waiter = state.waiter {
+          state.waiter = nil
+          return .some(waiter)
+        }
+        state.items.append(.flush(continuation))
+        return .none
+      }
+      switch waiter {
+      case .some(nil): continuation.resume()
+      case .some(let waiter?): waiter.resume(returning: .flush(continuation))
+      case .none: break
+      }
+    }
+  }
+
+  private static func take(_ state: inout State) -> Item {
+    let item = state.items[state.head]
+    state.head += 1
+    if case .frame = item { state.frames -= 1 }
+    if state.head > 64, state.head * 2 > state.items.count {
+      state.items.removeFirst(state.head)
+      state.head = 0
+    }
+    return item
+  }
+
+  /// The next item, waiting for one; nil once finished.
+  func next() async -> Item? {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Item?, Never>) in
+      let ready = state.withLock { state -> Item?? in
+        if !state.paused, state.head < state.items.count { return .some(Self.take(&state)) }
+        if state.finished || state.ending { return .some(nil) }
+        state.waiter = continuation
+        return .none
+      }
+      if let ready { continuation.resume(returning: ready) }
+    }
+  }
+
+  /// Ends the queue once what is queued has been taken.
+  func end() {
+    let waiter = state.withLock { state -> CheckedContinuation<Item?, Never>? in
+      state.ending = true
+      guard state.head == state.items.count || state.paused else { return nil }
+      defer { state.waiter = nil }
+      return state.waiter
+    }
+    waiter?.resume(returning: nil)
+  }
+
+  /// Ends the queue: frames not sent are dropped, flushes resume, the drain task ends.
+  func finish() {
+    let (waiter, pending) = state.withLock { state -> (CheckedContinuation<Item?, Never>?, [Item]) in
+      state.finished = true
+      let pending = Array(state.items[state.head...])
+      state.items = []
+      state.head = 0
+      state.frames = 0
+      defer { state.waiter = nil }
+      return (state.waiter, pending)
+    }
+    waiter?.resume(returning: nil)
+    for case .flush(let continuation) in pending { continuation.resume() }
+  }
+}

@@ -6,16 +6,20 @@ import PackageDescription
 //   ListSyncHummingbird        routes, the WebSocket upgrade, health, logs and metrics -> SyncHub
 //   ListSyncWebSocketClient    a SyncTransport over HummingbirdWSClient (Linux clients, tests, bench)
 //   ListJournalServer          the `listjournal-server` executable (`serve`)
+//   ListSyncPostgres           `PostgresSyncStorage`: lists and commits in PostgreSQL tables,
+//                              shared by several server instances (postgres-nio)
+//   SyncStorageConformance     the `SyncStorage` contract as checks any storage can be run through
 //   SyncBench                  Tools/bench-sync: many clients on one list over real WebSockets
-//
-// Storage backends other than ListSync's journal files get a target of their own below.
+//   PostgresStorageBench       appends per second through the PostgreSQL storage alone
 
 let package = Package(
   name: "ListJournalServer",
-  platforms: [.macOS(.v14)],
+  // Synchronization.Mutex needs macOS 15; a server has no older floor to keep.
+  platforms: [.macOS(.v15)],
   products: [
     .library(name: "ListSyncHummingbird", targets: ["ListSyncHummingbird"]),
     .library(name: "ListSyncWebSocketClient", targets: ["ListSyncWebSocketClient"]),
+    .library(name: "ListSyncPostgres", targets: ["ListSyncPostgres"]),
     .executable(name: "listjournal-server", targets: ["ListJournalServer"]),
   ],
   dependencies: [
@@ -27,6 +31,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
     .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+    .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
   ],
   targets: [
     .target(
@@ -55,6 +60,42 @@ let package = Package(
         .product(name: "ListSync", package: "ListJournal"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Logging", package: "swift-log"),
+      ]),
+    .target(
+      name: "ListSyncPostgres",
+      dependencies: [
+        .product(name: "ListSync", package: "ListJournal"),
+        .product(name: "ListReplica", package: "ListJournal"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+      ]),
+    .target(
+      name: "SyncStorageConformance",
+      dependencies: [
+        .product(name: "ListSync", package: "ListJournal"),
+        .product(name: "ListReplica", package: "ListJournal"),
+      ],
+      path: "Tests/SyncStorageConformance"),
+    // Appends per second through the PostgreSQL storage alone (release build).
+    .executableTarget(
+      name: "PostgresStorageBench",
+      dependencies: [
+        "ListSyncPostgres",
+        .product(name: "ListSync", package: "ListJournal"),
+        .product(name: "ListReplica", package: "ListJournal"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Benchmarks/PostgresStorageBench"),
+    .testTarget(
+      name: "ListSyncPostgresTests",
+      dependencies: [
+        "ListSyncPostgres", "SyncStorageConformance",
+        .product(name: "ListSync", package: "ListJournal"),
+        .product(name: "ListReplica", package: "ListJournal"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "Logging", package: "swift-log"),
       ]),
     // The mixed workload the end-to-end tests and the benchmark edit lists with.

@@ -56,7 +56,7 @@ let package = Package(
     .executableTarget(
       name: "ListJournalServer",
       dependencies: [
-        "ListSyncHummingbird",
+        "ListSyncHummingbird", "ListSyncPostgres",
         .product(name: "ListSync", package: "ListJournal"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

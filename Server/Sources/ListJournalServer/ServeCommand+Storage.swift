@@ -1,10 +1,22 @@
 import Foundation
 import ListSync
+import ListSyncPostgres
 import Logging
+import ServiceLifecycle
 
 extension ServeCommand {
-  /// The storage the options name: journal files in `--data` (the default backend).
-  func makeStorage(logger: Logger) throws -> any SyncStorage {
+  /// The storage the options name, and the services it needs running: PostgreSQL with
+  /// `--postgres` (its connection pool and listener), else journal files in `--data`.
+  func makeStorage(logger: Logger) throws -> (any SyncStorage, [any Service]) {
+    if let postgres {
+      do {
+        let storage = try PostgresSyncStorage(url: postgres, logger: logger)
+        logger.info("storage: PostgreSQL", metadata: ["instance": "\(storage.instanceID)"])
+        return (storage, [storage])
+      } catch {
+        throw ServerFailure("--postgres: \(error)")
+      }
+    }
     do {
       try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
     } catch {
@@ -13,7 +25,7 @@ extension ServeCommand {
     do {
       let storage = try SyncFileStorage(directory: data)
       logger.info("storage: journal files", metadata: ["data": "\(data)"])
-      return storage
+      return (storage, [])
     } catch {
       throw ServerFailure("cannot open the data folder '\(data)': \(error)")
     }

@@ -14,13 +14,15 @@ struct ServeCommand: AsyncParsableCommand {
     abstract: "Host shared lists: WebSocket sync at /v1/lists/NAME/sync, JSON reads, /health.",
     discussion: """
       Lists are kept as replica journals in the --data folder (created if missing), one file per \
-      list. Clients authenticate with `Authorization: Bearer TOKEN`; --tokens names a JSON file \
+      list, or with --postgres in a PostgreSQL database that several instances can share (clients \
+      of different instances see each other's commits). Clients authenticate with `Authorization: Bearer TOKEN`; --tokens names a JSON file \
       of grants: {"tokens": [{"token": "…", "lists": "*" or ["groceries"], "access": "write" or \
       "read"}]}. Without --tokens every client may read and write every list (loopback use only). \
       Once listening, the server prints `listening on HOST:PORT` on stdout (useful with --port 0).
 
       Example:
         listjournal-server serve --port 8080 --data lists --tokens tokens.json
+        listjournal-server serve --port 8081 --postgres postgres://sync@127.0.0.1/lists --tokens tokens.json
       """)
 
   @Option(help: "The address to listen on.")
@@ -31,6 +33,12 @@ struct ServeCommand: AsyncParsableCommand {
 
   @Option(help: "The folder holding one journal per list.")
   var data = "lists"
+
+  @Option(
+    help: ArgumentHelp(
+      "A postgres:// URL: lists and commits in PostgreSQL tables instead of --data, shared by every instance using it.",
+      valueName: "url"))
+  var postgres: String?
 
   @Option(help: "A JSON file of bearer tokens and the lists they read or write.")
   var tokens: String?
@@ -83,7 +91,7 @@ struct ServeCommand: AsyncParsableCommand {
     } else {
       logger.warning("no --tokens: every client may read and write every list")
     }
-    let storage = try makeStorage(logger: logger)
+    let (storage, storageServices) = try makeStorage(logger: logger)
     let observer = SyncServerObserver(logger: logger)
     let hub = SyncHub(storage: storage, configuration: hubConfiguration, observer: observer)
     let server = SyncServer(
@@ -92,10 +100,11 @@ struct ServeCommand: AsyncParsableCommand {
     let host = self.host
     let group = ServiceGroup(
       configuration: .init(
-        services: server.services { port in
+        // The storage first: a graceful shutdown stops services in reverse order, so it stops last.
+        services: (storageServices + server.services { port in
           // Unbuffered, so a parent process reading the pipe sees the line at once.
           FileHandle.standardOutput.write(Data("listening on \(host):\(port)\n".utf8))
-        }.map { .init(service: $0) },
+        }).map { .init(service: $0) },
         gracefulShutdownSignals: [.sigterm, .sigint],
         logger: logger))
     try await group.run()

@@ -47,7 +47,7 @@ final class ServerProcess: @unchecked Sendable {
     let output = Pipe()
     process.standardOutput = output
     let logURL = data.deletingLastPathComponent().appendingPathComponent("server-\(UUID().uuidString).log")
-    FileManager.default.createFile(atPath: logURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
     process.standardError = try FileHandle(forWritingTo: logURL)
     try process.run()
     // The first stdout line names the bound port; anything after it is drained and dropped.

@@ -26,6 +26,8 @@ public final class SyncSession: Sendable {
   let observer: (any SyncHubObserver)?
   let queue: _OutgoingQueue
   let onClose: (@Sendable (UInt16, String) async -> Void)?
+  /// Tells the hub the session ended, so it stops tracking it.
+  let release: @Sendable (Int) -> Void
   let state = ListMutex(State())
 
   struct State {
@@ -36,8 +38,9 @@ public final class SyncSession: Sendable {
   init(
     list: String, access: SyncAccess, id: Int, hosted: _HostedList, configuration: SyncHubConfiguration,
     observer: (any SyncHubObserver)?, send: @escaping @Sendable ([UInt8]) async -> Void,
-    close: (@Sendable (UInt16, String) async -> Void)?
+    close: (@Sendable (UInt16, String) async -> Void)?, release: @escaping @Sendable (Int) -> Void
   ) {
+    self.release = release
     self.list = list
     self.access = access
     self.id = id
@@ -174,6 +177,7 @@ public final class SyncSession: Sendable {
       return !state.closed
     }
     guard wasOpen else { return }
+    release(id)
     await hosted.remove(self)
     queue.finish()
   }
@@ -185,6 +189,7 @@ public final class SyncSession: Sendable {
       return !state.closed
     }
     guard wasOpen else { return }
+    release(id)
     queue.finish()
     if let onClose { Task { await onClose(1008, reason) } }
   }

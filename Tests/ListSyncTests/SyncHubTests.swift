@@ -210,6 +210,8 @@ import Testing
     }
     #expect(phoneRunner.client.status.connections == 1)
     #expect(laptopRunner.client.status.connections == 1)
+    // The refused sessions are gone; the two clients' remain.
+    #expect(fixture.hub.sessionCount == 2)
     await phoneRunner.stop()
     await laptopRunner.stop()
     await fixture.hub.shutdown()

@@ -206,17 +206,3 @@ public final class SyncSession: Sendable {
     await onClose?(1001, "the server is shutting down")
   }
 }
-
-extension SyncMessage {
-  /// The message type's name in the protocol document.
-  public var typeName: String {
-    switch self {
-    case .hello: "hello"
-    case .welcome: "welcome"
-    case .push: "push"
-    case .ack: "ack"
-    case .commits: "commits"
-    case .error: "error"
-    }
-  }
-}

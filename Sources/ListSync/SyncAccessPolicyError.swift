@@ -2,6 +2,12 @@ import Foundation
 
 /// Why a token file was refused: the file, the field (`tokens[2].access`), the line when the
 /// JSON parser names one, and the reason.
+///
+/// ```swift
+/// do { _ = try SyncAccessPolicy.load(from: "tokens.json") } catch {
+///   print(error)   // tokens.json: tokens[2].access: Cannot initialize SyncAccess from invalid String value admin
+/// }
+/// ```
 public struct SyncAccessPolicyError: Error, Sendable, Hashable, CustomStringConvertible {
   public var source: String
   public var field: String?

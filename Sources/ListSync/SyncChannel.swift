@@ -1,4 +1,10 @@
 /// One open connection: binary frames both ways, in order.
+///
+/// ```swift
+/// let channel = try await transport.connect(to: endpoint.syncURL, bearer: endpoint.token)
+/// try await channel.send(SyncMessage.hello(version: 1, vector: replica.versionVector, genesis: nil).encoded())
+/// while let frame = try await channel.receive() { … }
+/// ```
 public protocol SyncChannel: Sendable {
   /// Sends one frame.
   func send(_ frame: [UInt8]) async throws

@@ -1,5 +1,12 @@
 /// Receives the hub's events, for logs and metrics (the server maps them to swift-log and
 /// swift-metrics). Every method has an empty default; calls come from any task, keep them quick.
+///
+/// ```swift
+/// struct Metrics: SyncHubObserver {
+///   func commitsStored(list: String, count: Int, pushes: Int) { commitCounter.increment(by: count) }
+/// }
+/// let hub = SyncHub(storage: storage, observer: Metrics())
+/// ```
 public protocol SyncHubObserver: Sendable {
   /// A session opened on `list` (`sessions`: how many the list has now).
   func sessionOpened(list: String, access: SyncAccess, sessions: Int)

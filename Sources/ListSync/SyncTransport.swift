@@ -3,6 +3,10 @@
 /// ``URLSessionSyncTransport`` speaks WebSocket; ``InProcessSyncTransport`` reaches a
 /// ``SyncHub`` in the same process (tests, examples); the server package adds one over
 /// Hummingbird's WebSocket client.
+///
+/// ```swift
+/// let client = SyncClient(replica: replica, codec: codec, transport: URLSessionSyncTransport(), endpoint: endpoint)
+/// ```
 public protocol SyncTransport: Sendable {
   /// Opens a channel to `url` (`…/v1/lists/{list}/sync`) with `Authorization: Bearer token`.
   ///

@@ -1,4 +1,8 @@
 /// Why a transport could not connect or lost its connection.
+///
+/// ```swift
+/// catch SyncTransportError.refused(let status, _) where status == 401 { askForSignIn() }
+/// ```
 public enum SyncTransportError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The server refused the connection with this HTTP status (401, 403, 404, …).
   case refused(status: Int, message: String)

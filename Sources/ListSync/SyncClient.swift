@@ -63,6 +63,8 @@ public final class SyncClient<Section: ListElement, Item: ListElement>: Sendable
     while !Task.isCancelled {
       do {
         try await connectAndSync()
+        // The server closed the connection: pushes in flight are pushed again on the next one.
+        finishConnection(error: nil)
         attempt = 0
       } catch let error as SyncClientError where error.isFatal {
         finishConnection(error: "\(error)")

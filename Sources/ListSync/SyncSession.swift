@@ -201,7 +201,14 @@ public final class SyncSession: Sendable {
       return !state.closed
     }
     guard wasOpen else { return }
-    await queue.flush()
+    release(id)
+    // Frames already queued get a moment to leave; a client that does not read is not waited for.
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask { await self.queue.flush() }
+      group.addTask { try? await Task.sleep(for: .seconds(1)) }
+      await group.next()
+      group.cancelAll()
+    }
     queue.finish()
     await onClose?(1001, "the server is shutting down")
   }

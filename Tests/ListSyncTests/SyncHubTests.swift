@@ -153,6 +153,14 @@ import Testing
       return
     }
     #expect(try await other.next() == nil)
+    // A hello whose base does not decode does not create the list.
+    let garbled = try await RawConnection.open(fixture, list: "chores")
+    try await garbled.send(.hello(version: 1, vector: ReplicaVersionVector(), genesis: SyncListGenesis(listID: 5, base: [1, 2, 3])))
+    guard case .error(0, .malformed, _) = try await garbled.next() else {
+      Issue.record("a hello with an undecodable base was not refused")
+      return
+    }
+    #expect(try await fixture.storage.genesis(of: "chores") == nil)
     // The first session is unaffected.
     try await connection.send(.push(request: 2, batch: try Self.batch(phone)))
     #expect(try await Self.answer(to: 2, on: connection).0 == .ack(request: 2, stored: 2, duplicates: 0))

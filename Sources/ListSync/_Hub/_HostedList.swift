@@ -102,6 +102,12 @@ actor _HostedList {
         }
         let proposed: SyncListGenesis
         if let offered {
+          // A base no client could decode would make the list unusable for everyone after.
+          do {
+            _ = try ReplicaJournalLayout.decodeBase(offered.base, codec: HistoryCodec<JournalValueElement, JournalValueElement>.generic())
+          } catch {
+            return .refused(.malformed, "the hello's base state does not decode: \(error)")
+          }
           proposed = offered
         } else {
           var generator = SystemRandomNumberGenerator()

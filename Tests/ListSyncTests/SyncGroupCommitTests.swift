@@ -63,24 +63,40 @@ import Testing
     let syncsBefore = fixture.fileSystem.count(of: .sync)
     // All push at once (each replica's own commits, plus the shared section commit of replica
     // 10..: distinct replicas, so nothing is a duplicate across pushes).
-    let answers = try await withThrowingTaskGroup(of: SyncMessage?.self) { group in
+    // Each connection pushes, then (an empty push as a barrier) collects what others pushed.
+    let answers = try await withThrowingTaskGroup(of: (Int, SyncMessage?, [ReplicaCommitID]).self) { group in
       for (index, channel) in connections.enumerated() {
         let batch = try ReplicaBatch(commits: replicas[index].commits, listID: 7, codec: SyncFixture.codec)
+        let empty = try ReplicaBatch(commits: [ReplicaCommit<TestSection, TestItem>](), listID: 7, codec: SyncFixture.codec)
         group.addTask {
-          try await channel.send(SyncMessage.push(request: UInt64(index + 1), batch: batch).encoded())
+          try await channel.send(SyncMessage.push(request: 1, batch: batch).encoded())
+          var answer: SyncMessage?
+          var received: [ReplicaCommitID] = []
           while let frame = try await channel.receive() {
             let message = try SyncMessage(decoding: frame)
-            if case .ack = message { return message }
-            if case .error = message { return message }
+            switch message {
+            case .ack(1, _, _), .error(1, _, _):
+              answer = message
+              try await channel.send(SyncMessage.push(request: 2, batch: empty).encoded())
+            case .commits(let batch): received += try batch.commits(codec: SyncFixture.codec).commits.map(\.id)
+            case .ack(2, _, _): return (index, answer, received)
+            default: continue
+            }
           }
-          return nil
+          return (index, answer, received)
         }
       }
-      var answers: [SyncMessage?] = []
+      var answers: [(Int, SyncMessage?, [ReplicaCommitID])] = []
       for try await answer in group { answers.append(answer) }
       return answers
     }
-    for answer in answers {
+    for (index, _, received) in answers {
+      let own = Set(replicas[index].commits.map(\.id))
+      let others = Set(replicas.enumerated().filter { $0.offset != index }.flatMap { $0.element.commits.map(\.id) })
+      #expect(Set(received).isDisjoint(with: own), "connection \(index) received its own commits back")
+      #expect(Set(received) == others, "connection \(index) missed others' commits")
+    }
+    for (_, answer, _) in answers {
       guard case .ack(_, let stored, let duplicates) = answer else {
         Issue.record("a push was not acknowledged: \(String(describing: answer))")
         continue

@@ -12,7 +12,8 @@ public protocol SyncHubObserver: Sendable {
   func sessionOpened(list: String, access: SyncAccess, sessions: Int)
   /// A session of `list` closed.
   func sessionClosed(list: String, sessions: Int)
-  /// `count` commits were stored durably in `list` by one group commit of `pushes` pushes.
+  /// `count` commits were stored durably in `list` by one group commit of `pushes` pushes (empty
+  /// pushes, which clients use as barriers, not counted).
   func commitsStored(list: String, count: Int, pushes: Int)
   /// Seconds from a push's arrival until its commits were queued to the other sessions.
   func fanOutLag(list: String, seconds: Double)

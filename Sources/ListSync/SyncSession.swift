@@ -33,6 +33,8 @@ public final class SyncSession: Sendable {
   struct State {
     var greeted = false
     var closed = false
+    /// Pushes submitted and not answered yet, oldest first.
+    var inFlight: [_Ticket<Void>] = []
   }
 
   init(
@@ -52,10 +54,12 @@ public final class SyncSession: Sendable {
     self.queue = queue
     // One task per session drains its queue into the socket, so a slow socket stalls only it.
     Task {
-      while let item = await queue.next() {
-        switch item {
-        case .frame(let frame): await send(frame)
-        case .flush(let continuation): continuation.resume()
+      while let items = await queue.nextBatch() {
+        for item in items {
+          switch item {
+          case .frame(let frame): await send(frame)
+          case .flush(let continuation): continuation.resume()
+          }
         }
       }
     }
@@ -144,14 +148,19 @@ public final class SyncSession: Sendable {
       commits.append(
         (SyncStoredCommit(id: commit.id, lamportClock: commit.lamportClock, dependencies: commit.dependencies, bytes: bytes), commit))
     }
-    switch await hosted.push(commits, session: id, arrived: arrived) {
-    case .stored(let stored, let duplicates):
-      send(.ack(request: request, stored: UInt64(stored), duplicates: UInt64(duplicates)))
-    case .refused(let code, let message):
-      send(.error(request: request, code: code, message: message))
+    // The connection reads on while the push waits for its group commit, up to a bound.
+    let ticket = await hosted.submit(commits, session: self, request: request, arrived: arrived)
+    let oldest = state.withLock { state -> _Ticket<Void>? in
+      state.inFlight.append(ticket)
+      while let first = state.inFlight.first, first.isFulfilled { state.inFlight.removeFirst() }
+      return state.inFlight.count > configuration.maxPushesInFlight ? state.inFlight.first : nil
     }
+    if let oldest { await oldest.wait() }
     return .keepOpen
   }
+
+  /// Queues the answer to a push (from its list, in the order the pushes were stored).
+  func answer(_ message: SyncMessage) { send(message) }
 
   private func send(_ message: SyncMessage) {
     if !queue.enqueue(message.encoded()), !isClosed {
@@ -165,7 +174,7 @@ public final class SyncSession: Sendable {
   {
     observer?.refused(list: list, code: code, reason: reason)
     _ = queue.enqueue(SyncMessage.error(request: request, code: code, message: reason).encoded())
-    await queue.flush()
+    await queue.flush(within: .seconds(5))
     await close()
     return .close(code: closeCode, reason: String(reason.prefix(120)))
   }
@@ -203,12 +212,7 @@ public final class SyncSession: Sendable {
     guard wasOpen else { return }
     release(id)
     // Frames already queued get a moment to leave; a client that does not read is not waited for.
-    await withTaskGroup(of: Void.self) { group in
-      group.addTask { await self.queue.flush() }
-      group.addTask { try? await Task.sleep(for: .seconds(1)) }
-      await group.next()
-      group.cancelAll()
-    }
+    await queue.flush(within: .seconds(1))
     queue.finish()
     await onClose?(1001, "the server is shutting down")
   }

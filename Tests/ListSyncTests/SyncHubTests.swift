@@ -260,6 +260,29 @@ import Testing
   }
 }
 
+extension SyncHubTests {
+  /// Shutdown closes every session (1001) even when one never takes a frame, and refuses new ones.
+  @Test func shutdownDoesNotWaitForASocketThatTakesNothing() async throws {
+    let fixture = try SyncFixture()
+    let phone = try Self.replica(1, items: ["a"])
+    let writer = try await Self.greeted(fixture, genesis: try Self.genesis(phone))
+    let closed = ListMutex<UInt16?>(nil)
+    let stuck = try await fixture.hub.openSession(
+      list: "groceries", access: .read, send: { _ in try? await Task.sleep(for: .seconds(3600)) },
+      close: { code, _ in closed.withLock { $0 = code } })
+    _ = await stuck.receive(SyncMessage.hello(version: 1, vector: ReplicaVersionVector(), genesis: nil).encoded())
+    try await writer.send(.push(request: 1, batch: try Self.batch(phone)))
+    _ = try await Self.answer(to: 1, on: writer)
+    try await withDeadline(seconds: 30, "shutdown") { await fixture.hub.shutdown() }
+    #expect(closed.withLock { $0 } == 1001)
+    #expect(stuck.isClosed)
+    #expect(try await writer.next() == nil, "the other session was closed too")
+    await #expect(throws: SyncHubError.shuttingDown) {
+      _ = try await fixture.hub.openSession(list: "groceries", access: .write, send: { _ in })
+    }
+  }
+}
+
 func _hexForTests(_ value: UInt64) -> String {
   let digits = String(value, radix: 16)
   return String(repeating: "0", count: 16 - digits.count) + digits

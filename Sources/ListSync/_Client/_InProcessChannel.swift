@@ -5,6 +5,8 @@ final class _InProcessChannel: SyncChannel {
   let session: SyncSession
   let inbox: _OutgoingQueue
   let closed = ListMutex(false)
+  /// Frames taken from the inbox in a batch and not returned yet (one reader at a time).
+  let buffered = ListMutex<[[UInt8]]>([])
   /// Frames reach the session one at a time, in the order sent, as over a socket.
   let tail = ListMutex<_Ticket<Void>?>(nil)
 
@@ -29,8 +31,15 @@ final class _InProcessChannel: SyncChannel {
   }
 
   func receive() async throws -> [UInt8]? {
-    guard case .frame(let frame) = await inbox.next() else { return nil }
-    return frame
+    if let frame = buffered.withLock({ $0.popLast() }) { return frame }
+    guard let items = await inbox.nextBatch() else { return nil }
+    var frames: [[UInt8]] = []
+    for case .frame(let frame) in items { frames.append(frame) }
+    guard !frames.isEmpty else { return try await receive() }
+    let first = frames.removeFirst()
+    // Kept reversed, so the next frame is the last element.
+    buffered.withLock { $0 = frames.reversed() }
+    return first
   }
 
   func close() async {

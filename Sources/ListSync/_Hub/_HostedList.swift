@@ -11,9 +11,11 @@ typealias _GenericReplica = ListReplica<JournalValueElement, JournalValueElement
 actor _HostedList {
   struct Push {
     var commits: [(stored: SyncStoredCommit, commit: _GenericCommit)]
-    var session: Int
+    var session: SyncSession
+    var request: UInt64
     var arrived: ContinuousClock.Instant
-    var ticket: _Ticket<_PushOutcome>
+    /// Fulfilled once the push is answered (its session bounds the pushes it has in flight).
+    var ticket: _Ticket<Void>
   }
 
   let name: String
@@ -179,16 +181,19 @@ actor _HostedList {
 
   // MARK: Group commit
 
-  func push(_ commits: [(stored: SyncStoredCommit, commit: _GenericCommit)], session: Int, arrived: ContinuousClock.Instant)
-    async -> _PushOutcome
-  {
-    let ticket = _Ticket<_PushOutcome>()
-    pending.append(Push(commits: commits, session: session, arrived: arrived, ticket: ticket))
+  /// Queues a push for the next group commit; its ack or error is queued to its session, in
+  /// order, once the group is durable and fanned out.
+  func submit(
+    _ commits: [(stored: SyncStoredCommit, commit: _GenericCommit)], session: SyncSession, request: UInt64,
+    arrived: ContinuousClock.Instant
+  ) -> _Ticket<Void> {
+    let ticket = _Ticket<Void>()
+    pending.append(Push(commits: commits, session: session, request: request, arrived: arrived, ticket: ticket))
     if !appending {
       appending = true
       Task { await self.runGroups() }
     }
-    return await ticket.wait()
+    return ticket
   }
 
   private func runGroups() async {
@@ -247,7 +252,7 @@ actor _HostedList {
     }
     guard !accepted.isEmpty else { return }
     guard !order.isEmpty else {
-      for push in accepted { push.ticket.fulfil(.stored(stored: 0, duplicates: push.commits.count)) }
+      for push in accepted { answer(push, stored: 0, duplicates: push.commits.count) }
       return
     }
     let result: SyncAppendResult
@@ -269,24 +274,30 @@ actor _HostedList {
     let storedIDs = Set(result.stored.map(\.id))
     for commit in result.stored { hold(commit) }
     // Commits storage already held (another instance's) count as duplicates.
-    observer?.commitsStored(list: name, count: result.stored.count, pushes: accepted.count)
+    observer?.commitsStored(list: name, count: result.stored.count, pushes: accepted.filter { !$0.commits.isEmpty }.count)
     let byID = Dictionary(order.map { ($0.stored.id, $0.commit) }, uniquingKeysWith: { first, _ in first })
     fanOut(
       zip(accepted, freshIDs).map { push, ids in
-        (push.session, ids.filter { storedIDs.contains($0) }.compactMap { byID[$0] })
+        (push.session.id, ids.filter { storedIDs.contains($0) }.compactMap { byID[$0] })
       })
     // Acked after the fan-out is queued: an ack means the others' queues hold the commits.
     for (push, ids) in zip(accepted, freshIDs) {
       let stored = ids.filter { storedIDs.contains($0) }.count
-      push.ticket.fulfil(.stored(stored: stored, duplicates: push.commits.count - stored))
+      answer(push, stored: stored, duplicates: push.commits.count - stored)
     }
     let now = ContinuousClock.now
     for push in accepted { observer?.fanOutLag(list: name, seconds: (now - push.arrived).seconds) }
   }
 
+  private func answer(_ push: Push, stored: Int, duplicates: Int) {
+    push.session.answer(.ack(request: push.request, stored: UInt64(stored), duplicates: UInt64(duplicates)))
+    push.ticket.fulfil(())
+  }
+
   private func refuse(_ push: Push, _ code: SyncErrorCode, _ message: String) {
     observer?.refused(list: name, code: code, reason: message)
-    push.ticket.fulfil(.refused(code, message))
+    push.session.answer(.error(request: push.request, code: code, message: message))
+    push.ticket.fulfil(())
   }
 
   /// Queues stored commits to every session but the one that pushed them. `segments` are in

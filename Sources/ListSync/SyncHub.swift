@@ -126,8 +126,10 @@ public final class SyncHub: Sendable {
   public func shutdown() async {
     let (lists, sessions, external) = state.withLock { state in
       state.shuttingDown = true
-      defer { state.sessions = [:] }
-      return (Array(state.lists.values), Array(state.sessions.values), state.external)
+      let lists = state.lists.map(\.value)
+      let sessions = state.sessions.map(\.value)
+      state.sessions = [:]
+      return (lists, sessions, state.external)
     }
     for list in lists { await list.idle() }
     for session in sessions { await session.shut() }

@@ -182,8 +182,9 @@ public final class SyncSession: Sendable {
   /// The socket closed, or the server closes it: the session leaves its list and sends nothing more.
   public func close() async {
     let wasOpen = state.withLock { state -> Bool in
-      defer { state.closed = true }
-      return !state.closed
+      let wasOpen = !state.closed
+      state.closed = true
+      return wasOpen
     }
     guard wasOpen else { return }
     release(id)
@@ -194,8 +195,9 @@ public final class SyncSession: Sendable {
   /// Drops a session that fell behind (called by its list, which has removed it already).
   func drop(reason: String) {
     let wasOpen = state.withLock { state -> Bool in
-      defer { state.closed = true }
-      return !state.closed
+      let wasOpen = !state.closed
+      state.closed = true
+      return wasOpen
     }
     guard wasOpen else { return }
     release(id)
@@ -206,8 +208,9 @@ public final class SyncSession: Sendable {
   /// Closes from the server's side (shutdown): the close callback runs with 1001.
   func shut() async {
     let wasOpen = state.withLock { state -> Bool in
-      defer { state.closed = true }
-      return !state.closed
+      let wasOpen = !state.closed
+      state.closed = true
+      return wasOpen
     }
     guard wasOpen else { return }
     release(id)

@@ -18,8 +18,9 @@ final class _InProcessChannel: SyncChannel {
   func send(_ frame: [UInt8]) async throws {
     let mine = _Ticket<Void>()
     let previous = tail.withLock { tail in
-      defer { tail = mine }
-      return tail
+      let previous = tail
+      tail = mine
+      return previous
     }
     defer { mine.fulfil(()) }
     await previous?.wait()

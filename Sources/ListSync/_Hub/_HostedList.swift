@@ -372,7 +372,8 @@ actor _HostedList {
   }
 
   func closeAll() -> [SyncSession] {
-    defer { sessions = [:] }
-    return Array(sessions.values)
+    let all = sessions.map(\.value)
+    sessions = [:]
+    return all
   }
 }

@@ -144,8 +144,9 @@ final class _OutgoingQueue: Sendable {
     let waiter = state.withLock { state -> CheckedContinuation<Item?, Never>? in
       state.ending = true
       guard state.head == state.items.count || state.paused else { return nil }
-      defer { state.waiter = nil }
-      return state.waiter
+      let waiter = state.waiter
+      state.waiter = nil
+      return waiter
     }
     waiter?.resume(returning: nil)
   }
@@ -158,8 +159,9 @@ final class _OutgoingQueue: Sendable {
       state.items = []
       state.head = 0
       state.frames = 0
-      defer { state.waiter = nil }
-      return (state.waiter, pending)
+      let waiter = state.waiter
+      state.waiter = nil
+      return (waiter, pending)
     }
     waiter?.resume(returning: nil)
     for case .flush(let continuation) in pending { continuation.resume() }

@@ -16,8 +16,9 @@ final class _Ticket<Value: Sendable>: Sendable {
     let waiter = state.withLock { state -> CheckedContinuation<Value, Never>? in
       guard state.value == nil else { return nil }
       state.value = value
-      defer { state.waiter = nil }
-      return state.waiter
+      let waiter = state.waiter
+      state.waiter = nil
+      return waiter
     }
     waiter?.resume(returning: value)
   }

@@ -1,5 +1,3 @@
-import ListLocking
-
 /// A transport to a ``SyncHub`` in the same process: the same sessions, checks and frames as
 /// over a socket, without one. For tests, examples and an app that hosts lists itself.
 ///
@@ -31,44 +29,5 @@ public struct InProcessSyncTransport: SyncTransport {
       throw SyncTransportError.refused(status: error.httpStatus, message: error.description)
     }
     return _InProcessChannel(session: session, inbox: inbox)
-  }
-}
-
-final class _InProcessChannel: SyncChannel {
-  let session: SyncSession
-  let inbox: _OutgoingQueue
-  let closed = ListMutex(false)
-  /// Frames reach the session one at a time, in the order sent, as over a socket.
-  let tail = ListMutex<_Ticket<Void>?>(nil)
-
-  init(session: SyncSession, inbox: _OutgoingQueue) {
-    self.session = session
-    self.inbox = inbox
-  }
-
-  func send(_ frame: [UInt8]) async throws {
-    let mine = _Ticket<Void>()
-    let previous = tail.withLock { tail in
-      defer { tail = mine }
-      return tail
-    }
-    defer { mine.fulfil(()) }
-    await previous?.wait()
-    guard !closed.withLock({ $0 }) else { throw SyncTransportError.closed }
-    if case .close = await session.receive(frame) {
-      closed.withLock { $0 = true }
-      inbox.end()
-    }
-  }
-
-  func receive() async throws -> [UInt8]? {
-    guard case .frame(let frame) = await inbox.next() else { return nil }
-    return frame
-  }
-
-  func close() async {
-    closed.withLock { $0 = true }
-    await session.close()
-    inbox.finish()
   }
 }

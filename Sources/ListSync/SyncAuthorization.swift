@@ -1,5 +1,12 @@
 /// The answer of ``SyncHub/authorize(token:list:)``: the access a bearer token grants to a list,
 /// or why it grants none (the HTTP status a server answers with).
+///
+/// ```swift
+/// switch hub.authorize(token: bearer, list: list) {
+/// case .read, .write: …                                   // upgrade the connection
+/// case let refusal: respond(status: refusal.httpStatus)   // 401 or 403
+/// }
+/// ```
 public enum SyncAuthorization: Sendable, Hashable {
   case read
   case write

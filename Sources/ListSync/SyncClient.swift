@@ -63,6 +63,8 @@ public final class SyncClient<Section: ListElement, Item: ListElement>: Sendable
     while !Task.isCancelled {
       do {
         try await connectAndSync()
+        // The server closed the connection: pushes in flight are pushed again on the next one.
+        finishConnection(error: nil)
         attempt = 0
       } catch let error as SyncClientError where error.isFatal {
         finishConnection(error: "\(error)")
@@ -251,8 +253,9 @@ public final class SyncClient<Section: ListElement, Item: ListElement>: Sendable
       do { try await push() } catch { continue }
       // An empty push: its ack comes after everything the server queued for us before it.
       let request = state.withLock { state in
-        defer { state.nextRequest += 1 }
-        return state.nextRequest
+        let request = state.nextRequest
+        state.nextRequest += 1
+        return request
       }
       let acknowledged = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
         let registered = state.withLock { state -> Bool in

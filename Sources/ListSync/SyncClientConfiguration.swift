@@ -1,4 +1,10 @@
 /// How a ``SyncClient`` pushes and reconnects.
+///
+/// ```swift
+/// var configuration = SyncClientConfiguration()
+/// configuration.maxBackoff = .seconds(30)      // a phone on a bad network
+/// configuration.autoPushInterval = nil         // push only through transaction(label:_:) and push()
+/// ```
 public struct SyncClientConfiguration: Sendable {
   /// The first wait before reconnecting; doubled per failed attempt up to ``maxBackoff``, with
   /// jitter so clients a server dropped together do not return together.

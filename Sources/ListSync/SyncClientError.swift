@@ -1,4 +1,8 @@
 /// Why a ``SyncClient`` stopped or a join failed.
+///
+/// ```swift
+/// do { try await client.run() } catch SyncClientError.differentList(let server, let replica) { … }
+/// ```
 public enum SyncClientError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The server refused the session with an `error` frame: the code and its message.
   case refused(code: SyncErrorCode, message: String)

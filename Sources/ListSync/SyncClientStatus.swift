@@ -1,4 +1,8 @@
 /// Where a ``SyncClient`` stands.
+///
+/// ```swift
+/// if client.status.phase != .connected { banner.text = client.status.lastError ?? "Offline" }
+/// ```
 public struct SyncClientStatus: Sendable, Hashable {
   public enum Phase: Sendable, Hashable {
     case disconnected

@@ -117,7 +117,7 @@ public final class SyncFileStorage: SyncStorage {
   public func lists() async throws(SyncStorageError) -> [String] {
     var names = Set(try state.withLock { state throws(SyncStorageError) in
       guard !state.closed else { throw .closed }
-      return Array(state.lists.keys)
+      return state.lists.map(\.key)
     })
     if options.fileSystem is POSIXFileSystem, let files = try? FileManager.default.contentsOfDirectory(atPath: directory) {
       for file in files where file.hasSuffix(".journal") { names.insert(String(file.dropLast(".journal".count))) }
@@ -130,8 +130,9 @@ public final class SyncFileStorage: SyncStorage {
   public func close() async throws(SyncStorageError) {
     let lists = state.withLock { state in
       state.closed = true
-      defer { state.lists = [:] }
-      return Array(state.lists.values)
+      let lists = state.lists.map(\.value)
+      state.lists = [:]
+      return lists
     }
     for list in lists { list.close() }
     noticesEnd.finish()

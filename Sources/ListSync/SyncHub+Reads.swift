@@ -3,6 +3,18 @@ import ListHistory
 import ListReplica
 
 extension SyncHub {
+  /// `GET /v1/lists`: the names of the lists `token` may read, as a JSON array
+  /// (`["chores", "groceries"]`).
+  ///
+  /// - Throws: ``SyncHubError/unauthenticated`` for no or an unknown token.
+  /// - Complexity: listing the storage's lists.
+  public func readLists(visibleTo token: String?) async throws(SyncHubError) -> SyncReadResponse {
+    let names = try await lists(visibleTo: token)
+    var json = _JSONWriter()
+    json.array { json in for name in names { json.string(name) } }
+    return SyncReadResponse(status: 200, body: json.bytes)
+  }
+
   /// `GET /v1/lists/{list}`: the list's state after the first `version` commits of the agreed
   /// order (all when nil), as JSON:
   /// `{"list": "groceries", "version": 3, "commits": 5, "sections": [{"id": …, "content": …,

@@ -54,6 +54,9 @@ public final class SyncHub: Sendable {
     state.withLock { $0.external = task }
   }
 
+  /// How many sessions are open (the server's "connected clients" metric).
+  public var sessionCount: Int { state.withLock { $0.sessions.count } }
+
   /// Whether `name` is a list name: 1 to 128 of `A-Z a-z 0-9 . _ -`.
   public static func isValidListName(_ name: String) -> Bool {
     let bytes = name.utf8
@@ -112,7 +115,7 @@ public final class SyncHub: Sendable {
       state.nextSession += 1
       let session = SyncSession(
         list: list, access: access, id: id, hosted: hosted, configuration: configuration, observer: observer, send: send,
-        close: close)
+        close: close, release: { [weak self] id in _ = self?.state.withLock { $0.sessions.removeValue(forKey: id) } })
       state.sessions[id] = session
       return session
     }
@@ -123,8 +126,10 @@ public final class SyncHub: Sendable {
   public func shutdown() async {
     let (lists, sessions, external) = state.withLock { state in
       state.shuttingDown = true
-      defer { state.sessions = [:] }
-      return (Array(state.lists.values), Array(state.sessions.values), state.external)
+      let lists = state.lists.map(\.value)
+      let sessions = state.sessions.map(\.value)
+      state.sessions = [:]
+      return (lists, sessions, state.external)
     }
     for list in lists { await list.idle() }
     for session in sessions { await session.shut() }

@@ -10,6 +10,9 @@ public struct SyncHubConfiguration: Sendable {
   public var maxFrameBytes: Int = 16 << 20
   /// The most commits one push may carry; more gets `error` 2 and the connection is closed.
   public var maxCommitsPerPush: Int = 65_536
+  /// The most pushes of one session waiting for their group commit; past it the session stops
+  /// reading the connection until the oldest is answered.
+  public var maxPushesInFlight: Int = 64
   /// How long a group commit waits for more pushes before appending (zero: pushes that arrive
   /// while an append is in flight are grouped, nothing more).
   public var groupCommitDelay: Duration = .zero

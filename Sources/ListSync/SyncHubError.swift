@@ -1,4 +1,8 @@
 /// Why the hub refused a request (opening a session, a read endpoint).
+///
+/// ```swift
+/// do { return try await hub.readState(list: list, version: version) } catch { return error.response }
+/// ```
 public enum SyncHubError: Error, Sendable, Equatable, CustomStringConvertible {
   /// No token or an unknown one (401).
   case unauthenticated

@@ -1,11 +1,19 @@
 /// Receives the hub's events, for logs and metrics (the server maps them to swift-log and
 /// swift-metrics). Every method has an empty default; calls come from any task, keep them quick.
+///
+/// ```swift
+/// struct Metrics: SyncHubObserver {
+///   func commitsStored(list: String, count: Int, pushes: Int) { commitCounter.increment(by: count) }
+/// }
+/// let hub = SyncHub(storage: storage, observer: Metrics())
+/// ```
 public protocol SyncHubObserver: Sendable {
   /// A session opened on `list` (`sessions`: how many the list has now).
   func sessionOpened(list: String, access: SyncAccess, sessions: Int)
   /// A session of `list` closed.
   func sessionClosed(list: String, sessions: Int)
-  /// `count` commits were stored durably in `list` by one group commit of `pushes` pushes.
+  /// `count` commits were stored durably in `list` by one group commit of `pushes` pushes (empty
+  /// pushes, which clients use as barriers, not counted).
   func commitsStored(list: String, count: Int, pushes: Int)
   /// Seconds from a push's arrival until its commits were queued to the other sessions.
   func fanOutLag(list: String, seconds: Double)

@@ -43,3 +43,17 @@ public enum SyncMessage: Sendable, Hashable {
     }
   }
 }
+
+extension SyncMessage {
+  /// The message type's name in the protocol document.
+  public var typeName: String {
+    switch self {
+    case .hello: "hello"
+    case .welcome: "welcome"
+    case .push: "push"
+    case .ack: "ack"
+    case .commits: "commits"
+    case .error: "error"
+    }
+  }
+}

@@ -26,18 +26,23 @@ public final class SyncSession: Sendable {
   let observer: (any SyncHubObserver)?
   let queue: _OutgoingQueue
   let onClose: (@Sendable (UInt16, String) async -> Void)?
+  /// Tells the hub the session ended, so it stops tracking it.
+  let release: @Sendable (Int) -> Void
   let state = ListMutex(State())
 
   struct State {
     var greeted = false
     var closed = false
+    /// Pushes submitted and not answered yet, oldest first.
+    var inFlight: [_Ticket<Void>] = []
   }
 
   init(
     list: String, access: SyncAccess, id: Int, hosted: _HostedList, configuration: SyncHubConfiguration,
     observer: (any SyncHubObserver)?, send: @escaping @Sendable ([UInt8]) async -> Void,
-    close: (@Sendable (UInt16, String) async -> Void)?
+    close: (@Sendable (UInt16, String) async -> Void)?, release: @escaping @Sendable (Int) -> Void
   ) {
+    self.release = release
     self.list = list
     self.access = access
     self.id = id
@@ -49,10 +54,12 @@ public final class SyncSession: Sendable {
     self.queue = queue
     // One task per session drains its queue into the socket, so a slow socket stalls only it.
     Task {
-      while let item = await queue.next() {
-        switch item {
-        case .frame(let frame): await send(frame)
-        case .flush(let continuation): continuation.resume()
+      while let items = await queue.nextBatch() {
+        for item in items {
+          switch item {
+          case .frame(let frame): await send(frame)
+          case .flush(let continuation): continuation.resume()
+          }
         }
       }
     }
@@ -141,14 +148,19 @@ public final class SyncSession: Sendable {
       commits.append(
         (SyncStoredCommit(id: commit.id, lamportClock: commit.lamportClock, dependencies: commit.dependencies, bytes: bytes), commit))
     }
-    switch await hosted.push(commits, session: id, arrived: arrived) {
-    case .stored(let stored, let duplicates):
-      send(.ack(request: request, stored: UInt64(stored), duplicates: UInt64(duplicates)))
-    case .refused(let code, let message):
-      send(.error(request: request, code: code, message: message))
+    // The connection reads on while the push waits for its group commit, up to a bound.
+    let ticket = await hosted.submit(commits, session: self, request: request, arrived: arrived)
+    let oldest = state.withLock { state -> _Ticket<Void>? in
+      state.inFlight.append(ticket)
+      while let first = state.inFlight.first, first.isFulfilled { state.inFlight.removeFirst() }
+      return state.inFlight.count > configuration.maxPushesInFlight ? state.inFlight.first : nil
     }
+    if let oldest { await oldest.wait() }
     return .keepOpen
   }
+
+  /// Queues the answer to a push (from its list, in the order the pushes were stored).
+  func answer(_ message: SyncMessage) { send(message) }
 
   private func send(_ message: SyncMessage) {
     if !queue.enqueue(message.encoded()), !isClosed {
@@ -162,7 +174,7 @@ public final class SyncSession: Sendable {
   {
     observer?.refused(list: list, code: code, reason: reason)
     _ = queue.enqueue(SyncMessage.error(request: request, code: code, message: reason).encoded())
-    await queue.flush()
+    await queue.flush(within: .seconds(5))
     await close()
     return .close(code: closeCode, reason: String(reason.prefix(120)))
   }
@@ -170,10 +182,12 @@ public final class SyncSession: Sendable {
   /// The socket closed, or the server closes it: the session leaves its list and sends nothing more.
   public func close() async {
     let wasOpen = state.withLock { state -> Bool in
-      defer { state.closed = true }
-      return !state.closed
+      let wasOpen = !state.closed
+      state.closed = true
+      return wasOpen
     }
     guard wasOpen else { return }
+    release(id)
     await hosted.remove(self)
     queue.finish()
   }
@@ -181,10 +195,12 @@ public final class SyncSession: Sendable {
   /// Drops a session that fell behind (called by its list, which has removed it already).
   func drop(reason: String) {
     let wasOpen = state.withLock { state -> Bool in
-      defer { state.closed = true }
-      return !state.closed
+      let wasOpen = !state.closed
+      state.closed = true
+      return wasOpen
     }
     guard wasOpen else { return }
+    release(id)
     queue.finish()
     if let onClose { Task { await onClose(1008, reason) } }
   }
@@ -192,26 +208,15 @@ public final class SyncSession: Sendable {
   /// Closes from the server's side (shutdown): the close callback runs with 1001.
   func shut() async {
     let wasOpen = state.withLock { state -> Bool in
-      defer { state.closed = true }
-      return !state.closed
+      let wasOpen = !state.closed
+      state.closed = true
+      return wasOpen
     }
     guard wasOpen else { return }
-    await queue.flush()
+    release(id)
+    // Frames already queued get a moment to leave; a client that does not read is not waited for.
+    await queue.flush(within: .seconds(1))
     queue.finish()
     await onClose?(1001, "the server is shutting down")
-  }
-}
-
-extension SyncMessage {
-  /// The message type's name in the protocol document.
-  public var typeName: String {
-    switch self {
-    case .hello: "hello"
-    case .welcome: "welcome"
-    case .push: "push"
-    case .ack: "ack"
-    case .commits: "commits"
-    case .error: "error"
-    }
   }
 }

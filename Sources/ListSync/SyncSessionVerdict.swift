@@ -1,4 +1,8 @@
 /// What the connection does after ``SyncSession/receive(_:)``.
+///
+/// ```swift
+/// if case .close(let code, let reason) = await session.receive(frame) { try await socket.close(code, reason) }
+/// ```
 public enum SyncSessionVerdict: Sendable, Hashable {
   /// Keep reading frames.
   case keepOpen

@@ -153,6 +153,14 @@ import Testing
       return
     }
     #expect(try await other.next() == nil)
+    // A hello whose base does not decode does not create the list.
+    let garbled = try await RawConnection.open(fixture, list: "chores")
+    try await garbled.send(.hello(version: 1, vector: ReplicaVersionVector(), genesis: SyncListGenesis(listID: 5, base: [1, 2, 3])))
+    guard case .error(0, .malformed, _) = try await garbled.next() else {
+      Issue.record("a hello with an undecodable base was not refused")
+      return
+    }
+    #expect(try await fixture.storage.genesis(of: "chores") == nil)
     // The first session is unaffected.
     try await connection.send(.push(request: 2, batch: try Self.batch(phone)))
     #expect(try await Self.answer(to: 2, on: connection).0 == .ack(request: 2, stored: 2, duplicates: 0))
@@ -210,6 +218,8 @@ import Testing
     }
     #expect(phoneRunner.client.status.connections == 1)
     #expect(laptopRunner.client.status.connections == 1)
+    // The refused sessions are gone; the two clients' remain.
+    #expect(fixture.hub.sessionCount == 2)
     await phoneRunner.stop()
     await laptopRunner.stop()
     await fixture.hub.shutdown()
@@ -247,6 +257,29 @@ import Testing
     gate.withLock { $0 = true }
     await phoneRunner.stop()
     await fixture.hub.shutdown()
+  }
+}
+
+extension SyncHubTests {
+  /// Shutdown closes every session (1001) even when one never takes a frame, and refuses new ones.
+  @Test func shutdownDoesNotWaitForASocketThatTakesNothing() async throws {
+    let fixture = try SyncFixture()
+    let phone = try Self.replica(1, items: ["a"])
+    let writer = try await Self.greeted(fixture, genesis: try Self.genesis(phone))
+    let closed = ListMutex<UInt16?>(nil)
+    let stuck = try await fixture.hub.openSession(
+      list: "groceries", access: .read, send: { _ in try? await Task.sleep(for: .seconds(3600)) },
+      close: { code, _ in closed.withLock { $0 = code } })
+    _ = await stuck.receive(SyncMessage.hello(version: 1, vector: ReplicaVersionVector(), genesis: nil).encoded())
+    try await writer.send(.push(request: 1, batch: try Self.batch(phone)))
+    _ = try await Self.answer(to: 1, on: writer)
+    try await withDeadline(seconds: 30, "shutdown") { await fixture.hub.shutdown() }
+    #expect(closed.withLock { $0 } == 1001)
+    #expect(stuck.isClosed)
+    #expect(try await writer.next() == nil, "the other session was closed too")
+    await #expect(throws: SyncHubError.shuttingDown) {
+      _ = try await fixture.hub.openSession(list: "groceries", access: .write, send: { _ in })
+    }
   }
 }
 

@@ -110,6 +110,7 @@ import Testing
       }
     }
     #expect(try await fixture.hub.lists(visibleTo: nil) == ["groceries"])
+    #expect(try await fixture.hub.readLists(visibleTo: nil).text == #"["groceries"]"#)
     for runner in runners { await runner.stop() }
     await fixture.hub.shutdown()
   }

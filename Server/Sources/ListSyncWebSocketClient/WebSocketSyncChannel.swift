@@ -97,7 +97,7 @@ final class WebSocketSyncChannel: SyncChannel, Sendable {
   }
 
   func send(_ frame: [UInt8]) async throws {
-    guard let writer = state.withLockedValue({ $0.writer }) else { throw WebSocketSyncTransportError.closed }
+    guard let writer = state.withLockedValue({ $0.writer }) else { throw SyncTransportError.closed }
     try await writer.writeBinaryMessage(ByteBuffer(bytes: frame))
   }
 

@@ -1,4 +1,8 @@
+import Foundation
 import HummingbirdWSClient
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import ListSync
 import Logging
 import NIOCore
@@ -35,8 +39,9 @@ public struct WebSocketSyncTransport: SyncTransport {
 
   /// Connects to `url` (`ws://host:port/v1/lists/NAME/sync`), returning once the upgrade succeeded.
   ///
-  /// - Throws: ``WebSocketSyncTransportError/connectionFailed(url:reason:)`` when the server cannot
-  ///   be reached or refuses the upgrade (a bad token: 401, a token for another list: 403).
+  /// - Throws: `SyncTransportError.refused(status:message:)` when the server refuses the upgrade
+  ///   (401 a bad token, 403 a token for another list, 404 a list a read-only token cannot
+  ///   create), `SyncTransportError.failed(_:)` when it cannot be reached.
   public func connect(to url: String, bearer token: String?) async throws -> any SyncChannel {
     let channel = WebSocketSyncChannel()
     var configuration = WebSocketClientConfiguration(maxFrameSize: maxMessageBytes, closeTimeout: .seconds(5))
@@ -52,7 +57,7 @@ public struct WebSocketSyncTransport: SyncTransport {
           switch message {
           case .binary(let buffer): channel.deliver(Array(buffer.readableBytesView))
           case .text:
-            channel.finish(throwing: WebSocketSyncTransportError.textFrame(url: url))
+            channel.finish(throwing: SyncTransportError.failed("\(url) sent a text frame; sync messages are binary"))
             return
           }
         }
@@ -66,7 +71,7 @@ public struct WebSocketSyncTransport: SyncTransport {
         try await client.run()
         channel.finish(throwing: nil)
       } catch {
-        channel.failConnecting(WebSocketSyncTransportError.connectionFailed(url: url, reason: "\(error)"))
+        channel.failConnecting(await Self.connectionError(error, url: url, token: token))
         channel.finish(throwing: error)
       }
     }
@@ -76,20 +81,20 @@ public struct WebSocketSyncTransport: SyncTransport {
   }
 }
 
-/// Why a WebSocket connection failed.
-public enum WebSocketSyncTransportError: Error, Sendable, Equatable, CustomStringConvertible {
-  /// The server could not be reached, or refused the upgrade.
-  case connectionFailed(url: String, reason: String)
-  /// The server sent a text frame; the sync protocol uses binary frames only.
-  case textFrame(url: String)
-  /// `send` after the connection closed.
-  case closed
-
-  public var description: String {
-    switch self {
-    case .connectionFailed(let url, let reason): "cannot connect to \(url): \(reason)"
-    case .textFrame(let url): "\(url) sent a text frame; sync messages are binary"
-    case .closed: "the WebSocket connection is closed"
-    }
+extension WebSocketSyncTransport {
+  /// What a failed connection attempt throws: a refused upgrade asks the server once more with a
+  /// plain GET, whose JSON answer carries the status and reason the upgrade response had.
+  static func connectionError(_ error: any Error, url: String, token: String?) async -> any Error {
+    guard (error as? WebSocketClientError) == .webSocketUpgradeFailed,
+      let probe = URL(string: url.replacingOccurrences(of: "ws://", with: "http://").replacingOccurrences(of: "wss://", with: "https://"))
+    else { return SyncTransportError.failed("\(url): \(error)") }
+    var request = URLRequest(url: probe)
+    request.timeoutInterval = 10
+    if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+    guard let (data, response) = try? await URLSession.shared.data(for: request),
+      let status = (response as? HTTPURLResponse)?.statusCode, status != 426
+    else { return SyncTransportError.failed("\(url): the WebSocket upgrade failed") }
+    let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+    return SyncTransportError.refused(status: status, message: object?["error"] as? String ?? "HTTP \(status)")
   }
 }

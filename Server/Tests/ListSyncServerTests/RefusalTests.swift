@@ -70,13 +70,21 @@ struct RefusalTests {
     // A read-only token may not create a list: an unknown list is 404 for it.
     let missing = try await HTTPProbe.get(fixture.server.http + "/v1/lists/pantry/sync", token: "reader")
     #expect(missing.status == 404)
-    // The same refusals on a real WebSocket upgrade: the connection never opens.
-    for token in [nil, "guess", "chores-only"] as [String?] {
-      await #expect(throws: (any Error).self, "token \(token ?? "none")") {
-        _ = try await RawSession.open(fixture.server, token: token)
+    // The same refusals on a real WebSocket upgrade: the connection never opens, and the
+    // transport reports the status and the server's reason.
+    for (list, token, status) in [
+      ("groceries", nil, 401), ("groceries", "guess", 401), ("groceries", "chores-only", 403), ("pantry", "reader", 404),
+    ] as [(String, String?, Int)] {
+      do {
+        _ = try await RawSession.open(fixture.server, list: list, token: token)
+        Issue.record("\(list) with token \(token ?? "none") was upgraded")
+      } catch SyncTransportError.refused(let refused, let message) {
+        #expect(refused == status, "\(list), \(token ?? "none"): \(message)")
+        #expect(!message.isEmpty)
+      } catch {
+        Issue.record("\(list), \(token ?? "none"): \(error)")
       }
     }
-    await #expect(throws: (any Error).self) { _ = try await RawSession.open(fixture.server, list: "pantry", token: "reader") }
     let badName = try await HTTPProbe.get(fixture.server.http + "/v1/lists/no%20spaces/sync", token: "writer")
     #expect(badName.status == 400)
     try await fixture.expectBystanderUnaffected()

@@ -47,7 +47,7 @@ final class ServerProcess: @unchecked Sendable {
     let output = Pipe()
     process.standardOutput = output
     let logURL = data.deletingLastPathComponent().appendingPathComponent("server-\(UUID().uuidString).log")
-    FileManager.default.createFile(atPath: logURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
     process.standardError = try FileHandle(forWritingTo: logURL)
     try process.run()
     // The first stdout line names the bound port; anything after it is drained and dropped.
@@ -55,7 +55,7 @@ final class ServerProcess: @unchecked Sendable {
     var text = ""
     let deadline = Date().addingTimeInterval(60)
     while !text.contains("\n") {
-      let chunk = reader.availableData
+      let chunk = readChunk(reader.fileDescriptor)
       if chunk.isEmpty {
         guard process.isRunning, Date() < deadline else {
           let log = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
@@ -70,9 +70,7 @@ final class ServerProcess: @unchecked Sendable {
     guard line.hasPrefix("listening on "), let bound = line.split(separator: ":").last.flatMap({ Int($0) }) else {
       throw StartError.didNotStart(line)
     }
-    Thread.detachNewThread {
-      while !reader.availableData.isEmpty {}
-    }
+    Thread.detachNewThread { while !readChunk(reader.fileDescriptor).isEmpty {} }
     return ServerProcess(process: process, port: bound, logURL: logURL)
   }
 
@@ -104,3 +102,13 @@ final class ServerProcess: @unchecked Sendable {
   }
 }
 
+/// What one `read(2)` returns (empty at the end), retried on EINTR: `FileHandle.availableData`
+/// traps when a signal interrupts the read.
+func readChunk(_ descriptor: Int32) -> [UInt8] {
+  var buffer = [UInt8](repeating: 0, count: 4096)
+  while true {
+    let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+    if count >= 0 { return Array(buffer[0..<count]) }
+    if errno != EINTR { return [] }
+  }
+}

@@ -72,17 +72,27 @@ final class TestClient: @unchecked Sendable {
   }
 
   /// Waits until synced, failing after `seconds`.
-  func sync(within seconds: Double = 60) async throws {
+  ///
+  /// A `waitUntilSynced` that has not returned after 10 s is abandoned and asked again (and the
+  /// stall is printed): one that lost its acknowledgement with a dropped connection can wait
+  /// forever, and a hung await must fail the test, not hang it.
+  func sync(within seconds: Double = 90) async throws {
     let client = self.client
-    try await withThrowingTaskGroup(of: Void.self) { group in
-      group.addTask { try await client.waitUntilSynced() }
-      group.addTask {
-        try await Task.sleep(for: .seconds(seconds))
-        throw TestTimeout(what: "\(self.name) to sync (status \(client.status))")
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while ContinuousClock.now < deadline {
+      let attempt = Task { try await client.waitUntilSynced() }
+      let done = DoneFlag()
+      Task {
+        _ = try? await attempt.value
+        done.set()
       }
-      try await group.next()
-      group.cancelAll()
+      let giveUp = min(deadline, ContinuousClock.now + .seconds(10))
+      while !done.isSet, ContinuousClock.now < giveUp { try await Task.sleep(for: .milliseconds(10)) }
+      if done.isSet { return try await attempt.value }
+      attempt.cancel()
+      print("note: \(name): waitUntilSynced stalled for 10 s (status \(client.status)); asking again")
     }
+    throw TestTimeout(what: "\(name) to sync (status \(client.status))")
   }
 
   var snapshot: ListSnapshot<String, SyncRow> { client.replica.snapshot }
@@ -92,4 +102,12 @@ final class TestClient: @unchecked Sendable {
 struct TestTimeout: Error, CustomStringConvertible {
   var what: String
   var description: String { "timed out waiting for \(what)" }
+}
+
+/// A flag set once, read from any thread.
+final class DoneFlag: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value = false
+  var isSet: Bool { lock.withLock { value } }
+  func set() { lock.withLock { value = true } }
 }

@@ -31,6 +31,7 @@ final class LatencyBook: @unchecked Sendable {
 
   /// Client `client` made its commit number `sequence` (1, 2, …) now.
   func made(client: Int, sequence: UInt64) {
+    guard sequence >= 1 else { return }
     let time = now
     lock.withLock {
       while made[client].count < sequence {

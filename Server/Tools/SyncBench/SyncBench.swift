@@ -87,16 +87,22 @@ struct SyncBench: AsyncParsableCommand {
           var workload = SyncWorkload(seed: 1, client: index)
           let pace = rate > 0 ? Duration.seconds(1 / rate) : nil
           var next = ContinuousClock.now
+          var last: UInt64 = 0
           for _ in 0..<operations {
             try workload.edit(client.replica)
-            book.made(client: index, sequence: client.replica.versionVector[client.replica.replicaID])
-            try await client.push()
+            let sequence = client.replica.versionVector[client.replica.replicaID]
+            // An operation that changed nothing made no commit: nothing to push or time.
+            guard sequence > last else { continue }
+            last = sequence
+            book.made(client: index, sequence: sequence)
             if let pace {
+              try await client.push()
               next += pace
               try await Task.sleep(until: next)
             } else {
-              // As fast as acknowledgements allow: the next commit once this one is acknowledged.
-              while client.status.commitsInFlight > 0 { try await Task.sleep(for: .microseconds(200)) }
+              // As fast as acknowledgements allow: pushes it and returns once it is acknowledged
+              // (behind an empty push whose ack follows it), without polling.
+              try await client.waitUntilSynced()
             }
           }
         }

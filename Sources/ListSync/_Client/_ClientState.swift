@@ -41,7 +41,8 @@ struct _ClientState {
     inFlightIDs = []
     status.commitsInFlight = 0
     checkedVector = nil
-    defer { waiters = [:] }
-    return Array(waiters.values)
+    let waiting = waiters.map(\.value)
+    waiters = [:]
+    return waiting
   }
 }

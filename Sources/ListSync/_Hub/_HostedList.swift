@@ -11,9 +11,11 @@ typealias _GenericReplica = ListReplica<JournalValueElement, JournalValueElement
 actor _HostedList {
   struct Push {
     var commits: [(stored: SyncStoredCommit, commit: _GenericCommit)]
-    var session: Int
+    var session: SyncSession
+    var request: UInt64
     var arrived: ContinuousClock.Instant
-    var ticket: _Ticket<_PushOutcome>
+    /// Fulfilled once the push is answered (its session bounds the pushes it has in flight).
+    var ticket: _Ticket<Void>
   }
 
   let name: String
@@ -102,6 +104,12 @@ actor _HostedList {
         }
         let proposed: SyncListGenesis
         if let offered {
+          // A base no client could decode would make the list unusable for everyone after.
+          do {
+            _ = try ReplicaJournalLayout.decodeBase(offered.base, codec: HistoryCodec<JournalValueElement, JournalValueElement>.generic())
+          } catch {
+            return .refused(.malformed, "the hello's base state does not decode: \(error)")
+          }
           proposed = offered
         } else {
           var generator = SystemRandomNumberGenerator()
@@ -173,16 +181,19 @@ actor _HostedList {
 
   // MARK: Group commit
 
-  func push(_ commits: [(stored: SyncStoredCommit, commit: _GenericCommit)], session: Int, arrived: ContinuousClock.Instant)
-    async -> _PushOutcome
-  {
-    let ticket = _Ticket<_PushOutcome>()
-    pending.append(Push(commits: commits, session: session, arrived: arrived, ticket: ticket))
+  /// Queues a push for the next group commit; its ack or error is queued to its session, in
+  /// order, once the group is durable and fanned out.
+  func submit(
+    _ commits: [(stored: SyncStoredCommit, commit: _GenericCommit)], session: SyncSession, request: UInt64,
+    arrived: ContinuousClock.Instant
+  ) -> _Ticket<Void> {
+    let ticket = _Ticket<Void>()
+    pending.append(Push(commits: commits, session: session, request: request, arrived: arrived, ticket: ticket))
     if !appending {
       appending = true
       Task { await self.runGroups() }
     }
-    return await ticket.wait()
+    return ticket
   }
 
   private func runGroups() async {
@@ -216,7 +227,7 @@ actor _HostedList {
     // Duplicates and conflicting twins are found here first, so storage sees only new commits
     // and one bad push does not fail its group.
     var accepted: [Push] = []
-    var claimed: [ReplicaCommitID: (digest: Int, pushers: Set<Int>)] = [:]
+    var claimed: [ReplicaCommitID: Int] = [:]
     var order: [(stored: SyncStoredCommit, commit: _GenericCommit)] = []
     var freshIDs: [[ReplicaCommitID]] = []
     pushes: for push in group {
@@ -224,7 +235,7 @@ actor _HostedList {
       var local: [ReplicaCommitID: Int] = [:]
       for entry in push.commits {
         let digest = entry.stored.bytes.hashValue
-        if let known = held[entry.stored.id] ?? claimed[entry.stored.id]?.digest ?? local[entry.stored.id] {
+        if let known = held[entry.stored.id] ?? claimed[entry.stored.id] ?? local[entry.stored.id] {
           guard known == digest else {
             refuse(push, .conflictingCommit, "list '\(name)' holds a different commit \(entry.stored.id)")
             continue pushes
@@ -234,17 +245,14 @@ actor _HostedList {
           fresh.append(entry)
         }
       }
-      for entry in fresh { claimed[entry.stored.id] = (entry.stored.bytes.hashValue, []) }
-      for entry in push.commits where claimed[entry.stored.id] != nil {
-        claimed[entry.stored.id]!.pushers.insert(push.session)
-      }
+      for entry in fresh { claimed[entry.stored.id] = entry.stored.bytes.hashValue }
       order += fresh
       accepted.append(push)
       freshIDs.append(fresh.map(\.stored.id))
     }
     guard !accepted.isEmpty else { return }
     guard !order.isEmpty else {
-      for push in accepted { push.ticket.fulfil(.stored(stored: 0, duplicates: push.commits.count)) }
+      for push in accepted { answer(push, stored: 0, duplicates: push.commits.count) }
       return
     }
     let result: SyncAppendResult
@@ -266,43 +274,63 @@ actor _HostedList {
     let storedIDs = Set(result.stored.map(\.id))
     for commit in result.stored { hold(commit) }
     // Commits storage already held (another instance's) count as duplicates.
-    observer?.commitsStored(list: name, count: result.stored.count, pushes: accepted.count)
+    observer?.commitsStored(list: name, count: result.stored.count, pushes: accepted.filter { !$0.commits.isEmpty }.count)
     let byID = Dictionary(order.map { ($0.stored.id, $0.commit) }, uniquingKeysWith: { first, _ in first })
-    let commits = result.stored.compactMap { stored in byID[stored.id].map { (stored.id, $0) } }
-    fanOut(commits, pushers: claimed.mapValues(\.pushers))
+    fanOut(
+      zip(accepted, freshIDs).map { push, ids in
+        (push.session.id, ids.filter { storedIDs.contains($0) }.compactMap { byID[$0] })
+      })
     // Acked after the fan-out is queued: an ack means the others' queues hold the commits.
     for (push, ids) in zip(accepted, freshIDs) {
       let stored = ids.filter { storedIDs.contains($0) }.count
-      push.ticket.fulfil(.stored(stored: stored, duplicates: push.commits.count - stored))
+      answer(push, stored: stored, duplicates: push.commits.count - stored)
     }
     let now = ContinuousClock.now
     for push in accepted { observer?.fanOutLag(list: name, seconds: (now - push.arrived).seconds) }
   }
 
-  private func refuse(_ push: Push, _ code: SyncErrorCode, _ message: String) {
-    observer?.refused(list: name, code: code, reason: message)
-    push.ticket.fulfil(.refused(code, message))
+  private func answer(_ push: Push, stored: Int, duplicates: Int) {
+    push.session.answer(.ack(request: push.request, stored: UInt64(stored), duplicates: UInt64(duplicates)))
+    push.ticket.fulfil(())
   }
 
-  /// Queues commits to every session but the ones that pushed them.
-  private func fanOut(_ commits: [(ReplicaCommitID, _GenericCommit)], pushers: [ReplicaCommitID: Set<Int>]) {
-    guard let genesis, !commits.isEmpty else { return }
-    var encoded: [Set<Int>: [UInt8]?] = [:]
+  private func refuse(_ push: Push, _ code: SyncErrorCode, _ message: String) {
+    observer?.refused(list: name, code: code, reason: message)
+    push.session.answer(.error(request: push.request, code: code, message: message))
+    push.ticket.fulfil(())
+  }
+
+  /// Queues stored commits to every session but the one that pushed them. `segments` are in
+  /// storage order, one per push (pusher nil: another instance's). A session that pushed
+  /// nothing gets one frame of everything; a pusher gets the other pushes' frames.
+  ///
+  /// - Complexity: one encoded frame per push plus one of everything, whatever the number of
+  ///   sessions; queuing a frame shares its bytes.
+  private func fanOut(_ segments: [(pusher: Int?, commits: [_GenericCommit])]) {
+    guard let genesis else { return }
+    let segments = segments.filter { !$0.commits.isEmpty }
+    guard !segments.isEmpty else { return }
+    func frame(_ commits: [_GenericCommit]) -> [UInt8]? {
+      (try? ReplicaBatch(commits: commits, listID: genesis.listID, codec: .generic())).map { SyncMessage.commits($0).encoded() }
+    }
+    let pushers = Set(segments.compactMap(\.pusher))
+    var everything: [UInt8]??
+    var perSegment: [Int: [UInt8]?] = [:]
     for (id, session) in sessions {
-      let excluded = Set(commits.filter { pushers[$0.0]?.contains(id) ?? false }.map(\.0))
-      let key = excluded.isEmpty ? Set<Int>() : [id]
-      let frame: [UInt8]?
-      if let cached = encoded[key] {
-        frame = cached
+      var frames: [[UInt8]] = []
+      if !pushers.contains(id) {
+        if everything == nil { everything = .some(segments.count == 1 ? frame(segments[0].commits) : frame(segments.flatMap(\.commits))) }
+        if let all = everything ?? nil { frames.append(all) }
       } else {
-        let mine = commits.filter { !excluded.contains($0.0) }.map(\.1)
-        frame = mine.isEmpty ? nil : (try? ReplicaBatch(commits: mine, listID: genesis.listID, codec: .generic()))
-          .map { SyncMessage.commits($0).encoded() }
-        // Only the no-exclusion frame is shared; a pusher's own frame is specific to it.
-        if excluded.isEmpty { encoded[key] = .some(frame) }
+        for (index, segment) in segments.enumerated() where segment.pusher != id {
+          if perSegment[index] == nil { perSegment[index] = .some(frame(segment.commits)) }
+          if let own = perSegment[index] ?? nil { frames.append(own) }
+        }
       }
-      guard let frame else { continue }
-      if !session.queue.enqueue(frame) { drop(session) }
+      for frame in frames where !session.queue.enqueue(frame) {
+        drop(session)
+        break
+      }
     }
   }
 
@@ -329,34 +357,23 @@ actor _HostedList {
     guard let genesis else { return }
     do {
       let commits = try await storage.commits(of: name, after: externalCursor, limit: Int.max)
-      var fresh: [(ReplicaCommitID, _GenericCommit)] = []
+      var fresh: [_GenericCommit] = []
       var codec = HistoryCodec<JournalValueElement, JournalValueElement>.generic()
       for commit in commits where held[commit.id] == nil {
         hold(commit)
-        for decoded in try codec.decodeReplicaCommits(commit.bytes) { fresh.append((decoded.id, decoded)) }
+        fresh += try codec.decodeReplicaCommits(commit.bytes)
       }
       if let last = commits.last { externalCursor = max(externalCursor, last.position) }
       _ = genesis
-      fanOut(fresh, pushers: [:])
+      fanOut([(nil, fresh)])
     } catch {
       if let error = error as? SyncStorageError { observer?.storageFailed(list: name, error: error) }
     }
   }
 
   func closeAll() -> [SyncSession] {
-    defer { sessions = [:] }
-    return Array(sessions.values)
-  }
-}
-
-func _hex(_ value: UInt64) -> String {
-  let digits = String(value, radix: 16)
-  return String(repeating: "0", count: 16 - digits.count) + digits
-}
-
-extension Duration {
-  var seconds: Double {
-    let (seconds, attoseconds) = components
-    return Double(seconds) + Double(attoseconds) / 1e18
+    let all = sessions.map(\.value)
+    sessions = [:]
+    return all
   }
 }

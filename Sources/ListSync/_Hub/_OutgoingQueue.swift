@@ -82,6 +82,22 @@ final class _OutgoingQueue: Sendable {
     }
   }
 
+  /// ``flush()``, giving up after `limit`: a socket that takes nothing must not hold up a
+  /// close or a shutdown.
+  func flush(within limit: Duration) async {
+    let done = _Ticket<Void>()
+    Task {
+      await self.flush()
+      done.fulfil(())
+    }
+    let timer = Task {
+      try? await Task.sleep(for: limit)
+      done.fulfil(())
+    }
+    await done.wait()
+    timer.cancel()
+  }
+
   private static func take(_ state: inout State) -> Item {
     let item = state.items[state.head]
     state.head += 1
@@ -106,13 +122,31 @@ final class _OutgoingQueue: Sendable {
     }
   }
 
+  /// Every item queued, waiting for at least one; nil once finished. One lock and at most one
+  /// suspension per batch, not per frame: the drain of a busy session.
+  func nextBatch() async -> [Item]? {
+    let available = state.withLock { state -> [Item]? in
+      guard !state.paused, state.head < state.items.count else { return nil }
+      var batch = state.items
+      if state.head > 0 { batch.removeFirst(state.head) }
+      state.items = []
+      state.head = 0
+      state.frames = 0
+      return batch
+    }
+    if let available { return available }
+    guard let first = await next() else { return nil }
+    return [first]
+  }
+
   /// Ends the queue once what is queued has been taken.
   func end() {
     let waiter = state.withLock { state -> CheckedContinuation<Item?, Never>? in
       state.ending = true
       guard state.head == state.items.count || state.paused else { return nil }
-      defer { state.waiter = nil }
-      return state.waiter
+      let waiter = state.waiter
+      state.waiter = nil
+      return waiter
     }
     waiter?.resume(returning: nil)
   }
@@ -125,8 +159,9 @@ final class _OutgoingQueue: Sendable {
       state.items = []
       state.head = 0
       state.frames = 0
-      defer { state.waiter = nil }
-      return (state.waiter, pending)
+      let waiter = state.waiter
+      state.waiter = nil
+      return (waiter, pending)
     }
     waiter?.resume(returning: nil)
     for case .flush(let continuation) in pending { continuation.resume() }

@@ -1,0 +1,24 @@
+/// Why a transport could not connect or lost its connection.
+///
+/// ```swift
+/// catch SyncTransportError.refused(let status, _) where status == 401 { askForSignIn() }
+/// ```
+public enum SyncTransportError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The server refused the connection with this HTTP status (401, 403, 404, …).
+  case refused(status: Int, message: String)
+  /// The URL is not a sync URL.
+  case invalidURL(String)
+  /// The connection is closed.
+  case closed
+  /// The connection failed, with the underlying error's description.
+  case failed(String)
+
+  public var description: String {
+    switch self {
+    case .refused(let status, let message): "the server refused the connection (\(status)): \(message)"
+    case .invalidURL(let url): "'\(url)' is not a sync URL (…/v1/lists/{list}/sync)"
+    case .closed: "the connection is closed"
+    case .failed(let message): "the connection failed: \(message)"
+    }
+  }
+}

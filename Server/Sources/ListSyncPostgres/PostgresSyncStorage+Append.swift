@@ -40,13 +40,15 @@ extension PostgresSyncStorage {
       return SyncAppendResult(stored: [], duplicates: commits.count)
     }
 
-    let stored: [SyncStoredCommit]
-    do {
-      stored = try await client.withTransaction(logger: logger) { connection in
-        try await self.append(unique, to: list, on: connection)
+    let uniqueCommits = unique
+    let stored = try await _Deadline.run(operationTimeout, "appending to '\(list)'") { () throws(SyncStorageError) in
+      do {
+        return try await self.client.withTransaction(logger: self.logger) { connection in
+          try await self.append(uniqueCommits, to: list, on: connection)
+        }
+      } catch {
+        throw _BackendError.storageError(error, doing: "appending to '\(list)'")
       }
-    } catch {
-      throw _BackendError.storageError(error, doing: "appending to '\(list)'")
     }
     if let last = stored.last {
       // Our own appends are not news for `externalAppends()` after a reconnection.

@@ -54,23 +54,19 @@ extension PostgresSyncStorage {
   }
 
   func selectCommits(of list: String, _ query: PostgresQuery) async throws(SyncStorageError) -> [SyncStoredCommit] {
+    let doing = "reading the commits of '\(list)'"
     var commits: [SyncStoredCommit] = []
-    do {
-      let rows = try await client.query(query, logger: logger)
-      for try await (replica, sequence, clock, dependencies, position, body) in rows.decode(
-        (Int64, Int64, Int64, ByteBuffer, Int64, ByteBuffer).self)
-      {
-        let id = ReplicaCommitID(replica: ReplicaID(rawValue: UInt64(bitPattern: replica)), sequence: UInt64(bitPattern: sequence))
-        guard let vector = _VectorBytes.decode(dependencies.readableBytesView) else {
-          throw SyncStorageError.damaged(list: list, reason: "commit \(id) at position \(position): unreadable dependencies")
-        }
-        commits.append(
-          SyncStoredCommit(
-            id: id, lamportClock: UInt64(bitPattern: clock), dependencies: vector,
-            bytes: Array(body.readableBytesView), position: UInt64(bitPattern: position)))
+    for row in try await rows(query, doing: doing) {
+      let (replica, sequence, clock, dependencies, position, body) = try decode(
+        row, as: (Int64, Int64, Int64, ByteBuffer, Int64, ByteBuffer).self, doing: doing)
+      let id = ReplicaCommitID(replica: ReplicaID(rawValue: UInt64(bitPattern: replica)), sequence: UInt64(bitPattern: sequence))
+      guard let vector = _VectorBytes.decode(dependencies.readableBytesView) else {
+        throw .damaged(list: list, reason: "commit \(id) at position \(position): unreadable dependencies")
       }
-    } catch {
-      throw _BackendError.storageError(error, doing: "reading the commits of '\(list)'")
+      commits.append(
+        SyncStoredCommit(
+          id: id, lamportClock: UInt64(bitPattern: clock), dependencies: vector,
+          bytes: Array(body.readableBytesView), position: UInt64(bitPattern: position)))
     }
     return commits
   }

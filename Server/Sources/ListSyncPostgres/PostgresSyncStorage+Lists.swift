@@ -7,15 +7,12 @@ extension PostgresSyncStorage {
   /// - Complexity: one primary-key lookup.
   public func genesis(of list: String) async throws(SyncStorageError) -> SyncListGenesis? {
     try await ready()
-    do {
-      let rows = try await client.query("SELECT list_id, base FROM lists WHERE name = \(list)", logger: logger)
-      for try await (listID, base) in rows.decode((Int64, ByteBuffer).self) {
-        return SyncListGenesis(listID: UInt64(bitPattern: listID), base: Array(base.readableBytesView))
-      }
-      return nil
-    } catch {
-      throw _BackendError.storageError(error, doing: "reading the genesis of '\(list)'")
+    let doing = "reading the genesis of '\(list)'"
+    for row in try await rows("SELECT list_id, base FROM lists WHERE name = \(list)", doing: doing) {
+      let (listID, base) = try decode(row, as: (Int64, ByteBuffer).self, doing: doing)
+      return SyncListGenesis(listID: UInt64(bitPattern: listID), base: Array(base.readableBytesView))
     }
+    return nil
   }
 
   /// Creates the list unless it exists; the genesis it has (the first creator's when two race,
@@ -24,17 +21,12 @@ extension PostgresSyncStorage {
   /// - Complexity: one insert and one lookup.
   public func create(_ list: String, genesis: SyncListGenesis) async throws(SyncStorageError) -> SyncListGenesis {
     try await ready()
-    do {
-      _ = try await client.query(
-        """
-        INSERT INTO lists (name, list_id, base, last_position)
-        VALUES (\(list), \(Int64(bitPattern: genesis.listID)), \(ByteBuffer(bytes: genesis.base)), 0)
-        ON CONFLICT (name) DO NOTHING
-        """, logger: logger
-      ).collect()
-    } catch {
-      throw _BackendError.storageError(error, doing: "creating '\(list)'")
-    }
+    _ = try await rows(
+      """
+      INSERT INTO lists (name, list_id, base, last_position)
+      VALUES (\(list), \(Int64(bitPattern: genesis.listID)), \(ByteBuffer(bytes: genesis.base)), 0)
+      ON CONFLICT (name) DO NOTHING
+      """, doing: "creating '\(list)'")
     guard let held = try await self.genesis(of: list) else {
       throw .backend("creating '\(list)': the list is missing right after it was created")
     }
@@ -46,11 +38,9 @@ extension PostgresSyncStorage {
   /// - Complexity: one primary-key lookup.
   public func lastPosition(of list: String) async throws(SyncStorageError) -> UInt64 {
     try await ready()
-    do {
-      let rows = try await client.query("SELECT last_position FROM lists WHERE name = \(list)", logger: logger)
-      for try await position in rows.decode(Int64.self) { return UInt64(bitPattern: position) }
-    } catch {
-      throw _BackendError.storageError(error, doing: "reading the last position of '\(list)'")
+    let doing = "reading the last position of '\(list)'"
+    for row in try await rows("SELECT last_position FROM lists WHERE name = \(list)", doing: doing) {
+      return UInt64(bitPattern: try decode(row, as: Int64.self, doing: doing))
     }
     throw .unknownList(list)
   }
@@ -60,13 +50,21 @@ extension PostgresSyncStorage {
   /// - Complexity: O(lists).
   public func lists() async throws(SyncStorageError) -> [String] {
     try await ready()
-    do {
-      var names: [String] = []
-      let rows = try await client.query("SELECT name FROM lists ORDER BY name", logger: logger)
-      for try await name in rows.decode(String.self) { names.append(name) }
-      return names
-    } catch {
-      throw _BackendError.storageError(error, doing: "listing the lists")
+    let doing = "listing the lists"
+    var names: [String] = []
+    for row in try await rows("SELECT name FROM lists ORDER BY name", doing: doing) {
+      names.append(try decode(row, as: String.self, doing: doing))
     }
+    return names
+  }
+
+  func decode<T: PostgresDecodable>(_ row: PostgresRow, as type: T.Type, doing: String) throws(SyncStorageError) -> T {
+    do { return try row.decode(T.self) } catch { throw _BackendError.storageError(error, doing: doing) }
+  }
+
+  func decode<each T: PostgresDecodable>(_ row: PostgresRow, as type: (repeat each T).Type, doing: String)
+    throws(SyncStorageError) -> (repeat each T)
+  {
+    do { return try row.decode(type) } catch { throw _BackendError.storageError(error, doing: doing) }
   }
 }

@@ -39,6 +39,10 @@ public final class PostgresSyncStorage: SyncStorage, Service {
 
   /// This instance's identifier in notices: an instance ignores the notices it sent itself.
   public let instanceID: UInt64
+  /// How long one call may wait for the database before it fails with
+  /// ``SyncStorageError/backend(_:)``: a query in flight when the server goes away may never be
+  /// answered otherwise.
+  public let operationTimeout: Duration
   let client: PostgresClient
   let ownsClient: Bool
   let logger: Logger
@@ -47,7 +51,11 @@ public final class PostgresSyncStorage: SyncStorage, Service {
   /// A storage on an existing, caller-run connection pool (`client.run()` running elsewhere).
   ///
   /// ``run()`` must still run, to listen for other instances' appends.
-  public init(client: PostgresClient, instanceID: UInt64 = .random(in: 1...UInt64.max), logger: Logger? = nil) {
+  public init(
+    client: PostgresClient, instanceID: UInt64 = .random(in: 1...UInt64.max), operationTimeout: Duration = .seconds(30),
+    logger: Logger? = nil
+  ) {
+    self.operationTimeout = operationTimeout
     self.client = client
     self.ownsClient = false
     self.instanceID = instanceID
@@ -57,8 +65,9 @@ public final class PostgresSyncStorage: SyncStorage, Service {
   /// A storage with a connection pool of its own, run by ``run()``.
   public init(
     configuration: PostgresClient.Configuration, instanceID: UInt64 = .random(in: 1...UInt64.max),
-    logger: Logger? = nil
+    operationTimeout: Duration = .seconds(30), logger: Logger? = nil
   ) {
+    self.operationTimeout = operationTimeout
     let logger = logger ?? Logger(label: "listjournal.postgres")
     self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
     self.ownsClient = true
@@ -69,9 +78,12 @@ public final class PostgresSyncStorage: SyncStorage, Service {
   /// A storage with a connection pool of its own for a `postgres://` URL (see
   /// ``configuration(url:)``).
   public convenience init(
-    url: String, instanceID: UInt64 = .random(in: 1...UInt64.max), logger: Logger? = nil
+    url: String, instanceID: UInt64 = .random(in: 1...UInt64.max), operationTimeout: Duration = .seconds(30),
+    logger: Logger? = nil
   ) throws(PostgresURLError) {
-    self.init(configuration: try Self.configuration(url: url), instanceID: instanceID, logger: logger)
+    self.init(
+      configuration: try Self.configuration(url: url), instanceID: instanceID, operationTimeout: operationTimeout,
+      logger: logger)
   }
 
   /// Runs the connection pool (when the storage owns it) and the listener for other instances'
@@ -145,7 +157,11 @@ public final class PostgresSyncStorage: SyncStorage, Service {
     let task: Task<Void, any Error> = try state.withLock { (state) throws(SyncStorageError) in
       guard !state.closed else { throw .closed }
       if let task = state.schema { return task }
-      let task = Task { try await self.migrate() }
+      let task = Task {
+        try await _Deadline.run(self.operationTimeout, "preparing the schema") { () throws(SyncStorageError) in
+          do { try await self.migrate() } catch { throw _BackendError.storageError(error, doing: "preparing the schema") }
+        }
+      }
       state.schema = task
       return task
     }

@@ -59,7 +59,8 @@ struct PostgresTestDatabase {
 
   func withStorages<R: Sendable>(_ instances: Int, _ body: ([PostgresSyncStorage]) async throws -> R) async throws -> R {
     let storages = (0..<instances).map { _ in
-      PostgresSyncStorage(configuration: configuration, logger: PostgresTestEnvironment.logger)
+      // A short limit: a query lost in a restart fails the append soon, and the writer retries.
+      PostgresSyncStorage(configuration: configuration, operationTimeout: .seconds(5), logger: PostgresTestEnvironment.logger)
     }
     return try await withThrowingTaskGroup(of: Void.self) { group in
       for storage in storages { group.addTask { try await storage.run() } }

@@ -125,6 +125,7 @@ let package = Package(
         .product(name: "ListState", package: "ListJournal"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
       ]),
   ],
   swiftLanguageModes: [.v6]

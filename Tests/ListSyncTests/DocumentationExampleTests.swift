@@ -8,7 +8,7 @@ import TestSupport
 import Testing
 
 /// The code samples of the ListSync catalog's module page and "Syncing through a server".
-@Suite(.timeLimit(.minutes(1))) struct DocumentationExampleTests {
+@Suite struct DocumentationExampleTests {
   @Test func modulePageExample() async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sync-doc-\(UUID().uuidString)").path
     defer { try? FileManager.default.removeItem(atPath: folder) }

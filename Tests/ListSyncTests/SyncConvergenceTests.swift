@@ -11,7 +11,7 @@ import Testing
 /// connected or offline, disconnect and reconnect at random, and some pushes reach the hub
 /// twice. After quiescence every client holds every commit and the same list, equal to one fold
 /// of all the commits, to the reference model of the merge rules, and to the hub's read state.
-@Suite(.timeLimit(.minutes(5))) struct SyncConvergenceTests {
+@Suite struct SyncConvergenceTests {
   static var steps: Int { Int(Environment.value("LISTJOURNAL_PROPERTY_STEPS") ?? "") ?? 300 }
 
   @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64])

@@ -10,7 +10,7 @@ import Testing
 /// The journal-file storage: a list's file is a replica journal the library (and the CLI)
 /// reads; an append is one sync; after torn writes at random points a reopened storage holds
 /// every acknowledged commit, once, and accepts new ones.
-@Suite(.timeLimit(.minutes(2))) struct SyncFileStorageTests {
+@Suite struct SyncFileStorageTests {
   static func options(_ fileSystem: FaultInjectingFileSystem) -> JournalOptions {
     var options = JournalOptions()
     options.fileSystem = fileSystem

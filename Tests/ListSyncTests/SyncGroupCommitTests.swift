@@ -9,7 +9,7 @@ import Testing
 
 /// Group commit: pushes that arrive while an append is in flight are stored together, with one
 /// sync for the group, and each is acknowledged with its own counts.
-@Suite(.timeLimit(.minutes(1))) struct SyncGroupCommitTests {
+@Suite struct SyncGroupCommitTests {
   /// File storage whose appends take a while, so pushes pile up behind one.
   final class SlowStorage: SyncStorage {
     let base: SyncFileStorage

@@ -8,7 +8,7 @@ import Testing
 
 /// Two hubs sharing one storage (as two server instances share PostgreSQL): each fans out the
 /// commits the other stored, so clients connected to different hubs converge.
-@Suite(.timeLimit(.minutes(2))) struct SyncMultiInstanceTests {
+@Suite struct SyncMultiInstanceTests {
   /// One instance's view of a shared storage: appends are told to the other instances.
   final class SharedStorage: SyncStorage {
     let base: SyncFileStorage
@@ -72,7 +72,7 @@ import Testing
     try await withDeadline("quiescence") {
       for _ in 0..<2 { for runner in runners { try await runner.client.waitUntilSynced() } }
       // Another instance's commits arrive through its notice, not through a barrier: wait for them.
-      for _ in 0..<400 where Set(replicas.map(\.versionVector)).count > 1 { try await Task.sleep(for: .milliseconds(5)) }
+      for _ in 0..<12_000 where Set(replicas.map(\.versionVector)).count > 1 { try await Task.sleep(for: .milliseconds(5)) }
     }
     for replica in replicas {
       #expect(replica.commits == origin.commits, "\(replica.replicaID)")

@@ -9,7 +9,7 @@ import Testing
 /// The read endpoints' JSON, parsed back and checked against a replica holding the same
 /// commits: the state at every version, the log, diffs; bad parameters and unknown lists get
 /// JSON errors with their status.
-@Suite(.timeLimit(.minutes(2))) struct SyncReadEndpointTests {
+@Suite struct SyncReadEndpointTests {
   @Test func readsMatchTheReplica() async throws {
     var random = SeededRandom(seed: 21)
     let fixture = try SyncFixture()

@@ -10,7 +10,7 @@ import Testing
 
 /// A server restarted (gracefully, or after power loss) under clients that keep editing: the
 /// clients reconnect to the new instance, nothing acknowledged is lost, and all converge.
-@Suite(.timeLimit(.minutes(2))) struct SyncRestartTests {
+@Suite struct SyncRestartTests {
   /// A transport to whichever hub currently runs.
   final class SwitchableTransport: SyncTransport {
     let current: ListMutex<InProcessSyncTransport>

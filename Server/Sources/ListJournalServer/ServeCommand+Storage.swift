@@ -12,7 +12,7 @@ extension ServeCommand {
       do {
         let storage = try PostgresSyncStorage(url: postgres, logger: logger)
         logger.info("storage: PostgreSQL", metadata: ["instance": "\(storage.instanceID)"])
-        return (storage, [storage])
+        return (storage, [StorageService(storage: storage)])
       } catch {
         throw ServerFailure("--postgres: \(error)")
       }
@@ -29,5 +29,17 @@ extension ServeCommand {
     } catch {
       throw ServerFailure("cannot open the data folder '\(data)': \(error)")
     }
+  }
+}
+
+/// Runs the PostgreSQL storage in the server's `ServiceGroup`. The hub closes the storage while
+/// it drains, before the storage's turn in the shutdown order; a service that ends before its
+/// turn fails the group, so this one waits for its turn.
+struct StorageService: Service {
+  let storage: PostgresSyncStorage
+
+  func run() async throws {
+    try await storage.run()
+    try? await gracefulShutdown()
   }
 }

@@ -13,6 +13,8 @@ extension PostgresSyncStorage {
     var pause = Duration.milliseconds(50)
     while !Task.isCancelled, !state.withLock({ $0.closed }) {
       do {
+        // The tables exist before the first catch-up reads them (a new database has none).
+        try await ready()
         try await client.withConnection { connection in
           try await connection.listen(on: Self.notificationChannel) { notices in
             // Runs after LISTEN on the same connection, so no append falls between the two.

@@ -10,7 +10,7 @@ extension SyncHub {
   /// - Complexity: listing the storage's lists.
   public func readLists(visibleTo token: String?) async throws(SyncHubError) -> SyncReadResponse {
     let names = try await lists(visibleTo: token)
-    var json = _JSONWriter()
+    var json = JSONWriter()
     json.array { json in for name in names { json.string(name) } }
     return SyncReadResponse(status: 200, body: json.bytes)
   }
@@ -35,7 +35,7 @@ extension SyncHub {
       throw .badRequest("version \(at) is outside 0...\(commits.count) (the list holds \(commits.count) commits)")
     }
     snapshot = at == commits.count ? replica.snapshot : Self.fold(replica, commits: Array(commits[..<at]))
-    var json = _JSONWriter()
+    var json = JSONWriter()
     json.object { json in
       json.key("list")
       json.string(list)
@@ -60,7 +60,7 @@ extension SyncHub {
     let count = limit ?? 100
     guard start >= 0 else { throw .badRequest("after=\(start) is negative") }
     guard (1...10_000).contains(count) else { throw .badRequest("limit=\(count) is outside 1...10000") }
-    var json = _JSONWriter()
+    var json = JSONWriter()
     json.object { json in
       json.key("list")
       json.string(list)
@@ -118,7 +118,7 @@ extension SyncHub {
     }
     let old = state(from)
     let new = state(end)
-    var json = _JSONWriter()
+    var json = JSONWriter()
     json.object { json in
       json.key("list")
       json.string(list)
@@ -136,7 +136,8 @@ extension SyncHub {
   }
 
   func model(_ list: String) async throws(SyncHubError) -> (_GenericReplica, [_GenericCommit]) {
-    let hosted = try hosted(list)
+    let hosted = try acquire(list)
+    defer { release(list) }
     do {
       let replica = try await hosted.readModel()
       return (replica, replica.commits)
@@ -155,7 +156,7 @@ extension SyncHub {
     return scratch.snapshot
   }
 
-  static func writeSections(_ snapshot: ListSnapshot<JournalValueElement, JournalValueElement>, into json: inout _JSONWriter) {
+  static func writeSections(_ snapshot: ListSnapshot<JournalValueElement, JournalValueElement>, into json: inout JSONWriter) {
     json.array { json in
       for section in snapshot.sections {
         json.object { json in
@@ -170,7 +171,7 @@ extension SyncHub {
     }
   }
 
-  static func writeNodes(_ nodes: [ListOutline<JournalValueElement>.Node], into json: inout _JSONWriter) {
+  static func writeNodes(_ nodes: [ListOutline<JournalValueElement>.Node], into json: inout JSONWriter) {
     json.array { json in
       for node in nodes {
         json.object { json in
@@ -187,7 +188,7 @@ extension SyncHub {
     }
   }
 
-  static func writeChanges(_ changes: _StateDiff.Changes, into json: inout _JSONWriter) {
+  static func writeChanges(_ changes: _StateDiff.Changes, into json: inout JSONWriter) {
     json.object { json in
       for (key, values) in [
         ("inserted", changes.inserted), ("deleted", changes.deleted), ("updated", changes.updated), ("moved", changes.moved),

@@ -30,6 +30,11 @@ public final class SyncHub: Sendable {
 
   struct State {
     var lists: [String: _HostedList] = [:]
+    /// Per loaded list: sessions open and reads in progress (a list in use is never unloaded).
+    var users: [String: Int] = [:]
+    /// Per loaded list: uses begun so far, so an unload notices a use that came and went while
+    /// it waited for the list's appends.
+    var uses: [String: Int] = [:]
     var nextSession = 1
     var shuttingDown = false
     var sessions: [Int: SyncSession] = [:]
@@ -80,16 +85,57 @@ public final class SyncHub: Sendable {
     do { return try await storage.lists().filter { visible.contains($0) } } catch { throw .storage(error) }
   }
 
-  func hosted(_ list: String) throws(SyncHubError) -> _HostedList {
+  /// The hosted list named `list`, loaded (lazily) if it is not, counted as in use until
+  /// ``release(_:)``.
+  func acquire(_ list: String) throws(SyncHubError) -> _HostedList {
     guard Self.isValidListName(list) else { throw .invalidListName(list) }
     return try state.withLock { state throws(SyncHubError) in
       guard !state.shuttingDown else { throw .shuttingDown }
+      state.users[list, default: 0] += 1
+      state.uses[list, default: 0] += 1
       if let hosted = state.lists[list] { return hosted }
       let hosted = _HostedList(name: list, storage: storage, configuration: configuration, observer: observer)
       state.lists[list] = hosted
       return hosted
     }
   }
+
+  /// Ends a use begun by ``acquire(_:)``; the last one schedules the list's unloading.
+  func release(_ list: String) {
+    let unused = state.withLock { state -> Bool in
+      let users = state.users[list, default: 1] - 1
+      state.users[list] = users
+      return users == 0
+    }
+    guard unused, let timeout = configuration.idleListTimeout else { return }
+    Task { [weak self] in
+      try? await Task.sleep(for: timeout)
+      await self?.unloadIfUnused(list)
+    }
+  }
+
+  /// Lets an unused list go once its appends in flight have landed, unless it was used meanwhile.
+  func unloadIfUnused(_ list: String) async {
+    let candidate = state.withLock { state -> (_HostedList, Int)? in
+      guard !state.shuttingDown, state.users[list, default: 0] == 0, let hosted = state.lists[list] else { return nil }
+      return (hosted, state.uses[list, default: 0])
+    }
+    guard let (hosted, uses) = candidate else { return }
+    await hosted.idle()
+    let unloaded = state.withLock { state -> Bool in
+      guard state.users[list, default: 0] == 0, state.uses[list, default: 0] == uses, state.lists[list] === hosted else {
+        return false
+      }
+      state.lists[list] = nil
+      state.users[list] = nil
+      state.uses[list] = nil
+      return true
+    }
+    if unloaded { observer?.listUnloaded(list: list) }
+  }
+
+  /// How many lists are loaded in memory.
+  public var loadedListCount: Int { state.withLock { $0.lists.count } }
 
   /// Opens a session for one connection to `list`, whose access the caller has authorized.
   ///
@@ -103,21 +149,33 @@ public final class SyncHub: Sendable {
     list: String, access: SyncAccess, send: @escaping @Sendable ([UInt8]) async -> Void,
     close: (@Sendable (UInt16, String) async -> Void)? = nil
   ) async throws(SyncHubError) -> SyncSession {
-    let hosted = try hosted(list)
-    if access == .read {
-      let exists: Bool
-      do { exists = try await hosted.exists } catch { throw .storage(error) }
-      guard exists else { throw .notHosted(list: list) }
-    }
-    return try state.withLock { state throws(SyncHubError) in
-      guard !state.shuttingDown else { throw .shuttingDown }
-      let id = state.nextSession
-      state.nextSession += 1
-      let session = SyncSession(
-        list: list, access: access, id: id, hosted: hosted, configuration: configuration, observer: observer, send: send,
-        close: close, release: { [weak self] id in _ = self?.state.withLock { $0.sessions.removeValue(forKey: id) } })
-      state.sessions[id] = session
-      return session
+    let hosted = try acquire(list)
+    do {
+      if access == .read {
+        let exists: Bool
+        do { exists = try await hosted.exists } catch { throw SyncHubError.storage(error) }
+        guard exists else { throw SyncHubError.notHosted(list: list) }
+      }
+      return try state.withLock { state throws(SyncHubError) in
+        guard !state.shuttingDown else { throw .shuttingDown }
+        let id = state.nextSession
+        state.nextSession += 1
+        let session = SyncSession(
+          list: list, access: access, id: id, hosted: hosted, configuration: configuration, observer: observer, send: send,
+          close: close,
+          release: { [weak self] id in
+            guard let self, self.state.withLock({ $0.sessions.removeValue(forKey: id) }) != nil else { return }
+            self.release(list)
+          })
+        state.sessions[id] = session
+        return session
+      }
+    } catch let error as SyncHubError {
+      release(list)
+      throw error
+    } catch {
+      release(list)
+      throw .storage(.damaged(list: list, reason: "\(error)"))
     }
   }
 

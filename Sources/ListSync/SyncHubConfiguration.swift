@@ -19,6 +19,10 @@ public struct SyncHubConfiguration: Sendable {
   /// The most frames queued for one session; a session further behind is disconnected and
   /// catches up when it reconnects.
   public var maxQueuedFrames: Int = 4096
+  /// How long a list with no session and no read in progress stays in memory (its identities,
+  /// vector and read model) before the hub lets it go; it is loaded from storage again on next
+  /// use. Nil keeps every list loaded.
+  public var idleListTimeout: Duration? = .seconds(300)
   /// Who may read and write which list.
   public var accessPolicy: SyncAccessPolicy = .open
 

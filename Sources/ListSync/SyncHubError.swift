@@ -1,3 +1,5 @@
+import ListHistory
+
 /// Why the hub refused a request (opening a session, a read endpoint).
 ///
 /// ```swift
@@ -59,7 +61,7 @@ public enum SyncHubError: Error, Sendable, Equatable, CustomStringConvertible {
 
   /// The JSON error response: `{"error": "…", "code": "…"}` with ``httpStatus``.
   public var response: SyncReadResponse {
-    var json = _JSONWriter()
+    var json = JSONWriter()
     json.object { json in
       json.key("error")
       json.string(description)

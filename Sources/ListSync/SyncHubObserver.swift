@@ -23,6 +23,9 @@ public protocol SyncHubObserver: Sendable {
   func sessionDropped(list: String, queuedFrames: Int)
   /// The storage failed.
   func storageFailed(list: String, error: SyncStorageError)
+  /// `list` had no session and no read for ``SyncHubConfiguration/idleListTimeout`` and left
+  /// memory; its next use loads it from storage again.
+  func listUnloaded(list: String)
 }
 
 extension SyncHubObserver {
@@ -33,4 +36,5 @@ extension SyncHubObserver {
   public func refused(list: String, code: SyncErrorCode, reason: String) {}
   public func sessionDropped(list: String, queuedFrames: Int) {}
   public func storageFailed(list: String, error: SyncStorageError) {}
+  public func listUnloaded(list: String) {}
 }

@@ -284,7 +284,7 @@ struct ListPresenterTests {
       }
       for round in 0..<20 {
         await Task.yield()
-        if store.canUndo, round % 3 == 0 { try? store.undo() }
+        if store.canUndo, round % 3 == 0 { _ = try? store.undo() }
       }
     }
     await Self.settle(presenter)

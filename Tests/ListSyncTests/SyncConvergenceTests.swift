@@ -19,9 +19,21 @@ import Testing
     try await Self.run(seed: seed, clients: 2 + Int(seed % 5), steps: Self.steps)
   }
 
-  static func run(seed: UInt64, clients count: Int, steps: Int) async throws {
+  /// The same runs with lists unloaded from the hub's memory a millisecond after their last
+  /// session leaves: every reload from storage must give the same identities, vector and
+  /// positions.
+  @Test(arguments: [7, 8, 9] as [UInt64])
+  func clientsConvergeWhileIdleListsUnloadAndReload(seed: UInt64) async throws {
+    var configuration = SyncHubConfiguration()
+    configuration.idleListTimeout = .milliseconds(1)
+    try await Self.run(seed: seed, clients: 2 + Int(seed % 5), steps: Self.steps, hub: configuration)
+  }
+
+  static func run(seed: UInt64, clients count: Int, steps: Int, hub: SyncHubConfiguration = SyncHubConfiguration())
+    async throws
+  {
     var random = SeededRandom(seed: seed)
-    let fixture = try SyncFixture()
+    let fixture = try SyncFixture(configuration: hub)
     var weights = ListOperationGenerator<TestSection, TestItem>.defaultWeights
     weights["clearMarkers"] = nil
     var generator = ListOperationGenerator<TestSection, TestItem>(

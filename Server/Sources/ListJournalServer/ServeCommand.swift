@@ -17,7 +17,8 @@ struct ServeCommand: AsyncParsableCommand {
       list, or with --postgres in a PostgreSQL database that several instances can share (clients \
       of different instances see each other's commits). Clients authenticate with `Authorization: Bearer TOKEN`; --tokens names a JSON file \
       of grants: {"tokens": [{"token": "…", "lists": "*" or ["groceries"], "access": "write" or \
-      "read"}]}. Without --tokens every client may read and write every list (loopback use only). \
+      "read"}]}. Without --tokens every client may read and write every list: allowed on a loopback \
+      address only, unless --allow-anonymous says that is meant. \
       Once listening, the server prints `listening on HOST:PORT` on stdout (useful with --port 0).
 
       Example:
@@ -43,6 +44,9 @@ struct ServeCommand: AsyncParsableCommand {
   @Option(help: "A JSON file of bearer tokens and the lists they read or write.")
   var tokens: String?
 
+  @Flag(help: "Serve without --tokens on an address other than loopback: anyone who reaches it reads and writes every list.")
+  var allowAnonymous = false
+
   @Option(help: "The largest message a client may send, in bytes.")
   var maxFrameBytes = 16 << 20
 
@@ -55,6 +59,9 @@ struct ServeCommand: AsyncParsableCommand {
   @Option(help: "Frames queued for one slow client before it is disconnected (it catches up on reconnect).")
   var maxQueuedFrames = 4096
 
+  @Option(help: "Seconds a list with no client and no read stays in memory before it is unloaded (0: never).")
+  var unloadIdleListsAfter = 300
+
   @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
   var logLevel = "info"
 
@@ -63,10 +70,22 @@ struct ServeCommand: AsyncParsableCommand {
     guard maxFrameBytes >= 1024 else { throw ValidationError("--max-frame-bytes \(maxFrameBytes) is below 1024") }
     guard maxCommitsPerPush >= 1 else { throw ValidationError("--max-commits-per-push must be at least 1") }
     guard groupCommitDelayMs >= 0 else { throw ValidationError("--group-commit-delay-ms must be 0 or more") }
+    guard unloadIdleListsAfter >= 0 else { throw ValidationError("--unload-idle-lists-after must be 0 or more") }
     guard maxQueuedFrames >= 1 else { throw ValidationError("--max-queued-frames must be at least 1") }
+    if tokens == nil, !allowAnonymous, !Self.isLoopback(host) {
+      throw ValidationError(
+        "--host \(host) without --tokens would let anyone who reaches it read and write every list; give --tokens FILE, or --allow-anonymous if that is meant")
+    }
     guard Logger.Level(rawValue: logLevel) != nil else {
       throw ValidationError("--log-level '\(logLevel)' is not one of trace, debug, info, notice, warning, error, critical")
     }
+  }
+
+  /// Whether `host` names this machine only: `localhost`, 127.0.0.0/8 or `::1`.
+  static func isLoopback(_ host: String) -> Bool {
+    if host == "localhost" || host == "::1" || host == "[::1]" { return true }
+    let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+    return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
   }
 
   func run() async throws {
@@ -82,6 +101,7 @@ struct ServeCommand: AsyncParsableCommand {
     hubConfiguration.maxCommitsPerPush = maxCommitsPerPush
     hubConfiguration.groupCommitDelay = .milliseconds(groupCommitDelayMs)
     hubConfiguration.maxQueuedFrames = maxQueuedFrames
+    hubConfiguration.idleListTimeout = unloadIdleListsAfter > 0 ? .seconds(unloadIdleListsAfter) : nil
     if let tokens {
       do {
         hubConfiguration.accessPolicy = try SyncAccessPolicy.load(from: tokens)

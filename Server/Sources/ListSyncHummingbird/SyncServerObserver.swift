@@ -15,6 +15,7 @@ import NIOConcurrencyHelpers
 /// - `listsync_refused_total` (counter, dimension `reason`): refused requests and messages.
 /// - `listsync_sessions_dropped_total` (counter): sessions disconnected for falling behind.
 /// - `listsync_storage_failures_total` (counter).
+/// - `listsync_lists_unloaded_total` (counter): idle lists that left memory.
 ///
 /// ```swift
 /// let observer = SyncServerObserver(logger: logger)
@@ -31,6 +32,7 @@ public final class SyncServerObserver: SyncHubObserver, Sendable {
   private let dropped: Counter
   private let storageFailures: Counter
   private let sessions: Counter
+  private let unloaded: Counter
   private let prefix: String
   private let open = NIOLockedValueBox(0)
 
@@ -44,6 +46,7 @@ public final class SyncServerObserver: SyncHubObserver, Sendable {
     dropped = Counter(label: "\(metricsPrefix)_sessions_dropped_total")
     storageFailures = Counter(label: "\(metricsPrefix)_storage_failures_total")
     sessions = Counter(label: "\(metricsPrefix)_sessions_opened_total")
+    unloaded = Counter(label: "\(metricsPrefix)_lists_unloaded_total")
   }
 
   public func sessionOpened(list: String, access: SyncAccess, sessions count: Int) {
@@ -81,6 +84,11 @@ public final class SyncServerObserver: SyncHubObserver, Sendable {
   public func storageFailed(list: String, error: SyncStorageError) {
     storageFailures.increment()
     logger.error("storage failed", metadata: ["list": "\(list)", "reason": "\(error)"])
+  }
+
+  public func listUnloaded(list: String) {
+    unloaded.increment()
+    logger.debug("idle list unloaded", metadata: ["list": "\(list)"])
   }
 
   /// Counts a refusal (the server logs HTTP refusals itself, with the peer).

@@ -151,4 +151,23 @@ struct ServerProcessTests {
     }
     #expect(again.terminate() == 0)
   }
+
+  @Test func anonymousServingOffLoopbackIsRefusedBeforeListening() throws {
+    let (data, _, root) = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let binary = try #require(ServerProcess.binary, "listjournal-server was not built; run Server/Tools/test")
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = ["serve", "--host", "0.0.0.0", "--port", "0", "--data", data.path]
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = Pipe()
+    try process.run()
+    let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 64, "a usage error, not a server: \(message)")
+    #expect(message.contains("--host 0.0.0.0 without --tokens"), "\(message)")
+    #expect(message.contains("--allow-anonymous"), "\(message)")
+    #expect(!FileManager.default.fileExists(atPath: data.path), "nothing was created")
+  }
 }

@@ -1,3 +1,4 @@
+import ListHistory
 import ListDiff
 import ListState
 

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ListHistory
 
 /// Draws `log`: one entry per version as text, JSON, or the undo tree (`--graph`).
 ///

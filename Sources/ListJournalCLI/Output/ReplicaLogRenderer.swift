@@ -1,3 +1,4 @@
+import ListHistory
 /// Draws a replica journal's `log`: its commits in the agreed order, as text or JSON.
 ///
 /// Text: `* 3  00000000000000b2:1  clock 2  2023-11-14T22:13:20Z  Set Item  (1 op: set pear)`,

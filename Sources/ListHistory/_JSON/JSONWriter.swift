@@ -1,15 +1,11 @@
-import ListHistory
-
-/// The CLI's JSON writer, for the read endpoints' bodies.
-///
-/// A tiny streaming JSON writer with a fixed key order (the order of the calls) and
-/// RFC 8259 string escaping, so golden files compare byte for byte — unlike `JSONEncoder`,
+/// A tiny streaming JSON writer for the CLI's reports and the sync server's read endpoints: a
+/// fixed key order (the order of the calls) and RFC 8259 string escaping, so golden files compare byte for byte — unlike `JSONEncoder`,
 /// whose dictionaries come out in no particular order.
 ///
 /// Output is compact with one space after `:` and `,` as in the README's shapes.
 ///
 /// ```swift
-/// var json = _JSONWriter()
+/// var json = JSONWriter()
 /// json.object { json in
 ///   json.key("version"); json.number(3)
 ///   json.key("label"); json.string("Move \"a\"")
@@ -18,29 +14,31 @@ import ListHistory
 /// ```
 ///
 /// - Complexity: O(output size).
-struct _JSONWriter {
+package struct JSONWriter {
+  @inlinable package init() {}
+
   /// The UTF-8 written so far. Bytes, not a `String`: a `String` append costs a few hundred
   /// instructions whatever its length, and the JSON of a 230K-item state (`replay`'s digest,
   /// `show --json`) took ~3.8 G instructions through them, most of a replay's run.
-  private(set) var bytes: [UInt8] = []
+  package var bytes: [UInt8] = []
   /// Per open container: whether it has an element yet (to place commas).
-  private var hasElement: [Bool] = []
+  @usableFromInline var hasElement: [Bool] = []
 
   /// True right after `key(_:)`: the next value belongs to that key and needs no comma.
-  private var afterKey = false
+  @usableFromInline var afterKey = false
 
   /// The JSON text written so far.
-  var output: String { String(decoding: bytes, as: UTF8.self) }
+  @inlinable package var output: String { String(decoding: bytes, as: UTF8.self) }
 
-  private mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+  @inlinable mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
 
   /// Two bytes, without an array literal (which may allocate on every call).
-  private static func append(_ first: UInt8, _ second: UInt8, to output: inout [UInt8]) {
+  @inlinable static func append(_ first: UInt8, _ second: UInt8, to output: inout [UInt8]) {
     output.append(first)
     output.append(second)
   }
 
-  private mutating func separate() {
+  @inlinable mutating func separate() {
     if afterKey {
       afterKey = false
       return
@@ -50,7 +48,7 @@ struct _JSONWriter {
     hasElement[hasElement.count - 1] = true
   }
 
-  mutating func object(_ body: (inout _JSONWriter) -> Void) {
+  @inlinable package mutating func object(_ body: (inout JSONWriter) -> Void) {
     separate()
     bytes.append(0x7B)  // {
     hasElement.append(false)
@@ -59,7 +57,7 @@ struct _JSONWriter {
     bytes.append(0x7D)  // }
   }
 
-  mutating func array(_ body: (inout _JSONWriter) -> Void) {
+  @inlinable package mutating func array(_ body: (inout JSONWriter) -> Void) {
     separate()
     bytes.append(0x5B)  // [
     hasElement.append(false)
@@ -69,45 +67,45 @@ struct _JSONWriter {
   }
 
   /// Writes `"name": `; the next value call writes the value.
-  mutating func key(_ name: String) {
+  @inlinable package mutating func key(_ name: String) {
     separate()
-    _JSONWriter.appendEscaped(name, to: &bytes)
+    JSONWriter.appendEscaped(name, to: &bytes)
     Self.append(0x3A, 0x20, to: &bytes)  // ": "
     afterKey = true
   }
 
-  mutating func string(_ value: String) {
+  @inlinable package mutating func string(_ value: String) {
     separate()
-    _JSONWriter.appendEscaped(value, to: &bytes)
+    JSONWriter.appendEscaped(value, to: &bytes)
   }
 
-  mutating func number(_ value: Int) {
+  @inlinable package mutating func number(_ value: Int) {
     separate()
     append(String(value))
   }
 
-  mutating func number(_ value: Double) {
+  @inlinable package mutating func number(_ value: Double) {
     separate()
     append(value.isFinite ? String(value) : "null")
   }
 
-  /// A value's JSON as `JournalValue` writes it.
-  mutating func value(_ value: JournalValue) {
-    separate()
-    value.writeJSON(into: &bytes)
-  }
-
-  mutating func number(_ value: UInt64) {
+  @inlinable package mutating func number(_ value: UInt64) {
     separate()
     append(String(value))
   }
 
-  mutating func bool(_ value: Bool) {
+  /// A value's JSON as ``JournalValue/writeJSON(into:)`` writes it.
+  @inlinable package mutating func value(_ value: JournalValue) {
+    separate()
+    value.writeJSON(into: &bytes)
+  }
+
+  @inlinable package mutating func bool(_ value: Bool) {
     separate()
     append(value ? "true" : "false")
   }
 
-  mutating func null() {
+  @inlinable package mutating func null() {
     separate()
     append("null")
   }
@@ -115,7 +113,7 @@ struct _JSONWriter {
   /// `"…"` with `"`, `\`, and control characters escaped; everything else as UTF-8. Byte by
   /// byte: every character that is escaped is ASCII, and the bytes of a multi-byte UTF-8
   /// sequence are all 0x80 or above.
-  static func appendEscaped(_ value: String, to output: inout [UInt8]) {
+  @inlinable package static func appendEscaped(_ value: String, to output: inout [UInt8]) {
     output.append(0x22)
     var needsEscaping = false
     for byte in value.utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C {

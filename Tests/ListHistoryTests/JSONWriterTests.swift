@@ -1,7 +1,7 @@
 import Testing
 import TestSupport
 
-@testable import ListJournalCLI
+import ListHistory
 
 @Suite("JSON writer")
 struct JSONWriterTests {

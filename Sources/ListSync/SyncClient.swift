@@ -56,7 +56,8 @@ public final class SyncClient<Section: ListElement, Item: ListElement>: Sendable
   ///
   /// - Throws: ``SyncClientError`` when reconnecting cannot help (the server holds another
   ///   list under the name, the list does not exist for a read-only token, the base state does
-  ///   not decode); `CancellationError` is not thrown: cancelling ends the run.
+  ///   not decode, the token is refused, the transport cannot connect on this platform);
+  ///   `CancellationError` is not thrown: cancelling ends the run.
   public func run() async throws {
     state.withLock { $0.fatal = nil }
     var attempt = 0
@@ -70,6 +71,11 @@ public final class SyncClient<Section: ListElement, Item: ListElement>: Sendable
         finishConnection(error: "\(error)")
         state.withLock { $0.fatal = error }
         throw error
+      } catch let error as SyncTransportError where !error.isRetryable {
+        let fatal = SyncClientError.connection(error)
+        finishConnection(error: "\(fatal)")
+        state.withLock { $0.fatal = fatal }
+        throw fatal
       } catch {
         finishConnection(error: Task.isCancelled ? nil : "\(error)")
       }

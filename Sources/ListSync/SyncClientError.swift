@@ -12,6 +12,9 @@ public enum SyncClientError: Error, Sendable, Hashable, CustomStringConvertible 
   case protocolViolation(String)
   /// The list's base state does not decode with the app's codec.
   case undecodableBase(String)
+  /// Connecting cannot succeed as configured: the server refused the token or the request, the
+  /// URL is not a sync URL, or the transport does not work on this platform.
+  case connection(SyncTransportError)
 
   public var description: String {
     switch self {
@@ -20,13 +23,16 @@ public enum SyncClientError: Error, Sendable, Hashable, CustomStringConvertible 
       "the server's list is \(_hex(server)), the replica's is \(_hex(replica))"
     case .protocolViolation(let message): "protocol violation: \(message)"
     case .undecodableBase(let message): "the list's base state does not decode: \(message)"
+    case .connection(let error): "cannot connect: \(error)"
     }
   }
 
-  /// Whether reconnecting cannot help (another list, an unsupported version, no such list).
+  /// Whether reconnecting cannot help (another list, an unsupported version, no such list, a
+  /// refused token).
   var isFatal: Bool {
     switch self {
     case .differentList, .undecodableBase: true
+    case .connection(let error): !error.isRetryable
     case .refused(let code, _): code == .differentList || code == .unsupportedVersion || code == .notHosted
     case .protocolViolation: false
     }

@@ -4,8 +4,13 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A transport over `URLSessionWebSocketTask`: what an app on Apple platforms uses (and Linux,
-/// where FoundationNetworking provides it).
+/// A transport over `URLSessionWebSocketTask`: what an app on Apple platforms uses.
+///
+/// On Linux, FoundationNetworking's WebSockets need a libcurl built with WebSocket support;
+/// without one (Debian's and Ubuntu's packages) the first frame fails with
+/// ``SyncTransportError/unsupported(_:)`` and ``SyncClient/run()`` stops with
+/// ``SyncClientError/connection(_:)``. Linux clients use `WebSocketSyncTransport`
+/// (`ListSyncWebSocketClient`, in the server package) instead.
 ///
 /// ```swift
 /// let client = SyncClient(replica: replica, codec: codec, transport: URLSessionSyncTransport(),

@@ -134,6 +134,30 @@ import Testing
     await fixture.hub.shutdown()
   }
 
+  /// A client whose token is refused stops with a typed error instead of reconnecting forever;
+  /// a client whose server is only unreachable keeps trying.
+  @Test func aRefusedTokenStopsTheClient() async throws {
+    var configuration = SyncHubConfiguration()
+    configuration.accessPolicy = SyncAccessPolicy(tokens: [.init(token: "writer", lists: .named(["chores"]), access: .write)])
+    let fixture = try SyncFixture(configuration: configuration)
+    for (token, status) in [("writer", 403), ("stale", 401)] {
+      let client = fixture.client(try Self.replica(1, items: ["a"]), token: token)
+      try await withDeadline("a refused client did not stop") {
+        await #expect(throws: SyncClientError.connection(.refused(status: status, message: ""))) {
+          do { try await client.run() } catch SyncClientError.connection(.refused(let status, _)) {
+            throw SyncClientError.connection(.refused(status: status, message: ""))
+          }
+        }
+      }
+      #expect(client.status.connections == 0)
+      await #expect(throws: SyncClientError.self) { try await client.waitUntilSynced() }
+    }
+    #expect(SyncTransportError.failed("connection reset").isRetryable)
+    #expect(SyncTransportError.refused(status: 503, message: "shutting down").isRetryable)
+    #expect(!SyncTransportError.unsupported("no WebSockets in libcurl").isRetryable)
+    await fixture.hub.shutdown()
+  }
+
   @Test func anotherListsBatchIsRefused() async throws {
     let fixture = try SyncFixture()
     let phone = try Self.replica(1, items: ["a"])

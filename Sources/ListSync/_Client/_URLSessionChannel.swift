@@ -34,6 +34,10 @@ final class _URLSessionChannel: SyncChannel, @unchecked Sendable {
     if let response = task.response as? HTTPURLResponse, response.statusCode >= 400 {
       return SyncTransportError.refused(status: response.statusCode, message: HTTPURLResponse.localizedString(forStatusCode: response.statusCode))
     }
+    // FoundationNetworking reports a libcurl without WebSockets as an unsupported URL.
+    if (error as NSError).domain == NSURLErrorDomain, (error as NSError).code == NSURLErrorUnsupportedURL {
+      return SyncTransportError.unsupported((error as NSError).localizedDescription)
+    }
     return SyncTransportError.failed("\(error)")
   }
 }

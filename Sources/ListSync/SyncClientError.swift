@@ -1,3 +1,5 @@
+import ListHistory
+
 /// Why a ``SyncClient`` stopped or a join failed.
 ///
 /// ```swift
@@ -12,6 +14,10 @@ public enum SyncClientError: Error, Sendable, Hashable, CustomStringConvertible 
   case protocolViolation(String)
   /// The list's base state does not decode with the app's codec.
   case undecodableBase(String)
+  /// The server holds a different commit under this identity of the replica's: the replica's
+  /// commit is not pushed again (see ``SyncClientStatus/refusedCommits``); the client keeps
+  /// syncing everything else.
+  case conflictingCommit(ReplicaCommitID)
 
   public var description: String {
     switch self {
@@ -20,6 +26,7 @@ public enum SyncClientError: Error, Sendable, Hashable, CustomStringConvertible 
       "the server's list is \(_hex(server)), the replica's is \(_hex(replica))"
     case .protocolViolation(let message): "protocol violation: \(message)"
     case .undecodableBase(let message): "the list's base state does not decode: \(message)"
+    case .conflictingCommit(let id): "the server holds a different commit \(id); this replica's is not pushed again"
     }
   }
 
@@ -28,7 +35,7 @@ public enum SyncClientError: Error, Sendable, Hashable, CustomStringConvertible 
     switch self {
     case .differentList, .undecodableBase: true
     case .refused(let code, _): code == .differentList || code == .unsupportedVersion || code == .notHosted
-    case .protocolViolation: false
+    case .protocolViolation, .conflictingCommit: false
     }
   }
 }

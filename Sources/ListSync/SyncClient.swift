@@ -17,7 +17,8 @@ import ListLocking
 /// for await merge in client.merges { dataSource.apply(merge.changeset) }
 /// ```
 /// - Complexity: a push encodes the commits the server lacks; a received batch costs its
-///   merge (see ``ListReplica/receive(_:)``).
+///   decoding and its merge (see ``ListReplica/receive(_:)``), run specialized for the app's
+///   element types, not the list's size.
 public final class SyncClient<Section: ListElement, Item: ListElement>: Sendable {
   public typealias Merge = ReplicaMerge<Section, Item>
 

@@ -14,6 +14,7 @@ extension SyncClient {
   /// - Throws: ``SyncClientError``, ``SyncTransportError``, or a `ReplicaError` when a batch
   ///   does not decode with `codec`.
   /// - Complexity: the list's commits, decoded and merged once.
+  @inlinable
   public static func join(
     transport: any SyncTransport, endpoint: SyncEndpoint, codec: HistoryCodec<Section, Item>, replica: ReplicaID = .random(),
     replicaConfiguration: ListReplicaConfiguration = ListReplicaConfiguration(),
@@ -31,6 +32,8 @@ extension SyncClient {
     }
   }
 
+  // Inlinable, like the client's initializer, so that the catch-up merges specialized.
+  @inlinable
   static func receiveList(
     over channel: any SyncChannel, codec: HistoryCodec<Section, Item>, replica id: ReplicaID,
     configuration: ListReplicaConfiguration
@@ -45,7 +48,7 @@ extension SyncClient {
     switch try await next() {
     case .welcome(let genesis, _, _):
       let base: ListSnapshot<Section, Item>
-      do { base = try ReplicaJournalLayout.decodeBase(genesis.base, codec: codec) } catch {
+      do { base = try genesis.decodeBase(codec: codec) } catch {
         throw SyncClientError.undecodableBase("\(error)")
       }
       replica = ListReplica(replica: id, listID: genesis.listID, base: base, configuration: configuration)

@@ -17,7 +17,8 @@ import ListLocking
 /// for await merge in client.merges { dataSource.apply(merge.changeset) }
 /// ```
 /// - Complexity: a push encodes the commits the server lacks; a received batch costs its
-///   merge (see ``ListReplica/receive(_:)``).
+///   decoding and its merge (see ``ListReplica/receive(_:)``), run specialized for the app's
+///   element types, not the list's size.
 public final class SyncClient<Section: ListElement, Item: ListElement>: Sendable {
   public typealias Merge = ReplicaMerge<Section, Item>
 
@@ -31,16 +32,34 @@ public final class SyncClient<Section: ListElement, Item: ListElement>: Sendable
   public let merges: AsyncStream<Merge>
   let mergeSink: AsyncStream<Merge>.Continuation
   let state = ListMutex(_ClientState())
+  /// The replica's receive, changes and encode, specialized for the app's element types.
+  let calls: _ClientReplica<Section, Item>
 
-  public init(
+  /// A client of `replica` for the list at `endpoint`.
+  ///
+  /// Inlinable so that the replica calls the client makes per frame run specialized for the
+  /// app's element types.
+  @inlinable
+  public convenience init(
     replica: ListReplica<Section, Item>, codec: HistoryCodec<Section, Item>, transport: any SyncTransport,
     endpoint: SyncEndpoint, configuration: SyncClientConfiguration = SyncClientConfiguration()
+  ) {
+    self.init(
+      replica: replica, codec: codec, transport: transport, endpoint: endpoint, configuration: configuration,
+      calls: _ClientReplica(replica: replica, codec: codec))
+  }
+
+  @usableFromInline
+  init(
+    replica: ListReplica<Section, Item>, codec: HistoryCodec<Section, Item>, transport: any SyncTransport,
+    endpoint: SyncEndpoint, configuration: SyncClientConfiguration, calls: _ClientReplica<Section, Item>
   ) {
     self.replica = replica
     self.codec = codec
     self.transport = transport
     self.endpoint = endpoint
     self.configuration = configuration
+    self.calls = calls
     (merges, mergeSink) = AsyncStream.makeStream(of: Merge.self, bufferingPolicy: .bufferingNewest(1024))
   }
 
@@ -159,16 +178,16 @@ public final class SyncClient<Section: ListElement, Item: ListElement>: Sendable
     while let frame = try await channel.receive() {
       switch try decode(frame) {
       case .commits(let batch):
-        let (listID, commits) = try batch.commits(codec: codec)
-        guard listID == replica.listID else { throw SyncClientError.differentList(server: listID, replica: replica.listID) }
-        let merge = try replica.receive(commits)
-        state.withLock { state in for commit in commits { state.markKnown(commit.id) } }
+        let (listID, ids, merge) = try calls.receive(batch)
+        guard let merge else { throw SyncClientError.differentList(server: listID, replica: replica.listID) }
+        state.withLock { state in for id in ids { state.markKnown(id) } }
         if !merge.received.isEmpty { mergeSink.yield(merge) }
       case .ack(let request, _, _):
         let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
           if let ids = state.inFlight.removeValue(forKey: request) {
             for id in ids {
               state.inFlightIDs.remove(id)
+              state.suspects.remove(id)
               state.markKnown(id)
             }
             state.status.commitsInFlight = state.inFlightIDs.count
@@ -182,10 +201,15 @@ public final class SyncClient<Section: ListElement, Item: ListElement>: Sendable
           if let ids = state.inFlight.removeValue(forKey: request) {
             for id in ids { state.inFlightIDs.remove(id) }
             state.status.commitsInFlight = state.inFlightIDs.count
+            // Nothing of the push was stored: the twin is refused for good, the rest pushed again.
+            if code == .conflictingCommit, let twin = state.conflictRefused(ids) {
+              state.status.lastError = "\(SyncClientError.conflictingCommit(twin))"
+            }
           }
           return state.waiters.removeValue(forKey: request)
         }
-        // A refused push is not retried until the next connection (it would be refused again).
+        // Another refused push is not retried until the next connection (it would be refused
+        // again).
         waiter?.resume(returning: code == .readOnly)
         if request == 0 { throw SyncClientError.refused(code: code, message: message) }
       case .welcome, .hello, .push:
@@ -205,28 +229,35 @@ public final class SyncClient<Section: ListElement, Item: ListElement>: Sendable
       return state.known
     }
     guard let known else { return }
-    let candidates = replica.changes(since: known)
+    let candidates = calls.changes(known)
     let (channel, requests) = state.withLock { state -> ((any SyncChannel)?, [(UInt64, [ReplicaCommit<Section, Item>])]) in
       guard let channel = state.channel else { return (nil, []) }
       state.checkedVector = vector
-      let fresh = candidates.filter { !state.isKnown($0.id) && !state.inFlightIDs.contains($0.id) }
+      let fresh = candidates.filter {
+        !state.isKnown($0.id) && !state.inFlightIDs.contains($0.id) && !state.refused.contains($0.id)
+      }
       var requests: [(UInt64, [ReplicaCommit<Section, Item>])] = []
+      // Suspects of a conflict alone, so that a refusal names one commit.
+      var chunks = fresh.filter { state.suspects.contains($0.id) }.map { [$0] }
+      let others = fresh.filter { !state.suspects.contains($0.id) }
       var start = 0
-      while start < fresh.count {
-        let chunk = Array(fresh[start..<min(fresh.count, start + max(1, configuration.maxCommitsPerPush))])
+      while start < others.count {
+        chunks.append(Array(others[start..<min(others.count, start + max(1, configuration.maxCommitsPerPush))]))
+        start += chunks[chunks.count - 1].count
+      }
+      for chunk in chunks {
         let request = state.nextRequest
         state.nextRequest += 1
         state.inFlight[request] = chunk.map(\.id)
         for commit in chunk { state.inFlightIDs.insert(commit.id) }
         requests.append((request, chunk))
-        start += chunk.count
       }
       state.status.commitsInFlight = state.inFlightIDs.count
       return (channel, requests)
     }
     guard let channel else { return }
     for (request, chunk) in requests {
-      let batch = try ReplicaBatch(commits: chunk, listID: replica.listID, codec: codec)
+      let batch = try calls.encode(chunk)
       try await channel.send(SyncMessage.push(request: request, batch: batch).encoded())
     }
   }
@@ -286,7 +317,7 @@ public final class SyncClient<Section: ListElement, Item: ListElement>: Sendable
       }
       let known = state.withLock { $0.known }
       let settled = state.withLock { state in
-        state.inFlight.isEmpty && replica.changes(since: known).allSatisfy { state.isKnown($0.id) }
+        state.inFlight.isEmpty && calls.changes(known).allSatisfy { state.isKnown($0.id) || state.refused.contains($0.id) }
       }
       if settled { return }
     }

@@ -1,3 +1,5 @@
+import ListHistory
+
 /// Why a ``SyncClient`` stopped or a join failed.
 ///
 /// ```swift
@@ -15,6 +17,10 @@ public enum SyncClientError: Error, Sendable, Hashable, CustomStringConvertible 
   /// Connecting cannot succeed as configured: the server refused the token or the request, the
   /// URL is not a sync URL, or the transport does not work on this platform.
   case connection(SyncTransportError)
+  /// The server holds a different commit under this identity of the replica's: the replica's
+  /// commit is not pushed again (see ``SyncClientStatus/refusedCommits``); the client keeps
+  /// syncing everything else.
+  case conflictingCommit(ReplicaCommitID)
 
   public var description: String {
     switch self {
@@ -24,6 +30,7 @@ public enum SyncClientError: Error, Sendable, Hashable, CustomStringConvertible 
     case .protocolViolation(let message): "protocol violation: \(message)"
     case .undecodableBase(let message): "the list's base state does not decode: \(message)"
     case .connection(let error): "cannot connect: \(error)"
+    case .conflictingCommit(let id): "the server holds a different commit \(id); this replica's is not pushed again"
     }
   }
 
@@ -34,7 +41,7 @@ public enum SyncClientError: Error, Sendable, Hashable, CustomStringConvertible 
     case .differentList, .undecodableBase: true
     case .connection(let error): !error.isRetryable
     case .refused(let code, _): code == .differentList || code == .unsupportedVersion || code == .notHosted
-    case .protocolViolation: false
+    case .protocolViolation, .conflictingCommit: false
     }
   }
 }

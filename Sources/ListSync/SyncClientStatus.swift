@@ -1,3 +1,5 @@
+import ListHistory
+
 /// Where a ``SyncClient`` stands.
 ///
 /// ```swift
@@ -17,6 +19,10 @@ public struct SyncClientStatus: Sendable, Hashable {
   public var lastError: String?
   /// Connections made so far.
   public var connections: Int = 0
+  /// This replica's commits the server refused because it holds a different commit under the
+  /// same identity (a restored backup or a cloned device edited under one replica identifier):
+  /// they stay in the replica but are not pushed again; everything else keeps syncing.
+  public var refusedCommits: [ReplicaCommitID] = []
 
   public init() {}
 }

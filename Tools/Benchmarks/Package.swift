@@ -43,6 +43,14 @@ let package = Package(
         "BenchmarkSupport", .product(name: "ListReplica", package: "ListJournal"),
         .product(name: "ListJournal", package: "ListJournal"),
       ]),
+    // One replica receiving one-commit batches that many others made concurrently, directly and
+    // through a SyncClient (Tools/bench-receive).
+    .executableTarget(
+      name: "ReceiveBench",
+      dependencies: [
+        "BenchmarkSupport", .product(name: "ListReplica", package: "ListJournal"),
+        .product(name: "ListSync", package: "ListJournal"),
+      ]),
     // A driver for profilers (perf, callgrind): one diff workload in a loop.
     .executableTarget(
       name: "DiffProfile",

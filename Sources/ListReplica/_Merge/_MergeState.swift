@@ -96,12 +96,14 @@ extension _MergeState {
   @inlinable
   mutating func revert(_ applied: inout [_AppliedCommit<Section, Item>], downTo count: Int) {
     guard applied.count > count else { return }
-    var transaction = Transaction(_detached: snapshot)
+    // The list is taken (uniquely referenced: the inverses change it in place), and the events
+    // are moved out of their records: nothing records the inverses, which nobody reads.
+    var working = snapshot
     snapshot = ListSnapshot()
     while applied.count > count {
-      let record = applied.removeLast()
-      for event in record.events.reversed() {
-        do { try transaction._apply(event.inverse) } catch {
+      var record = applied.removeLast()
+      while let event = record.events.popLast() {
+        do { try event.inverse.apply(to: &working, verifying: false) } catch {
           preconditionFailure("a recorded replica event does not revert: \(error)")
         }
       }
@@ -111,8 +113,8 @@ extension _MergeState {
       for (id, old) in record.replacedSections.reversed() { replacedSections[id] = old }
       for (field, old) in record.writers.reversed() { writers[field] = old }
     }
-    snapshot = transaction._take().snapshot
-    snapshot.clearMarkers()
+    working.clearMarkers()
+    snapshot = working
   }
 
   // MARK: Tables, recorded

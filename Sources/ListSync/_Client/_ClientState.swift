@@ -17,6 +17,12 @@ struct _ClientState {
   var checkedVector: ReplicaVersionVector?
   /// Why ``SyncClient/run()`` stopped for good, for ``SyncClient/waitUntilSynced()`` to report.
   var fatal: SyncClientError?
+  /// This replica's commits the server refused as conflicting twins: never pushed again (the
+  /// server keeps refusing them, and with them everything pushed alongside).
+  var refused: Set<ReplicaCommitID> = []
+  /// Commits of a multi-commit push refused as a conflicting twin: each is pushed alone next,
+  /// so that only the twin is refused and the others are stored.
+  var suspects: Set<ReplicaCommitID> = []
 
   mutating func markKnown(_ id: ReplicaCommitID) {
     guard !known.contains(id) else { return }
@@ -30,6 +36,20 @@ struct _ClientState {
   }
 
   func isKnown(_ id: ReplicaCommitID) -> Bool { known.contains(id) || knownBeyond.contains(id) }
+
+  /// Takes in a push the server refused as holding a conflicting twin: a single commit is the
+  /// twin (refused for good, and reported); several are suspects, each pushed alone next.
+  /// Returns the twin when it is known.
+  mutating func conflictRefused(_ ids: [ReplicaCommitID]) -> ReplicaCommitID? {
+    checkedVector = nil
+    guard ids.count == 1, let twin = ids.first else {
+      suspects.formUnion(ids)
+      return nil
+    }
+    suspects.remove(twin)
+    if refused.insert(twin).inserted { status.refusedCommits.append(twin) }
+    return twin
+  }
 
   /// Forgets the connection: pushes in flight will be pushed again, waiters are told.
   mutating func disconnect(error: String?) -> [CheckedContinuation<Bool, Never>] {

@@ -168,10 +168,10 @@ extension SyncBench {
     print(
       String(
         format:
-          "CPU over the push phase: server %.1f s (%.0f%% of one core; %.1f µs per commit stored), load generator %.1f s; until settled: server %.1f s, load generator %.1f s (of which %.1f s decoding %d distinct commits frames, %d commits, for %d frames received)",
+          "CPU over the push phase: server %.1f s (%.0f%% of one core; %.1f µs per commit stored), load generator %.1f s; until settled: server %.1f s, load generator %.1f s; decoding %d distinct commits frames (%d commits, for %d frames received) took %.1f s of its threads' time, waits for a core included",
         serverCPUAtPushEnd - serverCPUBefore, 100 * (serverCPUAtPushEnd - serverCPUBefore) / pushSeconds,
         1e6 * (serverCPUAtPushEnd - serverCPUBefore) / Double(max(1, stored)), selfCPUAtPushEnd - selfCPUBefore, serverCPU,
-        selfCPU, decoding.seconds, decoding.frames, decoding.commits, decoding.lookups))
+        selfCPU, decoding.frames, decoding.commits, decoding.lookups, decoding.seconds))
     print("the server\(instances == 1 ? "" : "s") and the load generator share this machine's \(ProcessInfo.processInfo.activeProcessorCount) cores")
     let duplicates = loadClients.reduce(0) { $0 + $1.duplicates + $1.unknown }
 

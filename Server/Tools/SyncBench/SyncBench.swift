@@ -10,13 +10,25 @@ import SyncWorkload
 import Glibc
 #endif
 
-/// N clients on one list over real WebSockets on loopback, each making its operations of the
-/// mixed workload one commit at a time (the next once the last is acknowledged, or at a paced
-/// rate), against a `listjournal-server` child process. Reports whether all converged, the
-/// push-to-others latency, the server's throughput and CPU.
+/// The sync server benchmark, against `listjournal-server` child processes on loopback.
+///
+/// The default mode is a load generator: every client's commits are made offline before the
+/// clock starts and pre-encoded as push frames; thin WebSocket clients pipeline them, count acks
+/// and record when each commit reaches each other client without merging, so the machine's CPU
+/// goes to the server. `--mode clients` runs real `SyncClient`s that merge everything instead.
 @main
 struct SyncBench: AsyncParsableCommand {
   static let configuration = CommandConfiguration(commandName: "SyncBench", abstract: "The sync server benchmark.")
+
+  enum Mode: String, ExpressibleByArgument, CaseIterable {
+    /// Thin clients sending pre-made pushes (the server's throughput and latency).
+    case load
+    /// `SyncClient`s that make, push and merge commits (the whole system).
+    case clients
+  }
+
+  @Option(help: "load (pre-made pushes from thin clients) or clients (merging SyncClients).")
+  var mode: Mode = .load
 
   @Option(help: "The listjournal-server executable.")
   var server: String
@@ -27,120 +39,62 @@ struct SyncBench: AsyncParsableCommand {
   @Option(help: "Operations (commits) each client makes.")
   var operations = 1000
 
-  @Option(help: "Commits per second per client (0: each as soon as the last is acknowledged).")
+  @Option(help: "Pushes per second per client (0: as fast as the window allows; clients mode: commits per second).")
   var rate = 0.0
 
-  @Option(parsing: .upToNextOption, help: "file, or postgres URL.")
+  @Option(help: "load mode: pushes each client keeps in flight (unacknowledged) at most.")
+  var window = 1
+
+  @Option(help: "load mode: commits per push frame.")
+  var commitsPerPush = 1
+
+  @Option(help: "load mode: server instances (more than one needs PostgreSQL); clients alternate between them.")
+  var instances = 1
+
+  @Option(help: "load mode: clients that fold everything they received into a replica and compare it with the server's state.")
+  var foldSamples = 3
+
+  @Option(parsing: .upToNextOption, help: "file, or postgres [URL] (default: $LISTJOURNAL_POSTGRES_URL).")
   var backend: [String] = ["file"]
 
   @Option(help: "Rows in the list's base state.")
   var baseItems = 100
 
+  @Option(help: "The server's --max-queued-frames (frames queued for one client before it is dropped).")
+  var maxQueuedFrames = 1_000_000
+
+  func validate() throws {
+    guard clients >= 2 else { throw ValidationError("--clients must be at least 2") }
+    guard operations >= 1 else { throw ValidationError("--operations must be at least 1") }
+    guard window >= 1 else { throw ValidationError("--window must be at least 1") }
+    guard commitsPerPush >= 1 else { throw ValidationError("--commits-per-push must be at least 1") }
+    guard instances >= 1 else { throw ValidationError("--instances must be at least 1") }
+    if instances > 1, backend.first != "postgres" {
+      throw ValidationError("--instances \(instances) needs --backend postgres (instances share the database)")
+    }
+    if instances > 1, mode == .clients { throw ValidationError("--instances is a load-mode option") }
+  }
+
   func run() async throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sync-bench-\(getpid())")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    var arguments = ["--max-queued-frames", "1000000"]
+    switch mode {
+    case .load: try await runLoad()
+    case .clients: try await runClients()
+    }
+  }
+
+  /// The storage arguments of `listjournal-server serve` for `--backend`, and a description.
+  func storageArguments(data directory: URL) throws -> (arguments: [String], description: String) {
     switch backend.first {
-    case "file", nil: arguments += ["--data", directory.appendingPathComponent("data").path]
+    case "file", nil:
+      return (["--data", directory.appendingPathComponent("data").path], "file")
     case "postgres":
-      guard backend.count == 2 else { throw ValidationError("--backend postgres takes the database URL") }
-      arguments += ["--postgres", backend[1]]
+      guard backend.count <= 2 else { throw ValidationError("--backend postgres takes one database URL") }
+      guard let url = backend.count == 2 ? backend[1] : ProcessInfo.processInfo.environment["LISTJOURNAL_POSTGRES_URL"] else {
+        throw ValidationError("--backend postgres takes the database URL (or set LISTJOURNAL_POSTGRES_URL)")
+      }
+      return (["--postgres", url], "PostgreSQL")
     case let other?: throw ValidationError("--backend \(other): give file or postgres URL")
     }
-    let server = try BenchServer(binary: self.server, arguments: arguments)
-    let url = "ws://127.0.0.1:\(server.port)"
-    let list = "bench-\(getpid())"
-    let codec = HistoryCodec<String, SyncRow>()
-    var clientConfiguration = SyncClientConfiguration()
-    clientConfiguration.autoPushInterval = nil
-    let transport = WebSocketSyncTransport()
-    let endpoint = SyncEndpoint(url: url, list: list, token: nil)
-
-    // The list's first replica creates it; the others are replicas of it on other devices.
-    let origin = ListReplica<String, SyncRow>(
-      replica: ReplicaID(rawValue: 1), listID: 0x5EED, base: SyncWorkload.base(items: baseItems))
-    let replicas = (0..<clients).map { index in
-      index == 0 ? origin : ListReplica(cloning: origin, replica: ReplicaID(rawValue: UInt64(index + 1)))
-    }
-    let book = LatencyBook(replicas: replicas.map(\.replicaID), operations: operations)
-    let syncClients = replicas.map {
-      SyncClient(replica: $0, codec: codec, transport: transport, endpoint: endpoint, configuration: clientConfiguration)
-    }
-    var runs: [Task<Void, any Error>] = []
-    var listeners: [Task<Void, Never>] = []
-    for client in syncClients {
-      runs.append(Task { try await client.run() })
-      listeners.append(Task { for await merge in client.merges { book.merged(merge.received) } })
-    }
-    for client in syncClients { try await client.waitUntilSynced() }
-    print("\(clients) clients connected to \(url) (\(backend.joined(separator: " ")) backend)")
-
-    let serverCPUBefore = server.cpuSeconds
-    let selfCPUBefore = processCPUSeconds()
-    let started = ContinuousClock.now
-    try await withThrowingTaskGroup(of: Void.self) { group in
-      for (index, client) in syncClients.enumerated() {
-        let operations = self.operations
-        let rate = self.rate
-        group.addTask {
-          var workload = SyncWorkload(seed: 1, client: index)
-          let pace = rate > 0 ? Duration.seconds(1 / rate) : nil
-          var next = ContinuousClock.now
-          var last: UInt64 = 0
-          for _ in 0..<operations {
-            try workload.edit(client.replica)
-            let sequence = client.replica.versionVector[client.replica.replicaID]
-            // An operation that changed nothing made no commit: nothing to push or time.
-            guard sequence > last else { continue }
-            last = sequence
-            book.made(client: index, sequence: sequence)
-            if let pace {
-              try await client.push()
-              next += pace
-              try await Task.sleep(until: next)
-            } else {
-              // As fast as acknowledgements allow: pushes it and returns once it is acknowledged
-              // (behind an empty push whose ack follows it), without polling.
-              try await client.waitUntilSynced()
-            }
-          }
-        }
-      }
-      try await group.waitForAll()
-    }
-    let pushed = ContinuousClock.now - started
-    // Everyone holds everything: one round so all is stored, one so all is received.
-    for client in syncClients { try await client.waitUntilSynced() }
-    for client in syncClients { try await client.waitUntilSynced() }
-    let settled = ContinuousClock.now - started
-    let serverCPU = server.cpuSeconds - serverCPUBefore
-    let selfCPU = processCPUSeconds() - selfCPUBefore
-    try await Task.sleep(for: .milliseconds(100))
-
-    let reference = origin.snapshot
-    let converged = syncClients.allSatisfy { $0.replica.snapshot == reference }
-    // An operation that changes nothing (collapsing a collapsed row) makes no commit.
-    let commits = origin.commitCount
-    let reconnected = syncClients.filter { $0.status.connections > 1 }.count
-    let summary = book.summary()
-    func ms(_ seconds: Double) -> String { String(format: "%.1f ms", seconds * 1000) }
-    func s(_ duration: Duration) -> Double {
-      Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-    print("converged: \(converged ? "yes" : "NO"): \(clients) clients hold \(origin.commitCount) commits, \(reference.numberOfItems) items")
-    print("commits: \(commits) (\(clients) clients x \(operations) operations), pushed one at a time \(rate > 0 ? "at \(rate)/s per client" : "as fast as acks allow")")
-    print(String(format: "push phase: %.2f s; throughput %.0f commits/s stored (all acknowledged); settled after %.2f s", s(pushed), Double(commits) / s(pushed), s(settled)))
-    print("push-to-others latency, per (commit, receiver): p50 \(ms(summary.pairP50)), p99 \(ms(summary.pairP99)), max \(ms(summary.pairMax)) over \(summary.pairs) deliveries (of \(commits * (clients - 1)))")
-    print("push-to-everyone latency, per commit: p50 \(ms(summary.everyoneP50)), p99 \(ms(summary.everyoneP99)), max \(ms(summary.everyoneMax)) over \(summary.commitsReachingEveryone) commits")
-    print(String(format: "CPU: server %.1f s, clients (this process) %.1f s over %.1f s wall: %.0f%% of 2 cores (server %.0f%%); server and all clients share the machine's 2 cores", serverCPU, selfCPU, s(settled), 100 * (serverCPU + selfCPU) / (2 * s(settled)), 100 * serverCPU / (2 * s(settled))))
-    print("clients that reconnected (dropped for falling behind, or lost): \(reconnected)")
-    for task in runs { task.cancel() }
-    for task in runs { _ = try? await task.value }
-    for task in listeners { task.cancel() }
-    let status = server.stop()
-    print("server stopped with SIGTERM: exit \(status)")
-    if !converged { throw ExitCode(1) }
   }
 }
 

@@ -302,31 +302,47 @@ actor _HostedList {
 
   /// Queues stored commits to every session but the one that pushed them. `segments` are in
   /// storage order, one per push (pusher nil: another instance's). A session that pushed
-  /// nothing gets one frame of everything; a pusher gets the other pushes' frames.
+  /// nothing gets one frame of everything; a pusher gets the rest as the fewest nodes of a
+  /// balanced tree over the segments that hold none of its own, in storage order — about
+  /// log2(segments) frames per push of its own instead of one per other push, which matters
+  /// because every frame is a write (and a system call) on its socket.
   ///
-  /// - Complexity: one encoded frame per push plus one of everything, whatever the number of
-  ///   sessions; queuing a frame shares its bytes.
+  /// - Complexity: each tree node used is encoded once, whatever the number of sessions:
+  ///   O(commits × log segments) encoding at most; O(log segments) frames per push a session made.
   private func fanOut(_ segments: [(pusher: Int?, commits: [_GenericCommit])]) {
     guard let genesis else { return }
     let segments = segments.filter { !$0.commits.isEmpty }
     guard !segments.isEmpty else { return }
-    func frame(_ commits: [_GenericCommit]) -> [UInt8]? {
-      (try? ReplicaBatch(commits: commits, listID: genesis.listID, codec: .generic())).map { SyncMessage.commits($0).encoded() }
+    var owned: [Int: [Int]] = [:]
+    for (index, segment) in segments.enumerated() {
+      if let pusher = segment.pusher { owned[pusher, default: []].append(index) }
     }
-    let pushers = Set(segments.compactMap(\.pusher))
-    var everything: [UInt8]??
-    var perSegment: [Int: [UInt8]?] = [:]
+    var nodes: [Int: [UInt8]?] = [:]
+    func frame(_ lower: Int, _ upper: Int) -> [UInt8]? {
+      let key = lower * (segments.count + 1) + upper
+      if let known = nodes[key] { return known }
+      let commits = upper - lower == 1 ? segments[lower].commits : segments[lower..<upper].flatMap(\.commits)
+      let encoded = (try? ReplicaBatch(commits: commits, listID: genesis.listID, codec: .generic())).map {
+        SyncMessage.commits($0).encoded()
+      }
+      nodes[key] = .some(encoded)
+      return encoded
+    }
+    // The nodes covering every segment in lower..<upper but the session's own (sorted indices).
+    func cover(_ lower: Int, _ upper: Int, excluding own: ArraySlice<Int>, into frames: inout [[UInt8]]) {
+      guard let first = own.first, first < upper else {
+        if let encoded = frame(lower, upper) { frames.append(encoded) }
+        return
+      }
+      guard upper - lower > 1 else { return }
+      let middle = (lower + upper) / 2
+      let split = own.firstIndex { $0 >= middle } ?? own.endIndex
+      cover(lower, middle, excluding: own[own.startIndex..<split], into: &frames)
+      cover(middle, upper, excluding: own[split...], into: &frames)
+    }
     for (id, session) in sessions {
       var frames: [[UInt8]] = []
-      if !pushers.contains(id) {
-        if everything == nil { everything = .some(segments.count == 1 ? frame(segments[0].commits) : frame(segments.flatMap(\.commits))) }
-        if let all = everything ?? nil { frames.append(all) }
-      } else {
-        for (index, segment) in segments.enumerated() where segment.pusher != id {
-          if perSegment[index] == nil { perSegment[index] = .some(frame(segment.commits)) }
-          if let own = perSegment[index] ?? nil { frames.append(own) }
-        }
-      }
+      cover(0, segments.count, excluding: (owned[id] ?? [])[...], into: &frames)
       for frame in frames where !session.queue.enqueue(frame) {
         drop(session)
         break

@@ -49,6 +49,9 @@ final class LoadClient: @unchecked Sendable {
 
   let acks = Atomic<Int>(0)
   let arrivals = Atomic<Int>(0)
+  /// Set once the run is over and the benchmark closes the connection: how the receive loop
+  /// ends then (nil, or a cancellation) is not a failure.
+  let closing = Atomic<Bool>(false)
   let credits: Credits
 
   init(
@@ -123,7 +126,7 @@ final class LoadClient: @unchecked Sendable {
         }
       }
     } catch {
-      failure = "\(error)"
+      if !closing.load(ordering: .acquiring) { failure = "\(error)" }
     }
     credits.cancel()
   }

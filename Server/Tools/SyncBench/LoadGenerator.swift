@@ -104,7 +104,10 @@ extension SyncBench {
     let serverCPU = servers.reduce(0) { $0 + $1.cpuSeconds } - serverCPUBefore
     let selfCPU = processCPUSeconds() - selfCPUBefore
     // Closing ends the receivers, and a sender still waiting for its window (a stalled run) fails.
-    for client in loadClients { await client.channel.close() }
+    for client in loadClients {
+      client.closing.store(true, ordering: .releasing)
+      await client.channel.close()
+    }
     for receiver in receivers { await receiver.value }
     for sender in senders { _ = try? await sender.value }
 

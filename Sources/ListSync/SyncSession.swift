@@ -181,42 +181,35 @@ public final class SyncSession: Sendable {
 
   /// The socket closed, or the server closes it: the session leaves its list and sends nothing more.
   public func close() async {
-    let wasOpen = state.withLock { state -> Bool in
-      let wasOpen = !state.closed
-      state.closed = true
-      return wasOpen
-    }
-    guard wasOpen else { return }
-    release(id)
+    guard leave() else { return }
     await hosted.remove(self)
     queue.finish()
   }
 
   /// Drops a session that fell behind (called by its list, which has removed it already).
   func drop(reason: String) {
-    let wasOpen = state.withLock { state -> Bool in
-      let wasOpen = !state.closed
-      state.closed = true
-      return wasOpen
-    }
-    guard wasOpen else { return }
-    release(id)
+    guard leave() else { return }
     queue.finish()
     if let onClose { Task { await onClose(1008, reason) } }
   }
 
   /// Closes from the server's side (shutdown): the close callback runs with 1001.
   func shut() async {
+    guard leave() else { return }
+    // Frames already queued get a moment to leave; a client that does not read is not waited for.
+    await queue.flush(within: .seconds(1))
+    queue.finish()
+    await onClose?(1001, "the server is shutting down")
+  }
+
+  /// Marks the session closed and releases it from the hub, once: whether this call did it.
+  private func leave() -> Bool {
     let wasOpen = state.withLock { state -> Bool in
       let wasOpen = !state.closed
       state.closed = true
       return wasOpen
     }
-    guard wasOpen else { return }
-    release(id)
-    // Frames already queued get a moment to leave; a client that does not read is not waited for.
-    await queue.flush(within: .seconds(1))
-    queue.finish()
-    await onClose?(1001, "the server is shutting down")
+    if wasOpen { release(id) }
+    return wasOpen
   }
 }

@@ -5,7 +5,7 @@ import PackageDescription
 //   ListLocking                     a lock over os_unfair_lock / pthread_mutex (Mutex needs iOS 18)
 //   ListState                       snapshots: persistent storage, operations, queries, typed errors
 //   ListHistory (+CMemoryHints)     events, transactions, the undo tree, the codec, the store
-//   JournalFormat (+CZstd)          the journal file's bytes: chunks, records, recovery, compaction
+//   JournalFormat (+libzstd)        the journal file's bytes: chunks, records, recovery, compaction
 //   ListDiff                        changesets between versions and snapshots
 //   ListJournal                     the umbrella an app imports: journal-backed stores
 //   ListReplica                     one list on several devices: replicas, exchange, merge rules
@@ -23,6 +23,24 @@ import PackageDescription
 // Invariant checks (`_checkInvariants()`, O(n) after every mutation) are compiled only when the
 // build defines LISTJOURNAL_INVARIANTS, which this package's own test command does
 // (`Tools/test`: `swift build -Xswiftc -DLISTJOURNAL_INVARIANTS`). An app's debug build never does.
+
+// zstd. Apple platforms ship no libzstd, so there it is built from facebook/zstd's own package
+// (an app adds nothing but this package); Linux links the system's (libzstd-dev), through a
+// module map that gives it the package's module name, so Swift imports `libzstd` either way.
+// The package is declared only when it is used: a Linux build never resolves it.
+// LISTJOURNAL_BUNDLED_ZSTD=1 takes the package on Linux too (to check that branch here, or to
+// build without libzstd-dev).
+#if os(Linux)
+let zstdFromPackage = Context.environment["LISTJOURNAL_BUNDLED_ZSTD"] == "1"
+#else
+let zstdFromPackage = true
+#endif
+// Pinned: the product name `libzstd` is this release's (CONTRIBUTING: how the branch is checked).
+let zstdPackage: [Package.Dependency] =
+  zstdFromPackage ? [.package(url: "https://github.com/facebook/zstd", exact: "1.5.6")] : []
+let zstdSystemLibrary: [Target] =
+  zstdFromPackage ? [] : [.systemLibrary(name: "libzstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])])]
+let libzstd: Target.Dependency = zstdFromPackage ? .product(name: "libzstd", package: "zstd") : "libzstd"
 
 let package = Package(
   name: "ListJournal",
@@ -45,22 +63,19 @@ let package = Package(
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
-  ],
+  ] + zstdPackage,
   targets: [
     .target(name: "ListState"),
     .target(name: "ListLocking"),
     // Cache prefetch and page population hints for a replay (C: Swift cannot spell them).
     .target(name: "CMemoryHints"),
     .target(name: "ListHistory", dependencies: ["ListState", "CMemoryHints", "ListLocking"]),
-    .systemLibrary(
-      name: "CZstd", pkgConfig: "libzstd",
-      providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
-    .target(name: "JournalFormat", dependencies: ["CZstd", "ListLocking"]),
+    .target(name: "JournalFormat", dependencies: [libzstd, "ListLocking"]),
     .target(name: "JournalFormatTesting", dependencies: ["JournalFormat", "ListLocking"]),
     .target(name: "ListDiff", dependencies: ["ListState", "ListHistory"]),
     .target(name: "ListJournal", dependencies: ["ListState", "ListHistory", "JournalFormat", "ListDiff", "ListLocking"]),
     .target(
-      name: "ListReplica", dependencies: ["ListState", "ListHistory", "JournalFormat", "ListDiff", "ListLocking", "CZstd"]),
+      name: "ListReplica", dependencies: ["ListState", "ListHistory", "JournalFormat", "ListDiff", "ListLocking", libzstd]),
     .target(name: "ListSync", dependencies: ["ListState", "ListHistory", "JournalFormat", "ListReplica", "ListLocking"]),
     .target(name: "ListPresenter", dependencies: ["ListState", "ListHistory", "ListDiff", "ListLocking"]),
     .target(name: "ListJournalUIKit", dependencies: ["ListJournal", "ListPresenter"]),
@@ -76,7 +91,7 @@ let package = Package(
     // Crash-test writer/checker, benchmarks and fuzz-seed generator for the journal (Tools/crash-test,
     // Tools/bench-journal, Tools/fuzz): it uses package-level APIs, so it lives here. Not a product.
     .executableTarget(
-      name: "JournalTool", dependencies: ["CZstd", "JournalFormat", "ListJournal", "ListReplica"],
+      name: "JournalTool", dependencies: [libzstd, "JournalFormat", "ListJournal", "ListReplica"],
       path: "Tools/JournalTool"),
 
     .target(
@@ -105,6 +120,6 @@ let package = Package(
       name: "ListJournalCLITests",
       dependencies: ["ListJournalCLI", "ListJournal", "ListReplica", "ListState", "TestSupport"],
       exclude: ["Golden"]),
-  ],
+  ] + zstdSystemLibrary,
   swiftLanguageModes: [.v6]
 )

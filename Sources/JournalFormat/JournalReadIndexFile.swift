@@ -1,4 +1,4 @@
-import CZstd
+import libzstd
 
 /// Why a journal's read index (`<journal>.index`, Journal/FORMAT.md §11) was not used. Never a
 /// reason to fail a read: the index is a cache, and a reader without it replays the journal.

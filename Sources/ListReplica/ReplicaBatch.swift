@@ -1,6 +1,6 @@
 import ListHistory
 import JournalFormat
-import CZstd
+import libzstd
 
 /// Commits on the wire: what one replica sends another, compressed and checksummed so that a
 /// damaged batch is refused whole.

@@ -1,4 +1,4 @@
-import CZstd
+import libzstd
 import JournalFormat
 
 #if canImport(Glibc)

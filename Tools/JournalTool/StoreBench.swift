@@ -6,7 +6,7 @@
 // 10% inserts, 10% expand/collapse, 5% undo/redo, on a list of ~ITEMS items (default 100,000),
 // one operation per commit, written with `.grouped` durability.
 import Foundation
-import CZstd
+import libzstd
 import JournalFormat
 import ListJournal
 

@@ -7,7 +7,7 @@
 //   JournalTool store-bench DIR [EVENTS] [ITEMS]  end-to-end numbers with real history records
 //   JournalTool store-profile PHASE DIR [N]  one phase of store-bench, for profilers (StoreBench.swift)
 //   JournalTool seeds DIR                    small journals for Tools/fuzz/corpus
-import CZstd
+import libzstd
 import JournalFormat
 
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-import CZstd
+import libzstd
 
 /// A zstd streaming compressor (one `ZSTD_CCtx`) producing flushed chunks of one frame at a time.
 ///

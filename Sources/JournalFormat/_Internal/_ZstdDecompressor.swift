@@ -1,4 +1,4 @@
-import CZstd
+import libzstd
 
 /// A zstd streaming decompressor that decodes one chunk at a time into a bounded buffer (a
 /// `_DecodedBytes` the caller owns, so records can view it after the call).

@@ -1,6 +1,7 @@
-// A UICollectionView data source on ListPresenter, compiled only where UIKit exists. It only
-// forwards: the rows, the batches, the gestures and their undo labels are the presenter's.
-#if canImport(UIKit)
+// A UICollectionView data source on ListPresenter, compiled only where UIKit has collection
+// views (not watchOS). It only forwards: the rows, the batches, the gestures and their undo
+// labels are the presenter's.
+#if canImport(UIKit) && !os(watchOS)
 import ListJournal
 import ListPresenter
 import UIKit

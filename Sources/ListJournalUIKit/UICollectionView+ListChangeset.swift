@@ -1,8 +1,9 @@
 // The UIKit adapters: apply a ListChangeset to a UICollectionView or a UITableView. Compiled
-// only where UIKit exists; elsewhere this file is empty and the target builds to nothing. Every
-// decision (the stages, their order, the data set inside each batch) is ListDiff's
+// only where UIKit has them (not watchOS, whose UIKit has no table or collection views);
+// elsewhere this file is empty and the target builds to nothing. Every decision (the stages,
+// their order, the data set inside each batch) is ListDiff's
 // `ListChangeset.apply(to:setData:completion:)`; these types only forward to the view.
-#if canImport(UIKit)
+#if canImport(UIKit) && !os(watchOS)
 import UIKit
 import ListJournal
 

@@ -10,7 +10,9 @@ import FoundationNetworking
 /// without one (Debian's and Ubuntu's packages) the first frame fails with
 /// ``SyncTransportError/unsupported(_:)`` and ``SyncClient/run()`` stops with
 /// ``SyncClientError/connection(_:)``. Linux clients use `WebSocketSyncTransport`
-/// (`ListSyncWebSocketClient`, in the server package) instead.
+/// (`ListSyncWebSocketClient`, in the server package) instead. watchOS counts URLSession's
+/// WebSocket tasks as low-level networking and allows them only during audio streaming or a VoIP
+/// call; at other times the connection does not open there.
 ///
 /// ```swift
 /// let client = SyncClient(replica: replica, codec: codec, transport: URLSessionSyncTransport(),

@@ -430,7 +430,11 @@ func runStoreBenchmarks(directory: String, events: Int, items: Int) {
       lastSize = size
       start = now()
       _ = buffer.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, offset) }
+      #if canImport(Darwin)
+      _ = fcntl(fd, F_FULLFSYNC)  // what the journal's data sync is there (POSIXFileSystem)
+      #else
       fdatasync(fd)
+      #endif
       bare.append(now() - start)
       offset += off_t(buffer.count)
     }

@@ -7,6 +7,11 @@ import PackageDescription
 let package = Package(
   name: "OutlineNotes",
   platforms: [.macOS(.v14), .iOS(.v17)],
+  // NotesCore is a product so that an iOS app project can link it (README).
+  products: [
+    .library(name: "NotesCore", targets: ["NotesCore"]),
+    .executable(name: "OutlineNotes", targets: ["OutlineNotes"]),
+  ],
   dependencies: [.package(name: "ListJournal", path: "../..")],
   targets: [
     .target(

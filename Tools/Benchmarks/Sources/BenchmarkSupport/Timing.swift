@@ -45,6 +45,13 @@ public struct Samples: Sendable {
     guard !times.isEmpty else { return .infinity }
     return times.sorted()[times.count / 2]
   }
+  /// The sample that a `fraction` of the runs do not exceed (nearest rank: 0.9 is the p90).
+  public func percentile(_ fraction: Double) -> Double {
+    guard !times.isEmpty else { return .infinity }
+    let sorted = times.sorted()
+    let rank = Int((fraction * Double(sorted.count)).rounded(.up))
+    return sorted[Swift.min(sorted.count, Swift.max(1, rank)) - 1]
+  }
   public var max: Double { times.max() ?? .infinity }
   public var total: Double { times.reduce(0, +) }
 }

@@ -12,6 +12,8 @@ public struct ChildRun: Sendable {
   public var output: String
   /// Spawn to exit on the monotonic clock: process launch, the work, and the exit.
   public var seconds: Double
+  /// The child's user and system CPU time, every thread.
+  public var cpuSeconds: Double
   /// The child's `ru_maxrss` as `wait4` reports it, in MiB.
   public var peakResidentMegabytes: Double
 }
@@ -68,7 +70,7 @@ public func runChild(_ executable: String, _ arguments: [String]) -> ChildRun {
   #endif
   return ChildRun(
     exitCode: exitCode, output: String(decoding: bytes, as: UTF8.self), seconds: seconds,
-    peakResidentMegabytes: peak)
+    cpuSeconds: cpuSeconds(usage), peakResidentMegabytes: peak)
 }
 
 /// The path of this process's executable, for a runner that starts itself as a child.

@@ -52,7 +52,7 @@ extension BenchmarkRun {
     guard run.exitCode == 0, let report = ChildReport(parsing: run.output) else {
       Arguments.fail("\(arguments.joined(separator: " ")) exited \(run.exitCode):\n\(run.output)")
     }
-    return ChildRunReport(report: report, processSeconds: run.seconds)
+    return ChildRunReport(report: report, processSeconds: run.seconds, processCPUSeconds: run.cpuSeconds)
   }
 
   /// Runs `subcommand` on a fresh copy of `spec`'s journal (and its read index), so the kept
@@ -71,9 +71,9 @@ extension BenchmarkRun {
     let load = loadAverage()
     let run = onCopy(spec, "open-commit")
     Results.write(
-      "open-commit \(spec.label): head readable \(durationText(run["head"])), after one commit \(durationText(run["commit"])), "
-        + "closed \(durationText(run["whole"])); process \(durationText(run.processSeconds)), peak \(megabytesText(run["peakMB"])) "
-        + "(load \(load))")
+      "open-commit \(spec.label): head readable \(durationText(run["head"])), after one commit \(durationText(run["commit"])) "
+        + "(CPU \(durationText(run["commitCPU"]))), closed \(durationText(run["whole"])); process \(durationText(run.processSeconds)) "
+        + "(CPU \(durationText(run.processCPUSeconds))), peak \(megabytesText(run["peakMB"])) (load \(load))")
     return run
   }
 

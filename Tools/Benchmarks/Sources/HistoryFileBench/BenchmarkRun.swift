@@ -114,5 +114,7 @@ struct ChildRunReport {
   var report: ChildReport
   /// Spawn to exit.
   var processSeconds: Double
+  /// The process's CPU time, every thread.
+  var processCPUSeconds: Double
   subscript(key: String) -> Double { report.required(key) }
 }

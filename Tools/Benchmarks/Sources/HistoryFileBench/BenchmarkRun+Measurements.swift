@@ -58,18 +58,31 @@ extension BenchmarkRun {
   /// Runs `subcommand` on a fresh copy of `spec`'s journal (and its read index), so the kept
   /// journal stays as generated; the copy is removed afterwards.
   func onCopy(_ spec: JournalSpec, _ subcommand: String, _ options: [String] = []) -> ChildRunReport {
-    let scratch = "\(work)/scratch.journal"
+    let copy = "\(scratch)/\(spec.name).journal"
     for suffix in ["", ".index"] {
-      removeFile(scratch + suffix)
-      if fileSize(path(spec) + suffix) != nil { copyFile(path(spec) + suffix, to: scratch + suffix) }
+      removeFile(copy + suffix)
+      if fileSize(path(spec) + suffix) != nil { copyFile(path(spec) + suffix, to: copy + suffix) }
     }
-    defer { for suffix in ["", ".index"] { removeFile(scratch + suffix) } }
-    return child([subcommand, scratch] + options + settings.arguments)
+    defer { for suffix in ["", ".index"] { removeFile(copy + suffix) } }
+    return child([subcommand, copy] + options + settings.arguments)
   }
 
-  func openCommit(_ spec: JournalSpec) -> ChildRunReport {
+  /// Ends the run when a measurement saw another list than the one generated: the figures of a
+  /// wrong result measure nothing.
+  func check(_ condition: Bool, _ problem: @autoclosure () -> String) {
+    if !condition { Arguments.fail(problem()) }
+  }
+
+  func openCommit(_ spec: JournalSpec, generated: ChildReport) -> ChildRunReport {
     let load = loadAverage()
     let run = onCopy(spec, "open-commit")
+    check(
+      run["items"] == generated.required("headItems") + 1 && run["versions"] == generated.required("versions") + 1,
+      "open-commit \(spec.label): \(run["items"]) rows and \(run["versions"]) versions after one more commit; generated: "
+        + "\(generated.required("headItems")) and \(generated.required("versions"))")
+    check(
+      generated["headDigest"].map { $0 == run["headDigest"] } ?? true,
+      "open-commit \(spec.label): the first screen of the head differs from the generated head's")
     Results.write(
       "open-commit \(spec.label): head readable \(durationText(run["head"])), after one commit \(durationText(run["commit"])) "
         + "(CPU \(durationText(run["commitCPU"]))), closed \(durationText(run["whole"])); process \(durationText(run.processSeconds)) "
@@ -77,8 +90,11 @@ extension BenchmarkRun {
     return run
   }
 
-  func headState(_ spec: JournalSpec) -> ChildReport {
+  func headState(_ spec: JournalSpec, generated: ChildReport) -> ChildReport {
     let run = child(["head-state", path(spec) + ".head"])
+    check(
+      run["items"] == generated.required("headItems") && (generated["headDigest"].map { $0 == run["headDigest"] } ?? true),
+      "head-state \(spec.label): the dump did not rebuild the generated head")
     Results.write(
       "head-state \(spec.label): \(grouped(run["items"])) rows built from a dump: resident \(megabytesText(run["residentMB"])) "
         + "(\(megabytesText(run["baselineMB"])) before building; estimate \(megabytesText(run["estimatedMB"])))")

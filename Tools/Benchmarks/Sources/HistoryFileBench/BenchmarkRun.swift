@@ -16,6 +16,8 @@ import Darwin
 ///   --work DIR          where the generated journals are kept between runs (generation is
 ///                       skipped when a journal of the same name is complete there)
 ///   --regenerate        generate the journals again
+///   --scratch DIR       where each measurement's copy of a journal goes (a temporary directory),
+///                       so that --work may be another checkout's journals, only read
 ///   --sizes LIST        records of the mix journals with a 10,000-item head (10k,100k,1M,10M)
 ///   --large-head N      records of the journal with a larger head (1M; 0: none)
 ///   --large-head-items N  that head's rows (100k)
@@ -28,6 +30,7 @@ struct BenchmarkRun {
   static let flags: Set<String> = ["regenerate"]
 
   let work: String
+  let scratch: String
   let regenerate: Bool
   let sizes: [Int]
   let largeHead: JournalSpec?
@@ -41,6 +44,7 @@ struct BenchmarkRun {
   init(_ arguments: inout Arguments) {
     let temporary = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
     work = arguments.string("work", default: temporary + "/listjournal-history-file")
+    scratch = arguments.string("scratch", default: temporary + "/listjournal-history-file-scratch-\(getpid())")
     regenerate = arguments.flag("regenerate")
     let app = arguments.int("app", default: 100_000)
     sizes = Array(Set(arguments.ints("sizes", default: [10_000, 100_000, 1_000_000, 10_000_000]) + (app > 0 ? [app] : []))).sorted()
@@ -64,6 +68,8 @@ struct BenchmarkRun {
 
   func run() {
     makeDirectories(work)
+    makeDirectories(scratch)
+    defer { rmdir(scratch) }
     func count(_ value: Int?) -> String { value.map { $0 > 0 ? grouped(Double($0)) : "none" } ?? "none" }
     Results.begin(
       "HistoryFileBench",
@@ -82,16 +88,18 @@ struct BenchmarkRun {
     for spec in journals { figures.generated[spec] = generated(spec) }
     for spec in journals {
       let count = spec.records >= 10_000_000 ? 1 : repeats
-      figures.opens[spec] = (0..<count).map { _ in openCommit(spec) }
+      figures.opens[spec] = (0..<count).map { _ in openCommit(spec, generated: figures.generated[spec]!) }
     }
     for spec in mixJournals + [largeHead].compactMap({ $0 }) {
-      figures.headStates[spec] = headState(spec)
+      figures.headStates[spec] = headState(spec, generated: figures.generated[spec]!)
       figures.undoWalks[spec] = undoWalk(spec)
     }
     if travelRecords > 0 {
       let spec = JournalSpec(records: travelRecords)
-      figures.storeTravel = travel(spec, from: "store")
-      figures.fileTravel = travel(spec, from: "file")
+      let store = travel(spec, from: "store")
+      let file = travel(spec, from: "file")
+      check(store["digest"] == file["digest"], "the store and JournalTimeTravel gave different states at the same versions")
+      (figures.storeTravel, figures.fileTravel) = (store, file)
     }
     Results.write()
     report(figures)

@@ -59,11 +59,13 @@ enum Generation {
     try journal.close()
     let end = benchmarkClock.now
     let head = journal.store.snapshot
+    precondition(head.numberOfItems == mix.itemCount, "the store's head has \(head.numberOfItems) rows, the mix's record \(mix.itemCount)")
     HeadDump.write(head, to: path + ".head")
 
     report.set("records", written)
     report.set("versions", journal.store.latestVersion.rawValue + 1)
     report.set("headItems", head.numberOfItems)
+    report.set("headDigest", Measurement.readFirstScreen(of: head))
     report.set("stepsSeconds", stepsSeconds)
     report.set("closeSeconds", BenchmarkSupport.seconds(end - closeStart))
     report.set("seconds", BenchmarkSupport.seconds(end - start))

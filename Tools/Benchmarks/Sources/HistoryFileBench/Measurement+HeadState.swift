@@ -16,6 +16,7 @@ extension Measurement {
 
     var report = ChildReport()
     report.set("items", snapshot.numberOfItems)
+    report.set("headDigest", readFirstScreen(of: snapshot))
     report.set("buildSeconds", build)
     report.set("baselineMB", baseline)
     report.set("residentMB", resident)

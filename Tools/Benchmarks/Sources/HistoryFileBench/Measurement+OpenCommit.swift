@@ -14,7 +14,7 @@ extension Measurement {
     let startCPU = processCPUSeconds()
     let start = benchmarkClock.now
     let journal = try RowJournal.open(at: path, configuration: settings.configuration())
-    let titles = readFirstScreen(of: journal.store.snapshot)
+    let headDigest = readFirstScreen(of: journal.store.snapshot)
     let head = since(start)
     let headCPU = processCPUSeconds() - startCPU
     try journal.store.appendItems([Row(id: "added-after-launch", title: "Added after the launch")], toSection: listSection)
@@ -31,7 +31,7 @@ extension Measurement {
     report.set("commitCPU", commitCPU)
     report.set("items", journal.store.snapshot.numberOfItems)
     report.set("versions", journal.store.latestVersion.rawValue + 1)
-    report.set("titleBytes", titles)
+    report.set("headDigest", headDigest)
     report.set("peakMB", peakResidentMegabytes())
     report.emit()
   }

@@ -37,10 +37,12 @@ extension Measurement {
     var random = SplitMix(state: seed)
     var travels = Samples()
     var items = 0
+    var digest = Digest()
     for _ in 0..<samples {
       let version = Version(Int.random(in: 0...latest.rawValue, using: &random))
       let (snapshot, seconds) = try measure { try state(version) }
       items += snapshot.numberOfItems
+      digest.add("\(readFirstScreen(of: snapshot))")
       travels.append(seconds)
     }
     try finish()
@@ -53,6 +55,7 @@ extension Measurement {
     report.set("first", travels.times.first ?? .infinity)
     report.set("worst", travels.max)
     report.set("meanItems", Double(items) / Double(max(1, samples)))
+    report.set("digest", digest.value)
     report.set("peakMB", peakResidentMegabytes())
     report.emit()
   }

@@ -385,11 +385,6 @@ add(Row(
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("AppBench-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
 let journalPath = directory.appendingPathComponent("todo.journal").path
-func fileSize(_ path: String) -> Int {
-  var info = stat()
-  precondition(stat(path, &info) == 0, "cannot stat \(path)")
-  return Int(info.st_size)
-}
 
 let journal = try JournalStore<TodoList, TodoItem>.open(at: journalPath, durability: .grouped)
 try journal.store.transaction(label: "Load") { tx in
@@ -397,7 +392,7 @@ try journal.store.transaction(label: "Load") { tx in
   try tx.appendItems(tenThousand)
 }
 try journal.makeDurable(through: journal.store.head)
-let loadedBytes = fileSize(journalPath)
+let loadedBytes = fileSize(journalPath)!
 let loadedEvents = journal.store.eventCount
 var journalEdits = Edits(items: tenThousand, model: Model(seed: 5))
 // Each round ends when its last commit is durable: an app acknowledges only durable commits.
@@ -409,7 +404,7 @@ add(Row(
   unit: .perSecond, samples: journalCommits))
 let journalEvents = journal.store.eventCount
 try journal.close()
-let bytesPerEvent = Double(fileSize(journalPath) - loadedBytes) / Double(journalEvents - loadedEvents)
+let bytesPerEvent = Double(fileSize(journalPath)! - loadedBytes) / Double(journalEvents - loadedEvents)
 add(Row(key: "journal-bytes", label: "JournalStore: file bytes per event of those commits", unit: .bytes,
   samples: Samples([bytesPerEvent])))
 

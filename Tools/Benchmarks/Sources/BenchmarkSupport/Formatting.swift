@@ -35,3 +35,18 @@ public func grouped(_ value: Double) -> String {
   }
   return (value < 0 ? "-" : "") + result
 }
+
+/// A duration for a table: `45.2 µs`, `12.3 ms`, `2.67 s`, three significant digits or more.
+public func durationText(_ seconds: Double) -> String {
+  guard seconds.isFinite else { return "—" }
+  func digits(_ value: Double) -> Int { value >= 100 ? 0 : value >= 10 ? 1 : 2 }
+  if seconds >= 1 { return fixed(seconds, decimals: digits(seconds)) + " s" }
+  if seconds >= 1e-3 { return fixed(seconds * 1e3, decimals: digits(seconds * 1e3)) + " ms" }
+  return fixed(seconds * 1e6, decimals: digits(seconds * 1e6)) + " µs"
+}
+
+/// Mebibytes for a table: `28 MiB`, `3,412 MiB`, `1.4 MiB`.
+public func megabytesText(_ megabytes: Double) -> String {
+  guard megabytes.isFinite else { return "—" }
+  return (megabytes >= 10 ? grouped(megabytes) : fixed(megabytes, decimals: 1)) + " MiB"
+}

@@ -43,6 +43,41 @@ public func residentMegabytes() -> Double {
   #endif
 }
 
+/// The peak resident set of this process in MiB (`getrusage`'s `ru_maxrss`). After an `exec`
+/// the kernel carries the peak of the process image it replaced into this figure, so a child
+/// measured this way must be started by a parent that stays small (see ``runChild(_:_:)``).
+public func peakResidentMegabytes() -> Double {
+  var usage = rusage()
+  #if os(Linux)
+  getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+  return Double(usage.ru_maxrss) / 1024
+  #else
+  getrusage(RUSAGE_SELF, &usage)
+  return Double(usage.ru_maxrss) / 1_048_576
+  #endif
+}
+
+/// Hands the memory the allocator holds free back to the system (glibc's `malloc_trim`, looked
+/// up at run time; nothing elsewhere), so that a resident-set figure counts live memory.
+public func returnFreedMemory() {
+  #if os(Linux)
+  typealias Trim = @convention(c) (Int) -> Int32
+  if let symbol = dlsym(nil, "malloc_trim") { _ = unsafeBitCast(symbol, to: Trim.self)(0) }
+  #endif
+}
+
+/// Writes `line` and a line feed to standard error, unbuffered: progress for whoever watches a
+/// run, never part of its results.
+public func printError(_ line: String) {
+  var text = line + "\n"
+  text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+}
+
+/// Writes what `print` buffered to standard output.
+public func flushStandardOutput() {
+  fflush(nil)
+}
+
 /// The 1, 5 and 15-minute load averages, as `uptime` prints them.
 public func loadAverage() -> String {
   var loads = [Double](repeating: 0, count: 3)
@@ -51,7 +86,7 @@ public func loadAverage() -> String {
 }
 
 /// The current UTC time as `YYYY-MM-DDTHH:MMZ`.
-func utcTimestamp() -> String {
+public func utcTimestamp() -> String {
   var now = time(nil)
   var parts = tm()
   gmtime_r(&now, &parts)

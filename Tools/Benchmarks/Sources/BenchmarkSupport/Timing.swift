@@ -45,6 +45,13 @@ public struct Samples: Sendable {
     guard !times.isEmpty else { return .infinity }
     return times.sorted()[times.count / 2]
   }
+  /// The sample that a `fraction` of the runs do not exceed (nearest rank: 0.9 is the p90).
+  public func percentile(_ fraction: Double) -> Double {
+    guard !times.isEmpty else { return .infinity }
+    let sorted = times.sorted()
+    let rank = Int((fraction * Double(sorted.count)).rounded(.up))
+    return sorted[Swift.min(sorted.count, Swift.max(1, rank)) - 1]
+  }
   public var max: Double { times.max() ?? .infinity }
   public var total: Double { times.reduce(0, +) }
 }
@@ -65,4 +72,23 @@ public func threadCPUSeconds() -> Double {
   var time = timespec()
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
   return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+/// CPU time of the whole process, every thread, user and system: unlike the wall clock, it counts
+/// little of what other processes on a shared machine take (a journal's open decodes on a second
+/// thread, which the calling thread's CPU time would miss).
+public func processCPUSeconds() -> Double {
+  var usage = rusage()
+  #if os(Linux)
+  getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+  #else
+  getrusage(RUSAGE_SELF, &usage)
+  #endif
+  return cpuSeconds(usage)
+}
+
+/// The user and system CPU time in `usage`.
+public func cpuSeconds(_ usage: rusage) -> Double {
+  Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec)
+    + Double(usage.ru_stime.tv_usec) / 1e6
 }

@@ -242,7 +242,7 @@ struct Folder<Target: FoldTarget> {
         }
         head = target
         count += 1
-      case .checkpoint:
+      case .checkpoint, .gap:
         break
       }
     }

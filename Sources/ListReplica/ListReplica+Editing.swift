@@ -90,6 +90,8 @@ extension _ReplicaState {
   ) throws {
     var dependencies = versionVector
     dependencies[replica] = 0
+    // A clock taken from received commits must not trap here; past the ceiling, no commit.
+    guard clock < ReplicaBatchLimits.clockCeiling else { throw ReplicaError.clockExhausted(clock) }
     let millis = (now() * 1000).rounded()
     let commit = ReplicaCommit(
       id: ReplicaCommitID(replica: replica, sequence: UInt64(own.count + 1)), lamportClock: clock + 1,

@@ -20,8 +20,9 @@ extension ListReplica {
   ///   reverting and re-applying those m.
   @inlinable
   @discardableResult
-  public func receive(_ commits: [Commit]) throws(ReplicaError) -> Merge {
+  public func receive(_ commits: [Commit], limits: ReplicaBatchLimits = ReplicaBatchLimits()) throws(ReplicaError) -> Merge {
     try state.withLock { state throws(ReplicaError) in
+      try limits.check(commits, holding: state.clock)
       var fresh: [Commit] = []
       var freshIDs = Set<ReplicaCommitID>()
       var duplicates = 0
@@ -63,11 +64,13 @@ extension ListReplica {
   /// any of it is applied).
   @inlinable
   @discardableResult
-  public func receive(_ batch: ReplicaBatch, codec: HistoryCodec<Section, Item>) throws(ReplicaError) -> Merge {
+  public func receive(
+    _ batch: ReplicaBatch, codec: HistoryCodec<Section, Item>, limits: ReplicaBatchLimits = ReplicaBatchLimits()
+  ) throws(ReplicaError) -> Merge {
     let expected = listID
-    let (listID, commits) = try batch.commits(codec: codec)
+    let (listID, commits) = try batch.commits(codec: codec, limits: limits)
     guard listID == expected else { throw .differentList(expected: expected, actual: listID) }
-    return try receive(commits)
+    return try receive(commits, limits: limits)
   }
 }
 
@@ -76,7 +79,10 @@ extension _ReplicaState {
   /// to check a repeated delivery for a conflicting twin, which is rare).
   @inlinable
   func heldCommit(_ id: ReplicaCommitID) -> ReplicaCommit<Section, Item>? {
-    if id.replica == replica { return Int(id.sequence) <= own.count ? own[Int(id.sequence) - 1] : nil }
+    if id.replica == replica {
+      guard let sequence = Int(exactly: id.sequence), sequence <= own.count else { return nil }
+      return own[sequence - 1]
+    }
     return nil
   }
 }

@@ -56,9 +56,9 @@ public struct ReplicaBatch: Sendable, Hashable {
   /// The list identifier and the commits; throws ``ReplicaError/damagedBatch(offset:reason:)``
   /// naming the byte offset of the first problem.
   @inlinable
-  public func commits<Section, Item>(codec: HistoryCodec<Section, Item>) throws(ReplicaError)
-    -> (listID: UInt64, commits: [ReplicaCommit<Section, Item>])
-  {
+  public func commits<Section, Item>(
+    codec: HistoryCodec<Section, Item>, limits: ReplicaBatchLimits = ReplicaBatchLimits()
+  ) throws(ReplicaError) -> (listID: UInt64, commits: [ReplicaCommit<Section, Item>]) {
     guard bytes.count >= Self.headerSize, Array(bytes[0..<4]) == Self.magic else {
       throw .damagedBatch(offset: 0, reason: "not a replica batch")
     }
@@ -71,19 +71,32 @@ public struct ReplicaBatch: Sendable, Hashable {
     let listID = load(5, 8)
     let length = Int(load(13, 4))
     let checksum = UInt32(load(17, 4))
+    // The declared size is checked before the buffer is made: it is the attacker's number.
+    guard length <= min(limits.maxDecodedBytes, Self.maximumDecodedBytes - 1) else {
+      throw .limitExceeded(
+        "the batch declares \(length) decompressed bytes, more than the limit of \(min(limits.maxDecodedBytes, Self.maximumDecodedBytes - 1))")
+    }
     let compressed = Array(bytes[Self.headerSize...])
     guard _journalCRC32C(compressed) == checksum else {
       throw .damagedBatch(offset: Self.headerSize, reason: "checksum mismatch")
     }
-    guard length < Self.maximumDecodedBytes, let payload = _BatchCompression.decompress(compressed, length: length) else {
+    guard _BatchCompression.declaredSize(compressed) == length else {
+      throw .damagedBatch(offset: Self.headerSize, reason: "the zstd frame does not declare the batch's \(length) bytes")
+    }
+    guard let payload = _BatchCompression.decompress(compressed, length: length) else {
       throw .damagedBatch(offset: Self.headerSize, reason: "the compressed commits do not decode to \(length) bytes")
     }
     var codec = codec
+    let commits: [ReplicaCommit<Section, Item>]
     do {
-      return (listID, try codec.decodeReplicaCommits(payload))
+      commits = try codec.decodeReplicaCommits(payload)
     } catch {
       throw .damagedBatch(offset: Self.headerSize, reason: "commits: \(error)")
     }
+    guard commits.count <= limits.maxCommits else {
+      throw .limitExceeded("a batch of \(commits.count) commits exceeds the limit of \(limits.maxCommits)")
+    }
+    return (listID, commits)
   }
 }
 
@@ -99,6 +112,15 @@ enum _BatchCompression {
     precondition(ZSTD_isError(written) == 0, "zstd failed to compress a batch")
     output.removeSubrange(written...)
     return output
+  }
+
+  /// The content size a zstd frame's header declares; nil when it declares none or is not a frame.
+  @usableFromInline
+  static func declaredSize(_ bytes: [UInt8]) -> Int? {
+    let size = bytes.withUnsafeBytes { input in ZSTD_getFrameContentSize(input.baseAddress, input.count) }
+    // ZSTD_CONTENTSIZE_UNKNOWN and ZSTD_CONTENTSIZE_ERROR are the two highest values.
+    guard size < UInt64.max - 1, size <= UInt64(Int.max) else { return nil }
+    return Int(size)
   }
 
   @usableFromInline

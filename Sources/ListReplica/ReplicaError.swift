@@ -19,6 +19,10 @@ public enum ReplicaError: Error, Sendable, Equatable, CustomStringConvertible {
   case exists(path: String)
   /// The body of a transaction threw this.
   case transaction(String)
+  /// A received batch or commit is over a ``ReplicaBatchLimits`` limit (named in the message).
+  case limitExceeded(String)
+  /// The replica's Lamport clock is at ``ReplicaBatchLimits/clockCeiling``: it makes no more commits.
+  case clockExhausted(UInt64)
 
   public var description: String {
     switch self {
@@ -32,6 +36,8 @@ public enum ReplicaError: Error, Sendable, Equatable, CustomStringConvertible {
       "'\(path)' is a single-writer journal, not a replica of a shared list (make one with `listjournal clone`)"
     case .exists(let path): "'\(path)' exists already"
     case .transaction(let message): message
+    case .limitExceeded(let message): "over a limit: \(message)"
+    case .clockExhausted(let clock): "the Lamport clock \(clock) is at the ceiling of \(ReplicaBatchLimits.clockCeiling); no more commits can be made"
     }
   }
 

@@ -9,6 +9,24 @@ package enum ReplicaJournalLayout {
   package static var headerKind: JournalRecord.Kind { _ReplicaRecordKind.header }
   /// A commits record's kind.
   package static var commitsKind: JournalRecord.Kind { _ReplicaRecordKind.commits }
+  /// A replica owner record's kind (a sync server's binding of a replica to its author).
+  package static var ownerKind: JournalRecord.Kind { _ReplicaRecordKind.owner }
+
+  /// An owner record's payload: the replica (u64), then the owner's UTF-8 bytes.
+  package static func owner(replica: ReplicaID, owner: String) -> [UInt8] {
+    var bytes: [UInt8] = []
+    withUnsafeBytes(of: replica.rawValue.littleEndian) { bytes.append(contentsOf: $0) }
+    bytes.append(contentsOf: Array(owner.utf8))
+    return bytes
+  }
+
+  /// The replica and owner of an owner record, or nil when it is not one.
+  package static func parseOwner(_ payload: [UInt8]) -> (replica: ReplicaID, owner: String)? {
+    guard payload.count > 8, let owner = String(validating: payload[8...], as: UTF8.self) else { return nil }
+    var value: UInt64 = 0
+    for index in 0..<8 { value |= UInt64(payload[index]) << UInt64(8 * index) }
+    return (ReplicaID(rawValue: value), owner)
+  }
 
   /// A header record's payload: `base` is a checkpoint payload as
   /// ``encodeBase(_:codec:)`` makes it.

@@ -64,11 +64,15 @@ public struct SyncAccessPolicy: Sendable, Hashable, Codable {
     public var token: String
     public var lists: Lists
     public var access: SyncAccess
+    /// Who pushes with this token (optional): tokens with the same owner share replica
+    /// identities (one person's devices); without it, the token is an owner of its own.
+    public var owner: String?
 
-    public init(token: String, lists: Lists, access: SyncAccess) {
+    public init(token: String, lists: Lists, access: SyncAccess, owner: String? = nil) {
       self.token = token
       self.lists = lists
       self.access = access
+      self.owner = owner
     }
   }
 
@@ -99,6 +103,15 @@ public struct SyncAccessPolicy: Sendable, Hashable, Codable {
   }
 
   /// Whether `token` is known (or anonymous access is allowed) and may see `list` at all.
+  /// The owner a known token pushes as: `owner:NAME` for a grant naming its owner, otherwise
+  /// `token:` and `digest(token)` (a one-way digest, so the name stored on disk does not reveal
+  /// the token); nil for no or an unknown token (anonymous sessions bind nothing).
+  public func owner(of token: String?, digest: (String) -> String) -> String? {
+    guard let token, let grant = tokens.first(where: { $0.token == token }) else { return nil }
+    if let owner = grant.owner { return "owner:" + owner }
+    return "token:" + digest(token)
+  }
+
   public func lists(visibleTo token: String?) -> Lists? {
     guard let token, let grant = tokens.first(where: { $0.token == token }) else { return anonymous == nil ? nil : .all }
     return grant.lists

@@ -26,6 +26,11 @@ public struct SyncErrorCode: RawRepresentable, Hashable, Sendable, CustomStringC
   public static let unsupportedVersion = SyncErrorCode(rawValue: 7)
   /// The list is not hosted and this session may not create it.
   public static let notHosted = SyncErrorCode(rawValue: 8)
+  /// A push of commits under a replica identity another token owns.
+  public static let notTheAuthor = SyncErrorCode(rawValue: 9)
+  /// A push over one of the hub's limits on what a batch expands to (decoded size, label,
+  /// operations, commit size) or with a Lamport clock implausibly far ahead.
+  public static let overLimit = SyncErrorCode(rawValue: 10)
 
   public var description: String {
     switch self {
@@ -37,6 +42,8 @@ public struct SyncErrorCode: RawRepresentable, Hashable, Sendable, CustomStringC
     case .storage: "storage"
     case .unsupportedVersion: "unsupported version"
     case .notHosted: "not hosted"
+    case .notTheAuthor: "not the author"
+    case .overLimit: "over limit"
     default: "code \(rawValue)"
     }
   }

@@ -127,6 +127,14 @@ public final class SyncFileStorage: SyncStorage {
 
   public func externalAppends() -> AsyncStream<SyncAppendNotice> { notices }
 
+  public func owners(of list: String) async throws(SyncStorageError) -> [ReplicaID: String] {
+    try existing(list).contents.withLock { $0.owners }
+  }
+
+  public func bindOwners(_ owners: [ReplicaID: String], of list: String) async throws(SyncStorageError) {
+    try existing(list).bindOwners(owners)
+  }
+
   public func close() async throws(SyncStorageError) {
     let lists = state.withLock { state in
       state.closed = true

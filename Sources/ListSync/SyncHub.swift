@@ -62,10 +62,11 @@ public final class SyncHub: Sendable {
   /// How many sessions are open (the server's "connected clients" metric).
   public var sessionCount: Int { state.withLock { $0.sessions.count } }
 
-  /// Whether `name` is a list name: 1 to 128 of `A-Z a-z 0-9 . _ -`.
+  /// Whether `name` is a list name: 1 to 128 of `A-Z a-z 0-9 . _ -`, and not `.` or `..`.
   public static func isValidListName(_ name: String) -> Bool {
     let bytes = name.utf8
-    guard (1...128).contains(bytes.count) else { return false }
+    // `.` and `..` name directories wherever a list name becomes a path segment.
+    guard (1...128).contains(bytes.count), name != ".", name != ".." else { return false }
     return bytes.allSatisfy { byte in
       (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) || byte == 0x2E
         || byte == 0x5F || byte == 0x2D
@@ -140,13 +141,16 @@ public final class SyncHub: Sendable {
   /// Opens a session for one connection to `list`, whose access the caller has authorized.
   ///
   /// - Parameters:
+  ///   - owner: a stable name of the session's token (``SyncAccessPolicy/owner(of:)``): new
+  ///     commits under a replica identity are accepted only from the owner that pushed under it
+  ///     first. Nil binds nothing (a hub without tokens).
   ///   - send: delivers a frame to the socket; called from one task, in order.
   ///   - close: closes the socket from the server's side (a client too far behind: 1008; shutdown:
   ///     1001); nil when the glue does not need it.
   /// - Throws: ``SyncHubError/invalidListName(_:)``, ``SyncHubError/notHosted(list:)`` for a
   ///   read-only session of a list that does not exist, ``SyncHubError/shuttingDown``.
   public func openSession(
-    list: String, access: SyncAccess, send: @escaping @Sendable ([UInt8]) async -> Void,
+    list: String, access: SyncAccess, owner: String? = nil, send: @escaping @Sendable ([UInt8]) async -> Void,
     close: (@Sendable (UInt16, String) async -> Void)? = nil
   ) async throws(SyncHubError) -> SyncSession {
     let hosted = try acquire(list)
@@ -161,7 +165,7 @@ public final class SyncHub: Sendable {
         let id = state.nextSession
         state.nextSession += 1
         let session = SyncSession(
-          list: list, access: access, id: id, hosted: hosted, configuration: configuration, observer: observer, send: send,
+          list: list, access: access, owner: owner, id: id, hosted: hosted, configuration: configuration, observer: observer, send: send,
           close: close,
           release: { [weak self] id in
             guard let self, self.state.withLock({ $0.sessions.removeValue(forKey: id) }) != nil else { return }

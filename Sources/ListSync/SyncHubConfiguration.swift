@@ -1,3 +1,5 @@
+import ListReplica
+
 /// The hub's limits and access policy.
 ///
 /// ```swift
@@ -23,6 +25,19 @@ public struct SyncHubConfiguration: Sendable {
   /// vector and read model) before the hub lets it go; it is loaded from storage again on next
   /// use. Nil keeps every list loaded.
   public var idleListTimeout: Duration? = .seconds(300)
+  /// What one push may expand to, checked before decoding allocates: decompressed bytes
+  /// (32 MiB), labels (64 KiB), operations per commit (100,000) and how far a commit's Lamport
+  /// clock may run ahead of the list's highest (2^32). Its `maxCommits` is `maxCommitsPerPush`.
+  /// Over a limit: `error` 10 and the connection is closed (1009).
+  public var batchLimits = ReplicaBatchLimits(maxDecodedBytes: 32 << 20, maxOperationsPerCommit: 100_000)
+  /// The most bytes one commit may take once encoded alone (as it is stored): 1 MiB.
+  public var maxCommitBytes: Int = 1 << 20
+  /// The most commit bytes one catch-up or fan-out frame carries (a frame holds at least one
+  /// commit): every list stays joinable by a client that reads messages of 64 MiB.
+  public var maxCommitsFrameBytes: Int = 4 << 20
+  /// The most bytes queued for one session (frames waiting and the one being written); a session
+  /// further behind is disconnected (1008) like one over `maxQueuedFrames`.
+  public var maxQueuedBytes: Int = 64 << 20
   /// Who may read and write which list.
   public var accessPolicy: SyncAccessPolicy = .open
 

@@ -20,6 +20,9 @@ public final class SyncSession: Sendable {
   public let list: String
   /// What the session may do.
   public let access: SyncAccess
+  /// Who the session pushes as (a stable name of its token); nil when the hub has no tokens,
+  /// and then replica identities are not bound to anyone.
+  public let owner: String?
   let id: Int
   let hosted: _HostedList
   let configuration: SyncHubConfiguration
@@ -38,26 +41,31 @@ public final class SyncSession: Sendable {
   }
 
   init(
-    list: String, access: SyncAccess, id: Int, hosted: _HostedList, configuration: SyncHubConfiguration,
+    list: String, access: SyncAccess, owner: String?, id: Int, hosted: _HostedList, configuration: SyncHubConfiguration,
     observer: (any SyncHubObserver)?, send: @escaping @Sendable ([UInt8]) async -> Void,
     close: (@Sendable (UInt16, String) async -> Void)?, release: @escaping @Sendable (Int) -> Void
   ) {
     self.release = release
     self.list = list
     self.access = access
+    self.owner = owner
     self.id = id
     self.hosted = hosted
     self.configuration = configuration
     self.observer = observer
     self.onClose = close
-    let queue = _OutgoingQueue(limit: configuration.maxQueuedFrames)
+    let queue = _OutgoingQueue(limit: configuration.maxQueuedFrames, byteLimit: configuration.maxQueuedBytes)
     self.queue = queue
     // One task per session drains its queue into the socket, so a slow socket stalls only it.
     Task {
       while let items = await queue.nextBatch() {
         for item in items {
           switch item {
-          case .frame(let frame): await send(frame)
+          case .frame(let frame):
+            // A dropped session's frames are let go, not written.
+            guard !queue.isFinished else { continue }
+            await send(frame)
+            queue.written(frame.count)
           case .flush(let continuation): continuation.resume()
           }
         }
@@ -117,15 +125,19 @@ public final class SyncSession: Sendable {
       observer?.refused(list: list, code: .readOnly, reason: "push on a read-only session")
       return .keepOpen
     }
+    var limits = configuration.batchLimits
+    limits.maxCommits = configuration.maxCommitsPerPush
     let decoded: (listID: UInt64, commits: [_GenericCommit])
-    do { decoded = try batch.commits(codec: .generic()) } catch {
+    do { decoded = try batch.commits(codec: .generic(), limits: limits) } catch {
+      if case .limitExceeded(let reason) = error {
+        return await fail(request: request, .tooLarge, "push \(request): \(reason)", closing: 1009)
+      }
       return await fail(request: request, .malformed, "push \(request): \(error)", closing: 1002)
     }
-    guard decoded.commits.count <= configuration.maxCommitsPerPush else {
-      return await fail(
-        request: request, .tooLarge,
-        "push \(request) carries \(decoded.commits.count) commits, more than the limit of \(configuration.maxCommitsPerPush)",
-        closing: 1009)
+    // Labels, operations and clocks are checked against the list's highest clock before
+    // anything is stored: a clock near 2^64 would leave every client unable to commit.
+    do { try limits.check(decoded.commits, holding: await hosted.highestClock) } catch {
+      return await fail(request: request, .overLimit, "push \(request): \(error)", closing: 1008)
     }
     let expected = await hosted.listID
     guard decoded.listID == expected else {
@@ -144,6 +156,12 @@ public final class SyncSession: Sendable {
       let bytes: [UInt8]
       do { bytes = try codec.encode(replicaCommits: [commit]) } catch {
         return await fail(request: request, .malformed, "push \(request): commit \(commit.id): \(error)", closing: 1002)
+      }
+      guard bytes.count <= configuration.maxCommitBytes else {
+        return await fail(
+          request: request, .overLimit,
+          "push \(request): commit \(commit.id) takes \(bytes.count) bytes, more than the limit of \(configuration.maxCommitBytes)",
+          closing: 1009)
       }
       commits.append(
         (SyncStoredCommit(id: commit.id, lamportClock: commit.lamportClock, dependencies: commit.dependencies, bytes: bytes), commit))
@@ -165,7 +183,7 @@ public final class SyncSession: Sendable {
   private func send(_ message: SyncMessage) {
     if !queue.enqueue(message.encoded()), !isClosed {
       Task { await self.hosted.remove(self) }
-      drop(reason: "the client fell behind; reconnect to catch up")
+      drop(reason: "the client fell behind (\(queue.queuedFrames) frames, \(queue.queuedBytes) bytes queued); reconnect to catch up")
     }
   }
 

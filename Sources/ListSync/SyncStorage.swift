@@ -50,6 +50,19 @@ public protocol SyncStorage: Sendable {
 
   /// Flushes and releases the storage; later calls fail with ``SyncStorageError/closed``.
   func close() async throws(SyncStorageError)
+
+  /// The owner bound to each replica identity of `list` (``bindOwners(_:of:)``); empty for a
+  /// storage that keeps none (the hub then binds in memory only, until the list is unloaded).
+  func owners(of list: String) async throws(SyncStorageError) -> [ReplicaID: String]
+
+  /// Records that each replica identity belongs to its owner, durably, before commits under
+  /// it are appended. A replica bound already keeps its first owner.
+  func bindOwners(_ owners: [ReplicaID: String], of list: String) async throws(SyncStorageError)
+}
+
+extension SyncStorage {
+  public func owners(of list: String) async throws(SyncStorageError) -> [ReplicaID: String] { [:] }
+  public func bindOwners(_ owners: [ReplicaID: String], of list: String) async throws(SyncStorageError) {}
 }
 
 /// One commit as a storage holds it.

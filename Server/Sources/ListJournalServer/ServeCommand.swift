@@ -59,6 +59,30 @@ struct ServeCommand: AsyncParsableCommand {
   @Option(help: "Frames queued for one slow client before it is disconnected (it catches up on reconnect).")
   var maxQueuedFrames = 4096
 
+  @Option(help: "Bytes queued for one slow client before it is disconnected.")
+  var maxQueuedBytes = 64 << 20
+
+  @Option(help: "The most bytes one push's commits may decompress to.")
+  var maxDecodedBatchBytes = 32 << 20
+
+  @Option(help: "The most bytes one commit may take, encoded alone.")
+  var maxCommitBytes = 1 << 20
+
+  @Option(help: "The most UTF-8 bytes of a commit's label.")
+  var maxLabelBytes = 64 << 10
+
+  @Option(help: "The most operations one commit may carry.")
+  var maxOperationsPerCommit = 100_000
+
+  @Option(help: "How far above the list's highest Lamport clock a pushed commit's clock may be.")
+  var maxClockLead: UInt64 = 1 << 32
+
+  @Option(help: "Seconds a new connection has to send its whole request head.")
+  var headerTimeout = 10
+
+  @Option(help: "Seconds an HTTP connection may stay idle between requests.")
+  var idleTimeout = 60
+
   @Option(help: "Seconds a list with no client and no read stays in memory before it is unloaded (0: never).")
   var unloadIdleListsAfter = 300
 
@@ -72,6 +96,14 @@ struct ServeCommand: AsyncParsableCommand {
     guard groupCommitDelayMs >= 0 else { throw ValidationError("--group-commit-delay-ms must be 0 or more") }
     guard unloadIdleListsAfter >= 0 else { throw ValidationError("--unload-idle-lists-after must be 0 or more") }
     guard maxQueuedFrames >= 1 else { throw ValidationError("--max-queued-frames must be at least 1") }
+    for (name, value) in [
+      ("--max-queued-bytes", maxQueuedBytes), ("--max-decoded-batch-bytes", maxDecodedBatchBytes),
+      ("--max-commit-bytes", maxCommitBytes), ("--max-label-bytes", maxLabelBytes),
+      ("--max-operations-per-commit", maxOperationsPerCommit), ("--header-timeout", headerTimeout),
+      ("--idle-timeout", idleTimeout),
+    ] where value < 1 {
+      throw ValidationError("\(name) \(value) must be at least 1")
+    }
     if tokens == nil, !allowAnonymous, !Self.isLoopback(host) {
       throw ValidationError(
         "--host \(host) without --tokens would let anyone who reaches it read and write every list; give --tokens FILE, or --allow-anonymous if that is meant")
@@ -91,7 +123,8 @@ struct ServeCommand: AsyncParsableCommand {
   func run() async throws {
     let level = Logger.Level(rawValue: logLevel) ?? .info
     LoggingSystem.bootstrap { label in
-      var handler = StreamLogHandler.standardError(label: label)
+      // Escaped: logged values include text clients sent.
+      var handler = EscapingLogHandler(StreamLogHandler.standardError(label: label))
       handler.logLevel = level
       return handler
     }
@@ -101,6 +134,12 @@ struct ServeCommand: AsyncParsableCommand {
     hubConfiguration.maxCommitsPerPush = maxCommitsPerPush
     hubConfiguration.groupCommitDelay = .milliseconds(groupCommitDelayMs)
     hubConfiguration.maxQueuedFrames = maxQueuedFrames
+    hubConfiguration.maxQueuedBytes = maxQueuedBytes
+    hubConfiguration.maxCommitBytes = maxCommitBytes
+    hubConfiguration.batchLimits.maxDecodedBytes = maxDecodedBatchBytes
+    hubConfiguration.batchLimits.maxLabelBytes = maxLabelBytes
+    hubConfiguration.batchLimits.maxOperationsPerCommit = maxOperationsPerCommit
+    hubConfiguration.batchLimits.maxClockLead = maxClockLead
     hubConfiguration.idleListTimeout = unloadIdleListsAfter > 0 ? .seconds(unloadIdleListsAfter) : nil
     if let tokens {
       do {
@@ -115,7 +154,11 @@ struct ServeCommand: AsyncParsableCommand {
     let observer = SyncServerObserver(logger: logger)
     let hub = SyncHub(storage: storage, configuration: hubConfiguration, observer: observer)
     let server = SyncServer(
-      hub: hub, configuration: .init(host: host, port: port, maxFrameBytes: maxFrameBytes), logger: logger,
+      hub: hub,
+      configuration: .init(
+        host: host, port: port, maxFrameBytes: maxFrameBytes, headerTimeout: .seconds(headerTimeout),
+        idleTimeout: .seconds(idleTimeout)),
+      logger: logger,
       observer: observer)
     let host = self.host
     let group = ServiceGroup(

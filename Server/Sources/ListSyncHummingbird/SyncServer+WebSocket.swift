@@ -1,4 +1,7 @@
+import Crypto
+import Foundation
 import Hummingbird
+import HTTPTypes
 import HummingbirdWebSocket
 import ListSync
 import Logging
@@ -14,7 +17,9 @@ extension SyncServer {
       shouldUpgrade: { [self] request, context in
         let list = try listName(context)
         _ = try await authorizeSync(request: request, list: list, peer: context.peer)
-        guard request.headers[.upgrade]?.lowercased() == "websocket" else {
+        // A refused upgrade arrives as a plain GET marked by the inspector; it is refused below.
+        let refusedUpgrade = request.headers[HTTPField.Name(_UpgradeInspector.refusedUpgradeHeader)!] != nil
+        guard request.headers[.upgrade]?.lowercased() == "websocket" || refusedUpgrade else {
           throw refuse(
             SyncServerError(.upgradeRequired, code: "upgrade-required", "the sync endpoint takes a WebSocket upgrade"),
             list: list, peer: context.peer)
@@ -24,6 +29,10 @@ extension SyncServer {
             SyncServerError(.serviceUnavailable, code: "shutting-down", "the server is shutting down"), list: list,
             peer: context.peer)
         }
+        guard !refusedUpgrade else {
+          throw refuse(
+            SyncServerError(.badRequest, code: "bad-request", "the upgrade was refused"), list: list, peer: context.peer)
+        }
         return .upgrade([:])
       },
       onUpgrade: { [self] inbound, outbound, context in
@@ -31,13 +40,15 @@ extension SyncServer {
         let peer = context.requestContext.peer
         // Checked before the upgrade; asked again for the access level (the policy is immutable).
         guard let access = try? await authorizeSync(request: context.request, list: list, peer: peer) else { return }
-        await serve(list: list, access: access, peer: peer, inbound: inbound, outbound: outbound)
+        let owner = hub.configuration.accessPolicy.owner(of: bearerToken(context.request), digest: Self.tokenDigest)
+        await serve(list: list, access: access, owner: owner, peer: peer, inbound: inbound, outbound: outbound)
       })
   }
 
   /// Runs one WebSocket connection: opens the hub's session, hands it each message, closes.
   func serve(
-    list: String, access: SyncAccess, peer: String, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
+    list: String, access: SyncAccess, owner: String? = nil, peer: String, inbound: WebSocketInboundStream,
+    outbound: WebSocketOutboundWriter
   ) async {
     var logger = self.logger
     logger[metadataKey: "list"] = "\(list)"
@@ -50,7 +61,7 @@ extension SyncServer {
     let session: SyncSession
     do {
       session = try await hub.openSession(
-        list: list, access: access,
+        list: list, access: access, owner: owner,
         send: { frame in
           // A write fails only once the socket is gone; the session closes when the read loop ends.
           try? await outbound.writeBinaryMessage(ByteBuffer(bytes: frame))
@@ -104,6 +115,39 @@ extension SyncServer {
     }
     await session.close()
     logger.debug("session closed")
+  }
+
+  /// Whether a sync upgrade of `uri` with this `Authorization` header would be refused (the route
+  /// then answers it as a plain GET, with the reason).
+  func refusesUpgrade(uri: String, authorization: String?) async -> Bool {
+    let path = uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? uri
+    let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+    guard segments.count == 5, segments[0].isEmpty, segments[1] == "v1", segments[2] == "lists", segments[4] == "sync" else {
+      return false
+    }
+    let list = String(segments[3])
+    guard SyncHub.isValidListName(list), !connections.isDraining else { return true }
+    var token: String?
+    if let authorization {
+      let parts = authorization.split(separator: " ", maxSplits: 1)
+      if parts.count == 2, parts[0].lowercased() == "bearer" {
+        let trimmed = parts[1].trimmingCharacters(in: .whitespaces)
+        token = trimmed.isEmpty ? nil : trimmed
+      }
+    }
+    switch hub.authorize(token: token, list: list) {
+    case .unauthenticated, .forbidden: return true
+    case .write: return false
+    case .read: return ((try? await hub.storage.genesis(of: list)) ?? nil) == nil
+    }
+  }
+
+  /// The first 16 bytes of the token's SHA-256, in hex: the owner name stored for a token.
+  static func tokenDigest(_ token: String) -> String {
+    SHA256.hash(data: Array(token.utf8)).prefix(16).map { byte in
+      let digits = Array("0123456789abcdef".utf8)
+      return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 15)]], as: UTF8.self)
+    }.joined()
   }
 
   /// Closes the socket as the hub's verdict says (its `error` frame has been sent already).

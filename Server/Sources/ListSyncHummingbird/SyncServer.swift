@@ -1,7 +1,9 @@
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import ListSync
 import Logging
+import NIOCore
 import ServiceLifecycle
 
 /// The sync server: Hummingbird routes and WebSocket upgrades in front of a ``SyncHub``, which
@@ -54,17 +56,27 @@ public final class SyncServer: Sendable {
     addRoutes(to: router)
     addSyncRoute(to: router)
     let logger = self.logger
+    let configuration = self.configuration
+    let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
+      http1: .init(idleTimeout: configuration.idleTimeout._timeAmount),
+      ws: .init(
+        // One byte over the limit still reaches the hub, which answers `error` (too large)
+        // before closing; anything larger is refused by the frame decoder with 1009.
+        maxFrameSize: configuration.maxFrameBytes + 1, autoPing: .enabled(timePeriod: .seconds(30)),
+        closeTimeout: configuration.closeTimeout))
+    let webSocketResponder = router.buildResponder()
+    let headTimeout = configuration.headerTimeout._timeAmount
+    // Every connection passes the request-head guard first (deadline, size, TLS on a plain port).
+    let server = HTTPServerBuilder { responder in
+      _GuardedChildChannel(
+        base: HTTP1WebSocketUpgradeChannel(
+          responder: responder, webSocketResponder: webSocketResponder, configuration: channelConfiguration),
+        headTimeout: headTimeout, maxHeadBytes: configuration.maxHeaderBytes, logger: logger,
+        refusesUpgrade: { [weak self] uri, authorization in await self?.refusesUpgrade(uri: uri, authorization: authorization) ?? true })
+    }
     return Application(
       router: router,
-      server: .http1WebSocketUpgrade(
-        webSocketRouter: router,
-        configuration: .init(
-          http1: .init(),
-          ws: .init(
-            // One byte over the limit still reaches the hub, which answers `error` (too large)
-            // before closing; anything larger is refused by the frame decoder with 1009.
-            maxFrameSize: configuration.maxFrameBytes + 1, autoPing: .enabled(timePeriod: .seconds(30)),
-            closeTimeout: configuration.closeTimeout))),
+      server: server,
       configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "listjournal-server"),
       onServerRunning: { channel in
         let port = channel.localAddress?.port ?? 0
@@ -93,5 +105,12 @@ struct SyncServerDrain: Service {
     // Returns when shutdown starts; throws only when the group is cancelled.
     try? await gracefulShutdown()
     await server.drain()
+  }
+}
+
+extension Duration {
+  /// The duration as NIO's time amount.
+  var _timeAmount: TimeAmount {
+    .nanoseconds(components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000)
   }
 }

@@ -15,13 +15,23 @@ public struct SyncServerConfiguration: Sendable {
   public var maxFrameBytes: Int
   /// How long a WebSocket close handshake may take before the connection is dropped.
   public var closeTimeout: Duration
+  /// How long a new connection may take to send its whole request head (408 and close after).
+  public var headerTimeout: Duration
+  /// The largest request head (request line and headers) read; a larger one gets 431 and a close.
+  public var maxHeaderBytes: Int
+  /// How long an HTTP connection may stay idle between requests before it is closed.
+  public var idleTimeout: Duration
 
   public init(
-    host: String = "127.0.0.1", port: Int = 8080, maxFrameBytes: Int = 16 << 20, closeTimeout: Duration = .seconds(5)
+    host: String = "127.0.0.1", port: Int = 8080, maxFrameBytes: Int = 16 << 20, closeTimeout: Duration = .seconds(5),
+    headerTimeout: Duration = .seconds(10), maxHeaderBytes: Int = 16 << 10, idleTimeout: Duration = .seconds(60)
   ) {
     self.host = host
     self.port = port
     self.maxFrameBytes = maxFrameBytes
     self.closeTimeout = closeTimeout
+    self.headerTimeout = headerTimeout
+    self.maxHeaderBytes = maxHeaderBytes
+    self.idleTimeout = idleTimeout
   }
 }

@@ -13,6 +13,12 @@ struct RawSession {
         to: SyncEndpoint(url: server.url, list: list, token: token).syncURL, bearer: token))
   }
 
+  static func open(_ server: FakeServer, list: String = "groceries", token: String?) async throws -> RawSession {
+    RawSession(
+      channel: try await WebSocketSyncTransport().connect(
+        to: SyncEndpoint(url: server.url, list: list, token: token).syncURL, bearer: token))
+  }
+
   func send(_ message: SyncMessage) async throws { try await channel.send(message.encoded()) }
 
   /// `hello` with an empty vector; returns the welcome (catch-up frames follow it).

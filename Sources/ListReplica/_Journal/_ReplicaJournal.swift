@@ -11,6 +11,8 @@ enum _ReplicaRecordKind {
   @usableFromInline static let header = JournalRecord.Kind(rawValue: 5)
   /// Commits the replica made or received, as `HistoryCodec.encode(replicaCommits:)` writes them.
   @usableFromInline static let commits = JournalRecord.Kind(rawValue: 6)
+  /// A replica identity and the owner a sync server bound it to (other readers skip it).
+  @usableFromInline static let owner = JournalRecord.Kind(rawValue: 8)
 }
 
 /// A replica's journal file: every commit it makes or receives is appended (and, for received

@@ -104,9 +104,8 @@ struct _ReplicaState<Section: ListElement, Item: ListElement>: Sendable {
   mutating func note(_ commit: Commit) {
     received[commit.id.replica, default: _ReceivedSequences()].insert(commit.id.sequence)
     clock = max(clock, commit.lamportClock)
-    if commit.id.replica == replica {
-      let index = Int(commit.id.sequence) - 1
-      if index == own.count {
+    if commit.id.replica == replica, let sequence = Int(exactly: commit.id.sequence) {
+      if sequence - 1 == own.count {
         own.append(commit)
         noteUndo(commit)
       }

@@ -31,6 +31,10 @@ actor _HostedList {
   /// Sequences held beyond the vector's contiguous prefix, per replica.
   var gaps: [ReplicaID: Set<UInt64>] = [:]
   var lastPosition: UInt64 = 0
+  /// The highest Lamport clock held: a pushed commit's clock may run ahead of it by a bounded lead.
+  var highestClock: UInt64 = 0
+  /// The owner each replica identity is bound to: commits under it come from that owner only.
+  var owners: [ReplicaID: String] = [:]
   /// Every position up to this one has been seen (for other instances' appends).
   var externalCursor: UInt64 = 0
   var sessions: [Int: SyncSession] = [:]
@@ -62,7 +66,10 @@ actor _HostedList {
   private func adopt(_ genesis: SyncListGenesis) async throws(SyncStorageError) {
     let commits = try await storage.commits(of: name, after: 0, limit: Int.max)
     guard !loaded else { return }
+    let owners = try await storage.owners(of: name)
+    guard !loaded else { return }
     self.genesis = genesis
+    self.owners = owners
     for commit in commits { hold(commit) }
     externalCursor = lastPosition
     loaded = true
@@ -89,6 +96,7 @@ actor _HostedList {
       gaps[replica, default: []].insert(commit.id.sequence)
     }
     lastPosition = max(lastPosition, commit.position)
+    highestClock = max(highestClock, commit.lamportClock)
   }
 
   // MARK: Sessions
@@ -157,17 +165,21 @@ actor _HostedList {
   func catchUpFrames(_ commits: [SyncStoredCommit]) throws -> [[UInt8]] {
     guard let genesis, !commits.isEmpty else { return [] }
     var codec = HistoryCodec<JournalValueElement, JournalValueElement>.generic()
-    var decoded: [_GenericCommit] = []
-    decoded.reserveCapacity(commits.count)
-    for commit in commits { decoded += try codec.decodeReplicaCommits(commit.bytes) }
     var frames: [[UInt8]] = []
-    let chunk = 4096
-    var start = 0
-    while start < decoded.count {
-      let slice = Array(decoded[start..<min(decoded.count, start + chunk)])
-      frames.append(
-        SyncMessage.commits(try ReplicaBatch(commits: slice, listID: genesis.listID, codec: .generic())).encoded())
-      start += chunk
+    // Frames are cut by bytes as well as by count, so a list of large commits stays joinable.
+    var slice: [_GenericCommit] = []
+    var sliceBytes = 0
+    for commit in commits {
+      if !slice.isEmpty, slice.count >= 4096 || sliceBytes + commit.bytes.count > configuration.maxCommitsFrameBytes {
+        frames.append(SyncMessage.commits(try ReplicaBatch(commits: slice, listID: genesis.listID, codec: .generic())).encoded())
+        slice = []
+        sliceBytes = 0
+      }
+      slice += try codec.decodeReplicaCommits(commit.bytes)
+      sliceBytes += commit.bytes.count
+    }
+    if !slice.isEmpty {
+      frames.append(SyncMessage.commits(try ReplicaBatch(commits: slice, listID: genesis.listID, codec: .generic())).encoded())
     }
     return frames
   }
@@ -230,9 +242,11 @@ actor _HostedList {
     var claimed: [ReplicaCommitID: Int] = [:]
     var order: [(stored: SyncStoredCommit, commit: _GenericCommit)] = []
     var freshIDs: [[ReplicaCommitID]] = []
+    var bindings: [ReplicaID: String] = [:]
     pushes: for push in group {
       var fresh: [(stored: SyncStoredCommit, commit: _GenericCommit)] = []
       var local: [ReplicaCommitID: Int] = [:]
+      var localBindings: [ReplicaID: String] = [:]
       for entry in push.commits {
         let digest = entry.stored.bytes.hashValue
         if let known = held[entry.stored.id] ?? claimed[entry.stored.id] ?? local[entry.stored.id] {
@@ -241,10 +255,25 @@ actor _HostedList {
             continue pushes
           }
         } else {
+          // A new commit's replica identity belongs to the first owner that pushed under it.
+          if let owner = push.session.owner {
+            let replica = entry.stored.id.replica
+            if let bound = owners[replica] ?? bindings[replica] ?? localBindings[replica] {
+              guard bound == owner else {
+                refuse(
+                  push, .notTheAuthor,
+                  "commit \(entry.stored.id) is under replica \(replica), which another token pushed first; a token pushes new commits only under replicas it owns")
+                continue pushes
+              }
+            } else {
+              localBindings[replica] = owner
+            }
+          }
           local[entry.stored.id] = digest
           fresh.append(entry)
         }
       }
+      bindings.merge(localBindings) { first, _ in first }
       for entry in fresh { claimed[entry.stored.id] = entry.stored.bytes.hashValue }
       order += fresh
       accepted.append(push)
@@ -254,6 +283,15 @@ actor _HostedList {
     guard !order.isEmpty else {
       for push in accepted { answer(push, stored: 0, duplicates: push.commits.count) }
       return
+    }
+    if !bindings.isEmpty {
+      // Bound durably before the commits land, so a restart cannot hand the identity to another.
+      do { try await storage.bindOwners(bindings, of: name) } catch {
+        observer?.storageFailed(list: name, error: error)
+        for push in accepted { refuse(push, .storage, "\(error)") }
+        return
+      }
+      owners.merge(bindings) { first, _ in first }
     }
     let result: SyncAppendResult
     do {
@@ -275,7 +313,8 @@ actor _HostedList {
     for commit in result.stored { hold(commit) }
     // Commits storage already held (another instance's) count as duplicates.
     observer?.commitsStored(list: name, count: result.stored.count, pushes: accepted.filter { !$0.commits.isEmpty }.count)
-    let byID = Dictionary(order.map { ($0.stored.id, $0.commit) }, uniquingKeysWith: { first, _ in first })
+    let byID = Dictionary(
+      order.map { ($0.stored.id, (commit: $0.commit, bytes: $0.stored.bytes.count)) }, uniquingKeysWith: { first, _ in first })
     fanOut(
       zip(accepted, freshIDs).map { push, ids in
         (push.session.id, ids.filter { storedIDs.contains($0) }.compactMap { byID[$0] })
@@ -309,7 +348,7 @@ actor _HostedList {
   ///
   /// - Complexity: each tree node used is encoded once, whatever the number of sessions:
   ///   O(commits × log segments) encoding at most; O(log segments) frames per push a session made.
-  private func fanOut(_ segments: [(pusher: Int?, commits: [_GenericCommit])]) {
+  private func fanOut(_ segments: [(pusher: Int?, commits: [(commit: _GenericCommit, bytes: Int)])]) {
     guard let genesis else { return }
     let segments = segments.filter { !$0.commits.isEmpty }
     guard !segments.isEmpty else { return }
@@ -317,21 +356,37 @@ actor _HostedList {
     for (index, segment) in segments.enumerated() {
       if let pusher = segment.pusher { owned[pusher, default: []].append(index) }
     }
-    var nodes: [Int: [UInt8]?] = [:]
-    func frame(_ lower: Int, _ upper: Int) -> [UInt8]? {
+    var nodes: [Int: [[UInt8]]] = [:]
+    let limit = configuration.maxCommitsFrameBytes
+    // A node's commits as frames of at most `limit` commit bytes each (at least one commit each).
+    func framesOf(_ lower: Int, _ upper: Int) -> [[UInt8]] {
       let key = lower * (segments.count + 1) + upper
       if let known = nodes[key] { return known }
-      let commits = upper - lower == 1 ? segments[lower].commits : segments[lower..<upper].flatMap(\.commits)
-      let encoded = (try? ReplicaBatch(commits: commits, listID: genesis.listID, codec: .generic())).map {
-        SyncMessage.commits($0).encoded()
+      var encoded: [[UInt8]] = []
+      var slice: [_GenericCommit] = []
+      var sliceBytes = 0
+      func emit() {
+        if let batch = try? ReplicaBatch(commits: slice, listID: genesis.listID, codec: .generic()) {
+          encoded.append(SyncMessage.commits(batch).encoded())
+        }
+        slice = []
+        sliceBytes = 0
       }
-      nodes[key] = .some(encoded)
+      for segment in segments[lower..<upper] {
+        for entry in segment.commits {
+          if !slice.isEmpty, sliceBytes + entry.bytes > limit { emit() }
+          slice.append(entry.commit)
+          sliceBytes += entry.bytes
+        }
+      }
+      if !slice.isEmpty { emit() }
+      nodes[key] = encoded
       return encoded
     }
     // The nodes covering every segment in lower..<upper but the session's own (sorted indices).
     func cover(_ lower: Int, _ upper: Int, excluding own: ArraySlice<Int>, into frames: inout [[UInt8]]) {
       guard let first = own.first, first < upper else {
-        if let encoded = frame(lower, upper) { frames.append(encoded) }
+        frames += framesOf(lower, upper)
         return
       }
       guard upper - lower > 1 else { return }
@@ -373,11 +428,11 @@ actor _HostedList {
     guard let genesis else { return }
     do {
       let commits = try await storage.commits(of: name, after: externalCursor, limit: Int.max)
-      var fresh: [_GenericCommit] = []
+      var fresh: [(commit: _GenericCommit, bytes: Int)] = []
       var codec = HistoryCodec<JournalValueElement, JournalValueElement>.generic()
       for commit in commits where held[commit.id] == nil {
         hold(commit)
-        fresh += try codec.decodeReplicaCommits(commit.bytes)
+        fresh += try codec.decodeReplicaCommits(commit.bytes).map { ($0, commit.bytes.count) }
       }
       if let last = commits.last { externalCursor = max(externalCursor, last.position) }
       _ = genesis

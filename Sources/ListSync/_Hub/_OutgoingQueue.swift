@@ -13,6 +13,8 @@ final class _OutgoingQueue: Sendable {
     var items: [Item] = []
     var head = 0
     var frames = 0
+    /// Bytes of the frames queued and of those taken and not yet written to the socket.
+    var bytes = 0
     /// While catch-up is read, fan-out queues behind it and nothing is sent.
     var paused = false
     var finished = false
@@ -22,14 +24,22 @@ final class _OutgoingQueue: Sendable {
   }
 
   let limit: Int
+  let byteLimit: Int
   let state = ListMutex(State())
 
-  init(limit: Int) { self.limit = limit }
+  init(limit: Int, byteLimit: Int = .max) {
+    self.limit = limit
+    self.byteLimit = byteLimit
+  }
 
   /// Queues a frame; false when the queue is over its bound or finished (the frame is dropped).
   func enqueue(_ frame: [UInt8]) -> Bool {
     let (accepted, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Item?, Never>?) in
-      guard !state.finished, state.frames < limit else { return (false, nil) }
+      // One frame over the byte bound is let through an empty queue: every frame must be sendable.
+      guard !state.finished, state.frames < limit, state.bytes == 0 || state.bytes + frame.count <= byteLimit else {
+        return (false, nil)
+      }
+      state.bytes += frame.count
       if !state.paused, let waiter = state.waiter {
         state.waiter = nil
         return (true, waiter)
@@ -45,6 +55,15 @@ final class _OutgoingQueue: Sendable {
   /// How many frames wait.
   var queuedFrames: Int { state.withLock { $0.frames } }
 
+  /// How many bytes wait or are being written.
+  var queuedBytes: Int { state.withLock { $0.bytes } }
+
+  /// Whether the queue was finished (its session dropped or closed).
+  var isFinished: Bool { state.withLock { $0.finished } }
+
+  /// A frame taken from the queue has been written to the socket.
+  func written(_ count: Int) { state.withLock { $0.bytes = max(0, $0.bytes - count) } }
+
   func pause() { state.withLock { $0.paused = true } }
 
   /// Puts frames before everything queued and resumes sending (catch-up before fan-out).
@@ -54,6 +73,7 @@ final class _OutgoingQueue: Sendable {
       state.items = frames.map { .frame($0) } + pending
       state.head = 0
       state.frames += frames.count
+      state.bytes += frames.reduce(0) { $0 + $1.count }
       state.paused = false
       guard let waiter = state.waiter, !state.items.isEmpty else { return (nil, nil) }
       state.waiter = nil
@@ -159,6 +179,7 @@ final class _OutgoingQueue: Sendable {
       state.items = []
       state.head = 0
       state.frames = 0
+      state.bytes = 0
       let waiter = state.waiter
       state.waiter = nil
       return (waiter, pending)

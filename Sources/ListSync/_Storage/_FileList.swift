@@ -10,6 +10,8 @@ final class _FileList: Sendable {
     var genesis: SyncListGenesis
     var commits: [SyncStoredCommit] = []
     var index: [ReplicaCommitID: Int] = [:]
+    /// Replica identities bound to their owners (owner records), first binding kept.
+    var owners: [ReplicaID: String] = [:]
     var closed = false
     /// An append failed: the file's tail is unknown, so the storage reopens the file.
     var broken = false
@@ -73,6 +75,14 @@ final class _FileList: Sendable {
             throw SyncStorageError.damaged(list: name, reason: "\(path): the first record is not a replica header")
           }
           contents = Contents(genesis: SyncListGenesis(listID: header.listID, base: header.base))
+          continue
+        }
+        if record.kind == ReplicaJournalLayout.ownerKind {
+          guard let bound = ReplicaJournalLayout.parseOwner(record.payload) else {
+            throw SyncStorageError.damaged(list: name, reason: "\(path): record \(record.sequence) is not an owner record")
+          }
+          if held.owners[bound.replica] == nil { held.owners[bound.replica] = bound.owner }
+          contents = held
           continue
         }
         guard record.kind == ReplicaJournalLayout.commitsKind else { continue }
@@ -148,6 +158,29 @@ final class _FileList: Sendable {
         contents.commits.append(commit)
       }
       return SyncAppendResult(stored: fresh, duplicates: duplicates)
+    }
+  }
+
+  /// Appends an owner record per replica not bound yet, then one sync.
+  func bindOwners(_ owners: [ReplicaID: String]) throws(SyncStorageError) {
+    try contents.withLock { contents throws(SyncStorageError) in
+      guard !contents.closed else { throw .closed }
+      let fresh = owners.filter { contents.owners[$0.key] == nil }.sorted { $0.key.rawValue < $1.key.rawValue }
+      guard !fresh.isEmpty else { return }
+      do {
+        for (replica, owner) in fresh {
+          _ = try writer.append(
+            JournalRecord(
+              kind: ReplicaJournalLayout.ownerKind, version: UInt64(contents.commits.count),
+              payload: ReplicaJournalLayout.owner(replica: replica, owner: owner)))
+        }
+        try writer.sync()
+      } catch {
+        contents.closed = true
+        contents.broken = true
+        throw .backend("'\(path)': \(error)")
+      }
+      for (replica, owner) in fresh { contents.owners[replica] = owner }
     }
   }
 

@@ -334,7 +334,13 @@ extension JournalWriter {
     -> _TakenChunk?
   {
     guard let file = s.file else { return nil }
-    if !forceFrameEnd && !toJournal, let staged = try _takeStagedChunk(&s) { return staged }
+    if !forceFrameEnd && !toJournal {
+      if let staged = try _takeStagedChunk(&s) { return staged }
+      // Nothing new: staged records stay staged (they are as durable there).
+      if s.pendingCount == 0 && options.stagingBatchRecords > 0 && !(s.frameOpen && s.frameInputBytes >= options.frameTargetBytes) {
+        return nil
+      }
+    }
     _carryStagedIntoPending(&s)
     let endFrame = forceFrameEnd || s.frameInputBytes + s.pending.count >= options.frameTargetBytes
     let empty = s.pendingCount == 0

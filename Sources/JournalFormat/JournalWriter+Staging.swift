@@ -15,10 +15,15 @@ extension JournalWriter {
       // A chunk that completes the journal's frame goes there, ending it.
       s.frameInputBytes + s.staged.count + s.pending.count < options.frameTargetBytes
     else { return nil }
-    // A log whose records the journal holds durably is replaced by a fresh one (an empty file
-    // in one rename) rather than grown; until the journal is durable through them it keeps
-    // them, and new chunks follow them.
-    if s.staging == nil || (s.stagingFolded && s.stagedCount == 0 && s.journalDurableSequence >= s.journalWrittenSequence) {
+    // Once its records are in the journal, a log is replaced by a fresh one (an empty file in
+    // one rename), whose sequences start after them: the journal is synced through them first,
+    // or a crash could take them from both files.
+    if s.staging == nil || s.stagingFolded {
+      if s.journalDurableSequence < s.journalWrittenSequence, let file = s.file {
+        try file.sync(dataOnly: true)
+        s.journalDurableSequence = s.journalWrittenSequence
+        s.journalDirty = false
+      }
       s.staging?.close()
       s.staging = nil
       s.staging = try _StagingLog.create(

@@ -2,6 +2,12 @@ import Testing
 @testable import JournalFormat
 import JournalFormatTesting
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Staging small appends (`JournalOptions.stagingBatchRecords`): the journal gets one chunk per
 /// batch, nothing acknowledged is lost to a crash or a failed write, and what a crash left
 /// staged reaches the journal at the next open.
@@ -37,6 +43,23 @@ import JournalFormatTesting
     try writer.close()
     #expect(try JournalReader.open(at: "/j", fileSystem: fs).readAll() == Self.expected(20))
     #expect(!fs.exists(JournalWriter.stagingPath(for: "/j")))
+  }
+
+  /// Grouped durability's timer and `sync()` with nothing new keep staged records staged.
+  @Test func groupedSyncsKeepBatching() throws {
+    let fs = FaultInjectingFileSystem()
+    let writer = try JournalWriter.create(
+      at: "/j", options: Self.stagingOptions(fs, .grouped(maxDelayMilliseconds: 1, maxBytes: 1 << 20), batch: 16))
+    for n in 0..<64 {
+      try writer.append(syntheticRecord(n))
+      try writer.sync()
+      if n % 8 == 0 { usleep(3_000) }
+      try writer.sync()
+    }
+    let reader = try JournalReader.open(at: "/j", fileSystem: fs)
+    #expect(try reader.readAll() == Self.expected(64))
+    #expect(reader.frames.reduce(0) { $0 + $1.chunkCount } == 4)
+    try writer.close()
   }
 
   @Test func stagedRecordsSurviveACrashAndReachTheJournalAtOpen() throws {
@@ -108,8 +131,12 @@ import JournalFormatTesting
       var writer = try JournalWriter.create(at: "/j", options: options)
       var count = 0
       var acknowledged = 0
+      var log = ""
+
       for _ in 0..<Int(rng.next() % 150) + 20 {
-        switch rng.next() % 20 {
+        let op = rng.next() % 20
+        log += "\(op < 4 ? String(op) : "a")\(Int(writer.durableSequence)) "
+        switch op {
         case 0:
           try writer.sync()
         case 1:
@@ -120,7 +147,7 @@ import JournalFormatTesting
           fs.crash(rng.next() % 2 == 0 ? .dropUnsynced : .tearUnsynced(seed: rng.next()))
           writer = try JournalWriter.open(at: "/j", options: options)
           let survivors = Int(writer.nextSequence) - 1
-          #expect(survivors >= acknowledged && survivors <= count, "seed \(seed)")
+          #expect(survivors >= acknowledged && survivors <= count, "seed \(seed): \(survivors) survived, \(acknowledged) acknowledged of \(count); operations \(log)")
           count = survivors
           acknowledged = survivors
         case 3:

@@ -29,8 +29,8 @@ struct _WriterState: ~Copyable {
   var stagedFirstSequence: UInt64 = 0
   var stagedFirstVersion: UInt64 = 0
   var stagedLastVersion: UInt64 = 0
-  /// The staging log holds records the journal now has too: it is replaced by a fresh one
-  /// before the next staged chunk once the journal is durable through them.
+  /// The staging log holds records the journal now has too: the next staged chunk goes to a
+  /// fresh one.
   var stagingFolded = false
   /// Written chunks not yet covered by a sync, per file.
   var journalDirty = false

@@ -26,8 +26,12 @@ extension JournalWriter {
       }
       s.staging?.close()
       s.staging = nil
+      // Staged chunks are short-lived: the fastest level is enough for them.
+      if s.stagingCompressor == nil { s.stagingCompressor = try _ZstdCompressor(level: 1) }
+      guard let compressor = s.stagingCompressor else { return nil }
       s.staging = try _StagingLog.create(
-        path: Self.stagingPath(for: path), journalSalt: salt, formatMinor: formatMinor, options: options)
+        path: Self.stagingPath(for: path), journalSalt: salt, formatMinor: formatMinor, compressor: compressor,
+        options: options)
       s.stagingFolded = false
     }
     guard let staging = s.staging else { return nil }

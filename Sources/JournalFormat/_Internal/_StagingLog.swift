@@ -26,8 +26,10 @@ final class _StagingLog: @unchecked Sendable {
   /// A new, empty staging log for the journal salted `journalSalt`, replacing any earlier one in
   /// one rename: written to a temporary file, synced, renamed, the directory synced — so the
   /// chunks staged in it are found after a crash.
+  /// `compressor` is the writer's one for staging logs, reused from log to log (a new zstd
+  /// context per log cost more than the batching saved).
   static func create(
-    path: String, journalSalt: UInt64, formatMinor: UInt16, options: JournalOptions
+    path: String, journalSalt: UInt64, formatMinor: UInt16, compressor: _ZstdCompressor, options: JournalOptions
   ) throws(JournalError) -> _StagingLog {
     let fs = options.fileSystem
     let temporary = path + ".creating-\(UInt32.random(in: 0...UInt32.max))"
@@ -40,7 +42,7 @@ final class _StagingLog: @unchecked Sendable {
       try file.sync(dataOnly: false)
       try fs.rename(temporary, to: path)
       try fs.syncDirectory(containing: path)
-      let compressor = try _ZstdCompressor(level: options.compressionLevel)
+      compressor.startNewFrame()
       return _StagingLog(path: path, file: file, compressor: compressor, salt: header.salt)
     } catch {
       file.close()

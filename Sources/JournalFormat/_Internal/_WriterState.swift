@@ -22,6 +22,7 @@ struct _WriterState: ~Copyable {
 
   /// The staging log small chunks go to while staging is on (nil until the first one).
   var staging: _StagingLog?
+  var stagingCompressor: _ZstdCompressor?
   /// Records written to the staging log and not yet to the journal (a chunk's worth, deltas
   /// chained), which the next journal chunk carries.
   var staged: [UInt8] = []

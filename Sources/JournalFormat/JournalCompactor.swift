@@ -52,6 +52,9 @@ public enum JournalCompactor {
     progress: ((_ done: Int, _ total: Int) -> Void)?
   ) throws(JournalError) -> Report {
     let fs = options.fileSystem
+    // Records a crash left in the staging log go into the journal first: the rewrite's new salt
+    // would orphan them.
+    if fs.exists(JournalWriter.stagingPath(for: path)) { try JournalWriter.open(at: path, options: options).close() }
     let lockFile = try fs.open(path, mode: .readWrite)
     defer { lockFile.close() }
     guard try lockFile.tryLockExclusive() else { throw .locked(path: path) }

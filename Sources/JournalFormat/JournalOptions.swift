@@ -16,6 +16,17 @@ public struct JournalOptions: Sendable {
   /// A zstd frame ends once it holds this many uncompressed bytes (default 256 KiB), so random
   /// access never decodes more than about this much.
   public var frameTargetBytes: Int = 256 * 1024
+  /// Small appends are staged (0, the default: off). With N > 0, a chunk of a few records
+  /// (at most 4 KiB of them) goes to the journal's staging log `<path>.staging`, synced there
+  /// as ``durability`` says, and every N staged records are carried into the journal as one
+  /// chunk — at ``JournalWriter/close()`` and before a checkpoint too. An app that commits
+  /// every few seconds, each commit flushed on its own, then pays the 48-byte chunk header and
+  /// zstd's flush once per N commits instead of once per commit. Durability is the same: a
+  /// staged record is reported durable once the staging log's sync covers it, and the next
+  /// writer to open the journal carries what a crash left staged into it. Readers in other
+  /// processes see staged records once they reach the journal (64: about 4 KiB of small chunks
+  /// at most wait there).
+  public var stagingBatchRecords: Int = 0
   /// Caps applied to everything read from the file.
   public var limits = JournalLimits()
   /// The file layer; swap in `FaultInjectingFileSystem` (`JournalFormatTesting`) in tests.

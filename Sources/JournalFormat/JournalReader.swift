@@ -20,6 +20,8 @@ public final class JournalReader: Sendable {
   public let salt: UInt64
   /// Creation time, nanoseconds since 1970.
   public let createdAtNanoseconds: Int64
+  /// For a staging log, the salt of the journal it belongs to; zero for a journal.
+  let linkedSalt: UInt64
   /// The frame index, in file order.
   public let frames: [JournalFrameInfo]
   /// What the end of the file looked like.
@@ -40,6 +42,7 @@ public final class JournalReader: Sendable {
     formatMinor = header.minor
     salt = header.salt
     createdAtNanoseconds = header.createdAtNanoseconds
+    linkedSalt = header.linkedSalt
     frames = scan.frames
     recovery = JournalRecoveryReport(
       validBytes: Int64(scan.validEnd), tornTailBytes: Int64(bytes.count - scan.validEnd),

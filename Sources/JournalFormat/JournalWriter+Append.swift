@@ -98,10 +98,10 @@ extension JournalWriter {
   /// - Complexity: one write and one `fdatasync`.
   public func sync() throws(JournalError) {
     let durable = try syncing.withLock { _ throws(JournalError) -> UInt64? in
-      let pending = try state.withLock { (s) throws(JournalError) -> (file: any JournalFileHandle, sequence: UInt64)? in
+      let pending = try state.withLock { (s) throws(JournalError) -> _UnsyncedWrites? in
         try _checkOpen(s)
         try _emitChunk(&s, forceFrameEnd: false)
-        return _unsyncedWrites(s)
+        return _unsyncedWrites(&s)
       }
       guard let pending else { return nil }
       return try _syncOutsideLock(pending)
@@ -133,6 +133,12 @@ extension JournalWriter {
         throw error
       }
       s.durableSequence = s.writtenSequence
+      // The journal now holds every staged record (a leftover log would be skipped at open).
+      if let staging = s.staging {
+        staging.close()
+        s.staging = nil
+        try? options.fileSystem.remove(staging.path)
+      }
       return s.durableSequence
     }
   }
@@ -160,8 +166,8 @@ extension JournalWriter {
 
   /// Adds a validated record to the pending chunk (a checkpoint first ends the current frame);
   /// the receipt's `isDurable` is not yet meaningful.
-  private func _stage(_ record: JournalRecord, _ s: inout _WriterState) throws(JournalError) -> AppendReceipt {
-    if record.kind == .checkpoint && (s.frameOpen || s.pendingCount > 0) {
+  func _stage(_ record: JournalRecord, _ s: inout _WriterState) throws(JournalError) -> AppendReceipt {
+    if record.kind == .checkpoint && (s.frameOpen || s.pendingCount > 0 || s.stagedCount > 0) {
       try _emitChunk(&s, forceFrameEnd: true)
     }
     if s.pendingCount == 0 {
@@ -226,7 +232,15 @@ extension JournalWriter {
     let durable = syncing.withLock { _ -> UInt64? in
       let taken = state.withLock { (s) -> _TakenChunk? in
         if timer { s.timerScheduled = false } else { s.syncRequested = false }
-        guard s.closedReason == nil, let taken = _takeChunk(&s, forceFrameEnd: false) else { return nil }
+        guard s.closedReason == nil else { return nil }
+        let taken: _TakenChunk
+        do throws(JournalError) {
+          guard let next = try _takeChunk(&s, forceFrameEnd: false) else { return nil }
+          taken = next
+        } catch {
+          _poison(&s, error)
+          return nil
+        }
         // Appends continue into a fresh buffer of the same size while this one is written.
         s.pending.reserveCapacity(taken.records.count)
         s.chunkInFlight = true
@@ -234,8 +248,8 @@ extension JournalWriter {
         return taken
       }
       if let taken, !_writeInFlight(taken) { return nil }
-      let pending = state.withLock { (s) -> (file: any JournalFileHandle, sequence: UInt64)? in
-        s.closedReason == nil ? _unsyncedWrites(s) : nil
+      let pending = state.withLock { (s) -> _UnsyncedWrites? in
+        s.closedReason == nil ? _unsyncedWrites(&s) : nil
       }
       guard let pending else { return nil }
       return try? _syncOutsideLock(pending)
@@ -264,24 +278,32 @@ extension JournalWriter {
     return true
   }
 
-  /// The file and the last written sequence when some written record is not yet durable.
-  private func _unsyncedWrites(_ s: borrowing _WriterState) -> (file: any JournalFileHandle, sequence: UInt64)? {
-    guard let file = s.file, s.writtenSequence > s.durableSequence else { return nil }
-    return (file, s.writtenSequence)
+  /// The files to sync (the journal before its staging log, so a staged record that is
+  /// durable follows a durable journal) and the last written sequences, when some written
+  /// record is not yet durable; the files count as clean from here (a failed sync poisons).
+  private func _unsyncedWrites(_ s: inout _WriterState) -> _UnsyncedWrites? {
+    guard let file = s.file, s.writtenSequence > s.durableSequence || s.journalDirty || s.stagingDirty else { return nil }
+    var files: [any JournalFileHandle] = []
+    if s.journalDirty { files.append(file) }
+    if s.stagingDirty, let staging = s.staging { files.append(staging.file) }
+    s.journalDirty = false
+    s.stagingDirty = false
+    return _UnsyncedWrites(files: files, sequence: s.writtenSequence, journalSequence: s.journalWrittenSequence)
   }
 
   /// `fdatasync` of writes already in the file, without the state lock (the caller holds
   /// `syncing`, so `close()` waits); then advances `durableSequence` to what the sync covered and
   /// returns it if it advanced (the caller reports it once it holds no lock). A failure poisons
   /// the writer — records appended meanwhile are never reported durable.
-  private func _syncOutsideLock(_ pending: (file: any JournalFileHandle, sequence: UInt64)) throws(JournalError) -> UInt64? {
-    do throws(JournalError) { try pending.file.sync(dataOnly: true) } catch {
+  private func _syncOutsideLock(_ pending: _UnsyncedWrites) throws(JournalError) -> UInt64? {
+    do throws(JournalError) { for file in pending.files { try file.sync(dataOnly: true) } } catch {
       state.withLock { s in
         if s.closedReason == nil { _poison(&s, error) }
       }
       throw error
     }
     return state.withLock { (s) -> UInt64? in
+      s.journalDurableSequence = max(s.journalDurableSequence, pending.journalSequence)
       guard pending.sequence > s.durableSequence else { return nil }
       s.durableSequence = pending.sequence
       return s.durableSequence
@@ -290,10 +312,10 @@ extension JournalWriter {
 
   /// Compresses pending records into one chunk and writes it with a single `pwrite`.
   /// Ends the frame when forced or when the frame reached its target size.
-  private func _emitChunk(_ s: inout _WriterState, forceFrameEnd: Bool) throws(JournalError) {
+  func _emitChunk(_ s: inout _WriterState, forceFrameEnd: Bool, toJournal: Bool = false) throws(JournalError) {
     guard s.file != nil else { throw .writerClosed(cause: s.closedReason ?? "closed") }
-    guard var taken = _takeChunk(&s, forceFrameEnd: forceFrameEnd) else { return }
     do throws(JournalError) {
+      guard var taken = try _takeChunk(&s, forceFrameEnd: forceFrameEnd, toJournal: toJournal) else { return }
       _recordWritten(taken, try _write(taken), &s)
       // Nothing was appended meanwhile (the lock is held): the buffer goes back, emptied.
       swap(&s.pending, &taken.records)
@@ -304,11 +326,22 @@ extension JournalWriter {
     }
   }
 
-  /// Takes the next chunk out of `pending`: the pending records, or an empty chunk that only ends
+  /// Takes the next chunk out of `pending`: a small one for the staging log when staging is on,
+  /// else a journal chunk of the staged and pending records, or an empty chunk that only ends
   /// the open frame; nil when there is nothing to write. Its frame flags and offset follow the
   /// state now, so it must be written (``_write(_:)``) before any other chunk.
-  private func _takeChunk(_ s: inout _WriterState, forceFrameEnd: Bool) -> _TakenChunk? {
+  private func _takeChunk(_ s: inout _WriterState, forceFrameEnd: Bool, toJournal: Bool = false) throws(JournalError)
+    -> _TakenChunk?
+  {
     guard let file = s.file else { return nil }
+    if !forceFrameEnd && !toJournal {
+      if let staged = try _takeStagedChunk(&s) { return staged }
+      // Nothing new: staged records stay staged (they are as durable there).
+      if s.pendingCount == 0 && options.stagingBatchRecords > 0 && !(s.frameOpen && s.frameInputBytes >= options.frameTargetBytes) {
+        return nil
+      }
+    }
+    _carryStagedIntoPending(&s)
     let endFrame = forceFrameEnd || s.frameInputBytes + s.pending.count >= options.frameTargetBytes
     let empty = s.pendingCount == 0
     if empty && !(endFrame && s.frameOpen) { return nil }
@@ -322,8 +355,8 @@ extension JournalWriter {
       firstVersion: empty ? (s.lastVersion ?? 0) : s.pendingFirstVersion,
       lastVersion: empty ? (s.lastVersion ?? 0) : s.pendingLastVersion)
     let taken = _TakenChunk(
-      file: file, compressor: s.compressor, records: s.pending, header: header, lastSequence: s.nextSequence - 1,
-      offset: s.endOffset)
+      file: file, compressor: s.compressor, salt: salt, staging: nil, records: s.pending, header: header,
+      lastSequence: s.nextSequence - 1, offset: s.endOffset)
     s.pending = []
     s.pendingCount = 0
     s.pendingStartsWithCheckpoint = false
@@ -343,7 +376,7 @@ extension JournalWriter {
     var header = taken.header
     header.compressedLength = UInt32(compressed.count)
     header.uncompressedLength = UInt32(taken.records.count)
-    let bytes = header.encode(salt: salt, offset: taken.offset, payload: compressed)
+    let bytes = header.encode(salt: taken.salt, offset: taken.offset, payload: compressed)
     try taken.file.write(bytes, at: taken.offset)
     let checksum = bytes.withUnsafeBytes { $0._loadLE(UInt32.self, at: _ChunkHeader.checksumOffset) }
     return _WrittenChunk(byteCount: Int64(bytes.count), checksum: checksum)
@@ -351,21 +384,31 @@ extension JournalWriter {
 
   /// Moves the file's end and the frame past a written chunk.
   private func _recordWritten(_ taken: _TakenChunk, _ written: _WrittenChunk, _ s: inout _WriterState) {
+    s.writtenSequence = taken.lastSequence
+    if let staging = taken.staging {
+      staging.endOffset = taken.offset + written.byteCount
+      staging.frameOpen = true
+      s.stagingDirty = true
+      return
+    }
+    s.journalDirty = true
+    s.journalWrittenSequence = taken.lastSequence
     s.lastChunk = (taken.offset, written.checksum)
     s.endOffset = taken.offset + written.byteCount
     s.frameInputBytes = taken.endFrame ? 0 : s.frameInputBytes + taken.records.count
     s.frameOpen = !taken.endFrame
-    s.writtenSequence = taken.lastSequence
   }
 
   /// `fdatasync`, advancing `durableSequence`; returns it if it advanced.
-  private func _syncFile(_ s: inout _WriterState) throws(JournalError) -> UInt64? {
-    guard let file = s.file else { throw .writerClosed(cause: s.closedReason ?? "closed") }
-    guard s.writtenSequence > s.durableSequence else { return nil }
-    do throws(JournalError) { try file.sync(dataOnly: true) } catch {
+  func _syncFile(_ s: inout _WriterState) throws(JournalError) -> UInt64? {
+    guard s.file != nil else { throw .writerClosed(cause: s.closedReason ?? "closed") }
+    guard let pending = _unsyncedWrites(&s) else { return nil }
+    do throws(JournalError) { for file in pending.files { try file.sync(dataOnly: true) } } catch {
       _poison(&s, error)
       throw error
     }
+    s.journalDurableSequence = pending.journalSequence
+    guard s.writtenSequence > s.durableSequence else { return nil }
     s.durableSequence = s.writtenSequence
     return s.durableSequence
   }
@@ -376,5 +419,7 @@ extension JournalWriter {
     s.closedReason = "stopped after failure: \(error)"
     s.file?.close()
     s.file = nil
+    s.staging?.close()
+    s.staging = nil
   }
 }

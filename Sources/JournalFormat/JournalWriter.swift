@@ -154,13 +154,18 @@ public final class JournalWriter: Sendable {
       let state = _WriterState(
         file: file, compressor: compressor, endOffset: Int64(scan.validEnd),
         lastChunk: scan.lastChunk.map { (Int64($0.offset), $0.checksum) }, nextSequence: next, lastVersion: scan.lastVersion)
-      return JournalWriter(
+      let writer = JournalWriter(
         path: path, salt: header.salt, formatMinor: header.minor, recovery: recovery, options: options, state: state)
+      try writer._carryStagedRecords()
+      return writer
     } catch {
       file.close()
       throw error
     }
   }
+
+  /// Where a journal's staging log lives (see ``JournalOptions/stagingBatchRecords``).
+  public static func stagingPath(for path: String) -> String { path + ".staging" }
 
   /// Highest sequence known durable (fdatasync returned after it was written).
   public var durableSequence: UInt64 { state.withLock { $0.durableSequence } }
@@ -180,7 +185,7 @@ public final class JournalWriter: Sendable {
   public var prefix: JournalPrefix {
     state.withLock { s in
       JournalPrefix(
-        salt: salt, length: s.endOffset, lastSequence: s.writtenSequence, lastChunkOffset: s.lastChunk?.offset ?? 0,
+        salt: salt, length: s.endOffset, lastSequence: s.journalWrittenSequence, lastChunkOffset: s.lastChunk?.offset ?? 0,
         lastChunkChecksum: s.lastChunk?.checksum ?? 0)
     }
   }

@@ -13,6 +13,8 @@ struct _FileHeader: Equatable {
   var salt: UInt64
   var createdAtNanoseconds: Int64
   var flags: UInt32 = 0
+  /// A staging log's journal: that journal's salt (bytes 36..<44); zero in a journal.
+  var linkedSalt: UInt64 = 0
 
   func encode() -> [UInt8] {
     var bytes = _FileHeader.magic
@@ -23,6 +25,7 @@ struct _FileHeader: Equatable {
     bytes._appendLE(salt)
     bytes._appendLE(createdAtNanoseconds)
     bytes._appendLE(flags)
+    bytes._appendLE(linkedSalt)
     bytes.append(contentsOf: repeatElement(0, count: 60 - bytes.count))
     let crc = bytes.withUnsafeBytes { _CRC32C.checksum($0) }
     bytes._appendLE(crc)
@@ -44,6 +47,7 @@ struct _FileHeader: Equatable {
     }
     return _FileHeader(
       major: major, minor: minor, salt: bytes._loadLE(UInt64.self, at: 16),
-      createdAtNanoseconds: bytes._loadLE(Int64.self, at: 24), flags: bytes._loadLE(UInt32.self, at: 32))
+      createdAtNanoseconds: bytes._loadLE(Int64.self, at: 24), flags: bytes._loadLE(UInt32.self, at: 32),
+      linkedSalt: bytes._loadLE(UInt64.self, at: 36))
   }
 }

@@ -20,6 +20,28 @@ struct _WriterState: ~Copyable {
   var pendingLastVersion: UInt64 = 0
   var pendingStartsWithCheckpoint = false
 
+  /// The staging log small chunks go to while staging is on (nil until the first one).
+  var staging: _StagingLog?
+  var stagingCompressor: _ZstdCompressor?
+  /// Records written to the staging log and not yet to the journal (a chunk's worth, deltas
+  /// chained), which the next journal chunk carries.
+  var staged: [UInt8] = []
+  var stagedCount: UInt32 = 0
+  var stagedFirstSequence: UInt64 = 0
+  var stagedFirstVersion: UInt64 = 0
+  var stagedLastVersion: UInt64 = 0
+  /// The staging log holds records the journal now has too: the next staged chunk goes to a
+  /// fresh one.
+  var stagingFolded = false
+  /// Written chunks not yet covered by a sync, per file.
+  var journalDirty = false
+  var stagingDirty = false
+  /// Sequence of the journal's own last record (``writtenSequence`` also counts staged ones).
+  var journalWrittenSequence: UInt64
+  /// The journal's own records known durable (a fresh staging log may replace one whose
+  /// records the journal holds only once they are).
+  var journalDurableSequence: UInt64
+
   /// Highest sequence written to the file / known durable.
   var writtenSequence: UInt64
   var durableSequence: UInt64
@@ -48,6 +70,8 @@ struct _WriterState: ~Copyable {
     self.nextSequence = nextSequence
     self.lastVersion = lastVersion
     writtenSequence = nextSequence &- 1
+    journalWrittenSequence = nextSequence &- 1
+    journalDurableSequence = nextSequence &- 1
     durableSequence = nextSequence &- 1
   }
 }
@@ -57,6 +81,10 @@ struct _WriterState: ~Copyable {
 struct _TakenChunk {
   let file: any JournalFileHandle
   let compressor: _ZstdCompressor
+  /// The salt its checksum takes: the journal's, or the staging log's.
+  let salt: UInt64
+  /// The staging log it goes to (nil: the journal).
+  let staging: _StagingLog?
   var records: [UInt8]
   /// Its header but for the lengths, which ``JournalWriter`` fills in once it is compressed.
   var header: _ChunkHeader
@@ -73,4 +101,14 @@ struct _TakenChunk {
 struct _WrittenChunk {
   let byteCount: Int64
   let checksum: UInt32
+}
+
+/// What a sync must cover: the files with writes since the last one (the journal first) and
+/// the sequences it makes durable.
+struct _UnsyncedWrites {
+  var files: [any JournalFileHandle]
+  /// The last written record's sequence.
+  var sequence: UInt64
+  /// The journal's own last record's sequence.
+  var journalSequence: UInt64
 }

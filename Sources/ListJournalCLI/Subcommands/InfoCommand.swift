@@ -45,6 +45,10 @@ struct InfoCommand: ParsableCommand {
       out.writeLine("checkpoints: \(reader.frames.filter(\.startsWithCheckpoint).count)")
       out.writeLine("versions: \(versions) (head \(session.headVersion))")
       out.writeLine("events: \(events)" + (events > 0 ? " (\(Double(Int(Double(compressed) / Double(events) * 10)) / 10) bytes/event)" : ""))
+      let staged = reader.stagedRecordCount()
+      if staged > 0 {
+        out.writeLine("staged: \(staged) newer records in \(JournalWriter.stagingPath(for: journal)), not yet in the journal (the next writer to open it carries them in)")
+      }
       if reader.recovery.tornTailBytes > 0 { out.writeLine("torn tail: \(reader.recovery.tornTailBytes) bytes") }
       if let corruption = reader.recovery.corruption { out.writeLine("damaged: \(corruption)") }
     }

@@ -13,6 +13,7 @@ enum Generation {
   static func run(_ arguments: inout Arguments) throws {
     guard let path = arguments.positional.dropFirst().first else { Arguments.fail("generate: which file?") }
     let spec = JournalSpec(&arguments)
+    let staging = arguments.int("staging", default: 0)
     arguments.checkAllUsed()
     removeFile(path)
     removeFile(path + ".index")
@@ -26,6 +27,7 @@ enum Generation {
     case .app:
       configuration.durability = .grouped
     }
+    configuration.options.stagingBatchRecords = staging
     configuration.store.clock = { clock.now }
     var mix = AppMix(seed: spec.seed, headItems: spec.headItems)
     var report = ChildReport()

@@ -4,7 +4,7 @@
 // measured in a process of its own. Tools/bench-history-file runs it.
 //
 //   HistoryFileBench [run options] [open options]                  the whole run and its table
-//   HistoryFileBench generate PATH [--records N] [--head-items N] [--writes batched|app] [--seed S]
+//   HistoryFileBench generate PATH [--records N] [--head-items N] [--writes batched|app] [--seed S] [--staging N]
 //   HistoryFileBench open-commit JOURNAL [open options]
 //   HistoryFileBench undo-walk JOURNAL [--steps 1000] [--commits 100] [open options]
 //   HistoryFileBench travel JOURNAL [--samples 50] [--seed 7] [--from store|file] [open options]

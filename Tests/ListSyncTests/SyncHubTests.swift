@@ -207,7 +207,8 @@ import Testing
     let big = try Self.replica(3, items: (0..<10).map { "big\($0)" })
     let cases: [(String, [UInt8], SyncErrorCode)] = [
       ("garbage", [0xEE, 1, 2, 3], .malformed),
-      ("a push with a damaged batch", SyncMessage.push(request: 1, batch: ReplicaBatch(bytes: Array("LJRB".utf8) + [1] + [UInt8](repeating: 7, count: 30))).encoded(), .malformed),
+      ("a push with a damaged batch", SyncMessage.push(request: 1, batch: ReplicaBatch(bytes: Array("LJRB".utf8) + [1] + [UInt8](repeating: 7, count: 8) + [16, 0, 0, 0] + [UInt8](repeating: 7, count: 18))).encoded(), .malformed),
+      ("a push declaring 117 MB decompressed", SyncMessage.push(request: 1, batch: ReplicaBatch(bytes: Array("LJRB".utf8) + [1] + [UInt8](repeating: 7, count: 30))).encoded(), .tooLarge),
       ("an oversized frame", [3, 1] + [UInt8](repeating: 0, count: 5000), .tooLarge),
       ("too many commits", SyncMessage.push(request: 1, batch: try Self.batch(big)).encoded(), .tooLarge),
       ("a hello of version 2", SyncMessage.hello(version: 2, vector: ReplicaVersionVector(), genesis: nil).encoded(), .unsupportedVersion),

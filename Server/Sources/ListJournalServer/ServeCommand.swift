@@ -3,6 +3,8 @@ import Foundation
 import ListSync
 import ListSyncHummingbird
 import Logging
+import Metrics
+import Prometheus
 import ServiceLifecycle
 
 /// `listjournal-server serve`: hosts lists until SIGTERM or SIGINT, then shuts down gracefully
@@ -46,6 +48,9 @@ struct ServeCommand: AsyncParsableCommand {
 
   @Flag(help: "Serve without --tokens on an address other than loopback: anyone who reaches it reads and writes every list.")
   var allowAnonymous = false
+
+  @Flag(help: "Serve GET /metrics in Prometheus' text format: the server's counters, without a token.")
+  var metrics = false
 
   @Option(help: "The largest message a client may send, in bytes.")
   var maxFrameBytes = 16 << 20
@@ -151,13 +156,26 @@ struct ServeCommand: AsyncParsableCommand {
       logger.warning("no --tokens: every client may read and write every list")
     }
     let (storage, storageServices) = try makeStorage(logger: logger)
+    var metricsText: (@Sendable () -> String)?
+    if metrics {
+      // Before the observer makes its instruments: they bind to the factory bootstrapped then.
+      let registry = PrometheusCollectorRegistry()
+      MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+      metricsText = {
+        var buffer: [UInt8] = []
+        registry.emit(into: &buffer)
+        return String(decoding: buffer, as: UTF8.self)
+      }
+    }
     let observer = SyncServerObserver(logger: logger)
     let hub = SyncHub(storage: storage, configuration: hubConfiguration, observer: observer)
+    var serverConfiguration = SyncServerConfiguration(
+      host: host, port: port, maxFrameBytes: maxFrameBytes, headerTimeout: .seconds(headerTimeout),
+      idleTimeout: .seconds(idleTimeout))
+    serverConfiguration.metrics = metricsText
     let server = SyncServer(
       hub: hub,
-      configuration: .init(
-        host: host, port: port, maxFrameBytes: maxFrameBytes, headerTimeout: .seconds(headerTimeout),
-        idleTimeout: .seconds(idleTimeout)),
+      configuration: serverConfiguration,
       logger: logger,
       observer: observer)
     let host = self.host

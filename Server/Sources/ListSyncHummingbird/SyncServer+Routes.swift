@@ -9,6 +9,14 @@ extension SyncServer {
     router.get("/health") { [self] _, _ in
       try await health()
     }
+    if let metrics = configuration.metrics {
+      // No token: it names no list, and an operator's scraper holds none.
+      router.get("/metrics") { _, _ in
+        Response(
+          status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+          body: .init(byteBuffer: ByteBuffer(string: metrics())))
+      }
+    }
     router.get("/v1/lists") { [self] request, context in
       let token = bearerToken(request)
       let names: [String]

@@ -21,6 +21,9 @@ public struct SyncServerConfiguration: Sendable {
   public var maxHeaderBytes: Int
   /// How long an HTTP connection may stay idle between requests before it is closed.
   public var idleTimeout: Duration
+  /// The text `GET /metrics` answers with, in Prometheus' text format (nil, the default: no
+  /// such route). `listjournal-server serve --metrics` sets it to its registry's output.
+  public var metrics: (@Sendable () -> String)?
 
   public init(
     host: String = "127.0.0.1", port: Int = 8080, maxFrameBytes: Int = 16 << 20, closeTimeout: Duration = .seconds(5),

@@ -513,6 +513,26 @@ struct HostileClientTests {
     #expect(EscapingLogHandler<SwiftLogNoOpLogHandler>.escape("a\nb\u{0}c\\d") == "a\\nb\\u{0}c\\\\d")
   }
 
+  /// `serve --metrics` answers `GET /metrics` in Prometheus' text format with the server's
+  /// instruments; without the flag there is no such route.
+  @Test func metricsAreServedInPrometheusTextFormatWhenAskedFor() async throws {
+    let directory = try TestServer.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let data = directory.appendingPathComponent("data")
+    try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+    let withMetrics = try ServerProcess.start(data: data, arguments: ["--metrics"])
+    defer { _ = withMetrics.terminate() }
+    _ = try await HTTPProbe.get("http://\(withMetrics.baseURL)/v1/lists/groceries")
+    let reply = try await HTTPProbe.get("http://\(withMetrics.baseURL)/metrics")
+    #expect(reply.status == 200)
+    #expect(reply.text.contains("# TYPE listsync_connected_clients gauge"), "\(reply.text)")
+    #expect(reply.text.contains("listsync_sessions_opened_total"), "\(reply.text)")
+    _ = withMetrics.terminate()
+    let without = try ServerProcess.start(data: data)
+    defer { _ = without.terminate() }
+    #expect(try await HTTPProbe.get("http://\(without.baseURL)/metrics").status == 404)
+  }
+
   /// A brief fuzz run: mutated and random frames through the message reader and the batch
   /// decoder end in a typed error or a value, never a trap.
   @Test func mutatedFramesNeverTrapTheReaders() throws {

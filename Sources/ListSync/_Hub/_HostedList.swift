@@ -286,7 +286,19 @@ actor _HostedList {
     }
     if !bindings.isEmpty {
       // Bound durably before the commits land, so a restart cannot hand the identity to another.
-      do { try await storage.bindOwners(bindings, of: name) } catch {
+      do { try await storage.bindOwners(bindings, of: name) } catch .boundToAnotherOwner(_, let replica) {
+        // Another instance bound it first: retry push by push so only the push under it fails.
+        if accepted.count > 1 {
+          for push in accepted { await append([push]) }
+          return
+        }
+        for push in accepted {
+          refuse(
+            push, .notTheAuthor,
+            "a commit is under replica \(replica), which another token pushed first; a token pushes new commits only under replicas it owns")
+        }
+        return
+      } catch {
         observer?.storageFailed(list: name, error: error)
         for push in accepted { refuse(push, .storage, "\(error)") }
         return

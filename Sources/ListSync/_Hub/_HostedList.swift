@@ -346,7 +346,7 @@ actor _HostedList {
   }
 
   private func refuse(_ push: Push, _ code: SyncErrorCode, _ message: String) {
-    observer?.refused(list: name, code: code, reason: message)
+    observer?.refused(list: name, peer: push.session.peer, code: code, reason: message)
     push.session.answer(.error(request: push.request, code: code, message: message))
     push.ticket.fulfil(())
   }
@@ -420,7 +420,7 @@ actor _HostedList {
   private func drop(_ session: SyncSession) {
     let queued = session.queue.queuedFrames
     sessions[session.id] = nil
-    observer?.sessionDropped(list: name, queuedFrames: queued)
+    observer?.sessionDropped(list: name, peer: session.peer, queuedFrames: queued)
     observer?.sessionClosed(list: name, sessions: sessions.count)
     session.drop(reason: "the client fell \(queued) frames behind; reconnect to catch up")
   }

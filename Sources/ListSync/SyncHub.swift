@@ -144,13 +144,15 @@ public final class SyncHub: Sendable {
   ///   - owner: a stable name of the session's token (``SyncAccessPolicy/owner(of:)``): new
   ///     commits under a replica identity are accepted only from the owner that pushed under it
   ///     first. Nil binds nothing (a hub without tokens).
+  ///   - peer: who is connected (an address), named in the observer's refusals; nil names no one.
   ///   - send: delivers a frame to the socket; called from one task, in order.
   ///   - close: closes the socket from the server's side (a client too far behind: 1008; shutdown:
   ///     1001); nil when the glue does not need it.
   /// - Throws: ``SyncHubError/invalidListName(_:)``, ``SyncHubError/notHosted(list:)`` for a
   ///   read-only session of a list that does not exist, ``SyncHubError/shuttingDown``.
   public func openSession(
-    list: String, access: SyncAccess, owner: String? = nil, send: @escaping @Sendable ([UInt8]) async -> Void,
+    list: String, access: SyncAccess, owner: String? = nil, peer: String? = nil,
+    send: @escaping @Sendable ([UInt8]) async -> Void,
     close: (@Sendable (UInt16, String) async -> Void)? = nil
   ) async throws(SyncHubError) -> SyncSession {
     let hosted = try acquire(list)
@@ -165,7 +167,8 @@ public final class SyncHub: Sendable {
         let id = state.nextSession
         state.nextSession += 1
         let session = SyncSession(
-          list: list, access: access, owner: owner, id: id, hosted: hosted, configuration: configuration, observer: observer, send: send,
+          list: list, access: access, owner: owner, peer: peer, id: id, hosted: hosted, configuration: configuration,
+          observer: observer, send: send,
           close: close,
           release: { [weak self] id in
             guard let self, self.state.withLock({ $0.sessions.removeValue(forKey: id) }) != nil else { return }
@@ -194,7 +197,10 @@ public final class SyncHub: Sendable {
       return (lists, sessions, state.external)
     }
     for list in lists { await list.idle() }
-    for session in sessions { await session.shut() }
+    // All at once: each may wait a moment for its socket, and a hundred must not add up.
+    await withTaskGroup(of: Void.self) { group in
+      for session in sessions { group.addTask { await session.shut() } }
+    }
     for list in lists { _ = await list.closeAll() }
     try? await storage.close()
     external?.cancel()

@@ -19,8 +19,13 @@ public protocol SyncHubObserver: Sendable {
   func fanOutLag(list: String, seconds: Double)
   /// A request or frame of `list` was refused (a read-only push, a malformed frame, …).
   func refused(list: String, code: SyncErrorCode, reason: String)
+  /// The same, with the session's peer (``SyncHub/openSession(list:access:owner:peer:send:close:)``);
+  /// by default it calls ``refused(list:code:reason:)``.
+  func refused(list: String, peer: String?, code: SyncErrorCode, reason: String)
   /// A session fell too far behind and was disconnected.
   func sessionDropped(list: String, queuedFrames: Int)
+  /// The same, with the session's peer; by default it calls ``sessionDropped(list:queuedFrames:)``.
+  func sessionDropped(list: String, peer: String?, queuedFrames: Int)
   /// The storage failed.
   func storageFailed(list: String, error: SyncStorageError)
   /// `list` had no session and no read for ``SyncHubConfiguration/idleListTimeout`` and left
@@ -34,7 +39,13 @@ extension SyncHubObserver {
   public func commitsStored(list: String, count: Int, pushes: Int) {}
   public func fanOutLag(list: String, seconds: Double) {}
   public func refused(list: String, code: SyncErrorCode, reason: String) {}
+  public func refused(list: String, peer: String?, code: SyncErrorCode, reason: String) {
+    refused(list: list, code: code, reason: reason)
+  }
   public func sessionDropped(list: String, queuedFrames: Int) {}
+  public func sessionDropped(list: String, peer: String?, queuedFrames: Int) {
+    sessionDropped(list: list, queuedFrames: queuedFrames)
+  }
   public func storageFailed(list: String, error: SyncStorageError) {}
   public func listUnloaded(list: String) {}
 }

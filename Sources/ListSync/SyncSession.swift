@@ -4,7 +4,7 @@ import ListLocking
 
 /// One client connection to one list on a ``SyncHub``: the server glue hands it every frame the
 /// socket receives and sends what it queues, in order, through the `send` given to
-/// ``SyncHub/openSession(list:access:send:close:)``.
+/// ``SyncHub/openSession(list:access:owner:peer:send:close:)``.
 ///
 /// ```swift
 /// let session = try await hub.openSession(list: "groceries", access: .write) { frame in
@@ -23,6 +23,8 @@ public final class SyncSession: Sendable {
   /// Who the session pushes as (a stable name of its token); nil when the hub has no tokens,
   /// and then replica identities are not bound to anyone.
   public let owner: String?
+  /// Who is connected, as the glue names it (an address) for logs; nil when not given.
+  public let peer: String?
   let id: Int
   let hosted: _HostedList
   let configuration: SyncHubConfiguration
@@ -41,7 +43,8 @@ public final class SyncSession: Sendable {
   }
 
   init(
-    list: String, access: SyncAccess, owner: String?, id: Int, hosted: _HostedList, configuration: SyncHubConfiguration,
+    list: String, access: SyncAccess, owner: String?, peer: String?, id: Int, hosted: _HostedList,
+    configuration: SyncHubConfiguration,
     observer: (any SyncHubObserver)?, send: @escaping @Sendable ([UInt8]) async -> Void,
     close: (@Sendable (UInt16, String) async -> Void)?, release: @escaping @Sendable (Int) -> Void
   ) {
@@ -49,6 +52,7 @@ public final class SyncSession: Sendable {
     self.list = list
     self.access = access
     self.owner = owner
+    self.peer = peer
     self.id = id
     self.hosted = hosted
     self.configuration = configuration
@@ -122,7 +126,7 @@ public final class SyncSession: Sendable {
   private func push(request: UInt64, batch: ReplicaBatch, arrived: ContinuousClock.Instant) async -> SyncSessionVerdict {
     guard access == .write else {
       send(.error(request: request, code: .readOnly, message: "the token grants read access to '\(list)' only"))
-      observer?.refused(list: list, code: .readOnly, reason: "push on a read-only session")
+      observer?.refused(list: list, peer: peer, code: .readOnly, reason: "push on a read-only session")
       return .keepOpen
     }
     var limits = configuration.batchLimits
@@ -143,7 +147,7 @@ public final class SyncSession: Sendable {
     guard decoded.listID == expected else {
       let message = "push \(request) is a batch of list \(_hex(decoded.listID)); '\(list)' is \(_hex(expected ?? 0))"
       send(.error(request: request, code: .differentList, message: message))
-      observer?.refused(list: list, code: .differentList, reason: message)
+      observer?.refused(list: list, peer: peer, code: .differentList, reason: message)
       return .keepOpen
     }
     var commits: [(stored: SyncStoredCommit, commit: _GenericCommit)] = []
@@ -190,7 +194,7 @@ public final class SyncSession: Sendable {
   private func fail(request: UInt64, _ code: SyncErrorCode, _ reason: String, closing closeCode: UInt16) async
     -> SyncSessionVerdict
   {
-    observer?.refused(list: list, code: code, reason: reason)
+    observer?.refused(list: list, peer: peer, code: code, reason: reason)
     _ = queue.enqueue(SyncMessage.error(request: request, code: code, message: reason).encoded())
     await queue.flush(within: .seconds(5))
     await close()

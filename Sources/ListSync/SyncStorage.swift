@@ -56,7 +56,9 @@ public protocol SyncStorage: Sendable {
   func owners(of list: String) async throws(SyncStorageError) -> [ReplicaID: String]
 
   /// Records that each replica identity belongs to its owner, durably, before commits under
-  /// it are appended. A replica bound already keeps its first owner.
+  /// it are appended. A replica bound already keeps its first owner: one bound to another owner
+  /// (by another instance sharing the storage) throws
+  /// ``SyncStorageError/boundToAnotherOwner(list:replica:)`` and binds nothing.
   func bindOwners(_ owners: [ReplicaID: String], of list: String) async throws(SyncStorageError)
 }
 
@@ -135,6 +137,9 @@ public enum SyncStorageError: Error, Sendable, Equatable, CustomStringConvertibl
   case backend(String)
   /// The storage was closed.
   case closed
+  /// A replica identity is bound to another owner already (``SyncStorage/bindOwners(_:of:)``);
+  /// nothing was bound.
+  case boundToAnotherOwner(list: String, replica: ReplicaID)
 
   public var description: String {
     switch self {
@@ -143,6 +148,7 @@ public enum SyncStorageError: Error, Sendable, Equatable, CustomStringConvertibl
     case .damaged(let list, let reason): "list '\(list)' is damaged: \(reason)"
     case .backend(let message): "storage: \(message)"
     case .closed: "the storage is closed"
+    case .boundToAnotherOwner(let list, let replica): "replica \(replica) of list '\(list)' belongs to another owner"
     }
   }
 }

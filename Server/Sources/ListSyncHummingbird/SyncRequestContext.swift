@@ -14,11 +14,14 @@ public struct SyncRequestContext: RequestContext, WebSocketRequestContext, Remot
   public var coreContext: CoreRequestContextStorage
   public let webSocket: WebSocketHandlerReference<Self>
   public let remoteAddress: SocketAddress?
+  /// The connection's channel, so a server-side close can end a socket that takes no more bytes.
+  let channel: any Channel
 
   public init(source: ApplicationRequestContextSource) {
     self.coreContext = .init(source: source)
     self.webSocket = .init()
     self.remoteAddress = source.channel.remoteAddress
+    self.channel = source.channel
   }
 
   /// The peer as logs name it: `ip:port`, or `unknown`.

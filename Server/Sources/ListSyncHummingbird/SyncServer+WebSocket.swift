@@ -41,19 +41,21 @@ extension SyncServer {
         // Checked before the upgrade; asked again for the access level (the policy is immutable).
         guard let access = try? await authorizeSync(request: context.request, list: list, peer: peer) else { return }
         let owner = hub.configuration.accessPolicy.owner(of: bearerToken(context.request), digest: Self.tokenDigest)
-        await serve(list: list, access: access, owner: owner, peer: peer, inbound: inbound, outbound: outbound)
+        await serve(
+          list: list, access: access, owner: owner, peer: peer, channel: context.requestContext.channel, inbound: inbound,
+          outbound: outbound)
       })
   }
 
   /// Runs one WebSocket connection: opens the hub's session, hands it each message, closes.
   func serve(
-    list: String, access: SyncAccess, owner: String? = nil, peer: String, inbound: WebSocketInboundStream,
-    outbound: WebSocketOutboundWriter
+    list: String, access: SyncAccess, owner: String? = nil, peer: String, channel: (any Channel)? = nil,
+    inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
   ) async {
     var logger = self.logger
     logger[metadataKey: "list"] = "\(list)"
     logger[metadataKey: "peer"] = "\(peer)"
-    guard let id = connections.add(outbound) else {
+    guard let id = connections.add(outbound, channel: channel) else {
       try? await outbound.close(.goingAway, reason: "server shutting down")
       return
     }
@@ -61,14 +63,16 @@ extension SyncServer {
     let session: SyncSession
     do {
       session = try await hub.openSession(
-        list: list, access: access, owner: owner,
+        list: list, access: access, owner: owner, peer: peer,
         send: { frame in
           // A write fails only once the socket is gone; the session closes when the read loop ends.
           try? await outbound.writeBinaryMessage(ByteBuffer(bytes: frame))
         },
-        close: { code, reason in
+        close: { [connections, configuration] code, reason in
           // The hub closes a client that fell behind (1008) and every client on shutdown (1001).
-          try? await outbound.close(WebSocketErrorCode(codeNumber: Int(code)), reason: reason)
+          await connections.close(
+            id, code: WebSocketErrorCode(codeNumber: Int(code)), reason: reason,
+            within: code == 1001 ? configuration.shutdownCloseTimeout : configuration.closeTimeout)
         })
     } catch {
       logger.notice("session refused", metadata: ["reason": "\(error)"])

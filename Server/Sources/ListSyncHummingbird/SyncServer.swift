@@ -11,7 +11,8 @@ import ServiceLifecycle
 ///
 /// Run it in a `ServiceGroup` with ``services(onRunning:)``: on graceful shutdown (SIGTERM,
 /// SIGINT) it refuses new connections, lets the hub finish in-flight appends, closes every
-/// WebSocket with 1001 (going away) and closes the storage, then stops listening.
+/// WebSocket with 1001 (going away; a socket that takes no close frame is closed outright after
+/// ``SyncServerConfiguration/shutdownCloseTimeout``) and closes the storage, then stops listening.
 ///
 /// ```swift
 /// let hub = SyncHub(storage: try SyncFileStorage(folder: "lists"))
@@ -92,7 +93,7 @@ public final class SyncServer: Sendable {
     connections.startDraining()
     logger.info("shutting down", metadata: ["sessions": "\(connections.count)"])
     await hub.shutdown()
-    await connections.closeAll(reason: "server shutting down")
+    await connections.closeAll(reason: "server shutting down", within: configuration.shutdownCloseTimeout)
     logger.info("storage closed; connections closed")
   }
 }

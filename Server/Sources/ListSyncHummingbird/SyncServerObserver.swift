@@ -71,14 +71,25 @@ public final class SyncServerObserver: SyncHubObserver, Sendable {
   }
 
   public func refused(list: String, code: SyncErrorCode, reason: String) {
+    refused(list: list, peer: nil, code: code, reason: reason)
+  }
+
+  public func refused(list: String, peer: String?, code: SyncErrorCode, reason: String) {
     refused(list: list, reason: "\(code)")
-    logger.notice("message refused", metadata: ["list": "\(list)", "code": "\(code)", "reason": "\(reason)"])
+    var metadata: Logger.Metadata = ["list": "\(list)", "code": "\(code)", "reason": "\(reason)"]
+    if let peer { metadata["peer"] = "\(peer)" }
+    logger.notice("message refused", metadata: metadata)
   }
 
   public func sessionDropped(list: String, queuedFrames: Int) {
+    sessionDropped(list: list, peer: nil, queuedFrames: queuedFrames)
+  }
+
+  public func sessionDropped(list: String, peer: String?, queuedFrames: Int) {
     dropped.increment()
-    logger.warning(
-      "session dropped: it fell too far behind", metadata: ["list": "\(list)", "queued": "\(queuedFrames)"])
+    var metadata: Logger.Metadata = ["list": "\(list)", "queued": "\(queuedFrames)"]
+    if let peer { metadata["peer"] = "\(peer)" }
+    logger.warning("session dropped: it fell too far behind", metadata: metadata)
   }
 
   public func storageFailed(list: String, error: SyncStorageError) {

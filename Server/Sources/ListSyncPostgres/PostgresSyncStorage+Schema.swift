@@ -52,8 +52,24 @@ extension PostgresSyncStorage {
           )
           """, logger: logger
         ).collect()
+      }
+      if current < 2 {
+        _ = try await connection.query(
+          """
+          CREATE TABLE replica_owners (
+            list text NOT NULL REFERENCES lists (name),
+            replica bigint NOT NULL,
+            owner text NOT NULL,
+            PRIMARY KEY (list, replica)
+          )
+          """, logger: logger
+        ).collect()
+      }
+      if current < Self.schemaVersion {
         _ = try await connection.query("DELETE FROM listjournal_schema", logger: logger).collect()
-        _ = try await connection.query("INSERT INTO listjournal_schema (version) VALUES (1)", logger: logger).collect()
+        _ = try await connection.query(
+          "INSERT INTO listjournal_schema (version) VALUES (\(Self.schemaVersion))", logger: logger
+        ).collect()
       }
     }
   }

@@ -5,8 +5,8 @@ import PostgresNIO
 import ServiceLifecycle
 import Synchronization
 
-/// A ``SyncStorage`` in PostgreSQL: every list and commit in two tables, so several server
-/// instances can serve the same lists.
+/// A ``SyncStorage`` in PostgreSQL: every list, commit and replica owner in tables, so several
+/// server instances can serve the same lists.
 ///
 /// Each append is one transaction that locks the list's row, so positions are assigned in one
 /// serial order across all instances, and a commit becomes visible only after every commit with
@@ -26,8 +26,8 @@ import Synchronization
 /// try await group.run()
 /// ```
 ///
-/// The schema (tables `lists`, `commits` and `listjournal_schema`) is created or migrated on
-/// first use, under an advisory lock so instances starting together don't race.
+/// The schema (tables `lists`, `commits`, `replica_owners` and `listjournal_schema`) is created
+/// or migrated on first use, under an advisory lock so instances starting together don't race.
 ///
 /// - Complexity: an append of k commits is one transaction of five statements, O(k log n) in the
 ///   database for a list of n commits; reads by position are an index range scan.
@@ -35,7 +35,7 @@ public final class PostgresSyncStorage: SyncStorage, Service {
   /// The channel appends are announced on.
   public static let notificationChannel = "listjournal_appends"
   /// The newest schema this version creates and understands.
-  public static let schemaVersion = 1
+  public static let schemaVersion = 2
 
   /// This instance's identifier in notices: an instance ignores the notices it sent itself.
   public let instanceID: UInt64

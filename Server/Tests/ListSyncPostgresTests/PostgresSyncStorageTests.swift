@@ -103,6 +103,64 @@ struct PostgresSyncStorageTests {
     try await database.drop()
   }
 
+  @Test func ownerBindingsAreSharedByInstancesAndSurviveAReopen() async throws {
+    let database = try await PostgresTestDatabase.create()
+    let alice = ReplicaID(rawValue: 0xA11CE)
+    let bob = ReplicaID(rawValue: 0xB0B)
+    try await database.withStorages(2) { (storages) async throws -> Void in
+      _ = try await storages[0].create("owned", genesis: ConformanceCommits.genesis(1))
+      #expect(try await storages[1].owners(of: "owned") == [:])
+      try await storages[0].bindOwners([alice: "alice"], of: "owned")
+      // The same owner again is no change; another owner on the other instance is refused whole.
+      try await storages[1].bindOwners([alice: "alice"], of: "owned")
+      await #expect(throws: SyncStorageError.boundToAnotherOwner(list: "owned", replica: alice)) {
+        try await storages[1].bindOwners([alice: "mallory", bob: "mallory"], of: "owned")
+      }
+      #expect(try await storages[1].owners(of: "owned") == [alice: "alice"], "a refused binding bound something")
+      try await storages[1].bindOwners([bob: "bob"], of: "owned")
+    }
+    // A fresh storage (a restarted server) reads them back.
+    try await database.withStorages(1) { (storages) async throws -> Void in
+      #expect(try await storages[0].owners(of: "owned") == [alice: "alice", bob: "bob"])
+      await #expect(throws: SyncStorageError.boundToAnotherOwner(list: "owned", replica: bob)) {
+        try await storages[0].bindOwners([bob: "mallory"], of: "owned")
+      }
+    }
+    try await database.drop()
+  }
+
+  @Test func aSchemaOfVersionOneGainsTheOwnersTable() async throws {
+    let database = try await PostgresTestDatabase.create()
+    try await PostgresTestDatabase.withAdminConnection(database.configuration) { connection in
+      // The first schema as it was: lists and commits, version 1.
+      for statement in [
+        "CREATE TABLE listjournal_schema (version integer NOT NULL)",
+        "CREATE TABLE lists (name text PRIMARY KEY, list_id bigint NOT NULL, base bytea NOT NULL, last_position bigint NOT NULL DEFAULT 0)",
+        """
+        CREATE TABLE commits (list text NOT NULL REFERENCES lists (name), replica bigint NOT NULL, sequence bigint NOT NULL,
+          lamport_clock bigint NOT NULL, dependencies bytea NOT NULL, position bigint NOT NULL, body bytea NOT NULL,
+          PRIMARY KEY (list, replica, sequence), UNIQUE (list, position))
+        """,
+        "INSERT INTO listjournal_schema (version) VALUES (1)",
+        "INSERT INTO lists (name, list_id, base, last_position) VALUES ('old', 7, '\\x'::bytea, 0)",
+      ] {
+        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: PostgresTestEnvironment.logger)
+      }
+    }
+    try await database.withStorages(1) { (storages) async throws -> Void in
+      #expect(try await storages[0].lists() == ["old"])
+      #expect(try await storages[0].owners(of: "old") == [:])
+      try await storages[0].bindOwners([ReplicaID(rawValue: 3): "carol"], of: "old")
+      #expect(try await storages[0].owners(of: "old") == [ReplicaID(rawValue: 3): "carol"])
+    }
+    try await PostgresTestDatabase.withAdminConnection(database.configuration) { connection in
+      let versions = try await connection.query("SELECT version FROM listjournal_schema", logger: PostgresTestEnvironment.logger)
+        .decode(Int.self).reduce(into: []) { $0.append($1) }
+      #expect(versions == [2])
+    }
+    try await database.drop()
+  }
+
   @Test func damagedDependenciesAreReportedWithTheCommit() async throws {
     let database = try await PostgresTestDatabase.create()
     try await database.withStorages(1) { storages in

@@ -275,6 +275,90 @@ struct HostileClientTests {
     server.removeFiles()
   }
 
+  /// SIGTERM with a client that never reads (its socket idle) and one whose socket is full: the
+  /// executable exits within a few seconds, and what it acknowledged is stored.
+  @Test func shutdownIsPromptWithClientsThatNeverRead() async throws {
+    let directory = try TestServer.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let data = directory.appendingPathComponent("data")
+    try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+    let tokens = directory.appendingPathComponent("tokens.json")
+    try Data(Self.tokensJSON.utf8).write(to: tokens)
+    let arguments = ["--tokens", tokens.path]
+    let process = try ServerProcess.start(data: data, arguments: arguments)
+    defer { _ = process.terminate() }
+    let server = FakeServer(port: process.port)
+    let alice = TestClient.creating(
+      list: "stalled", url: server.url, token: "alice", listID: 0x57A1, base: SyncWorkload.base(items: 2), seed: 8, index: 60)
+    alice.goOnline()
+    try await alice.sync()
+    // One on a list nobody writes to (its socket stays empty), one that receives everything.
+    let idle = try Self.nonReadingSession(port: process.port, list: "quiet", token: "alice")
+    let full = try Self.nonReadingSession(port: process.port, list: "stalled", token: "reader")
+    let deadline = ContinuousClock.now + .seconds(20)
+    func sessions() async throws -> Int? {
+      try await HTTPProbe.get(server.http + "/health").json["sessions"] as? Int
+    }
+    while try await sessions() != 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+    #expect(try await sessions() == 3, "the non-reading sessions did not open")
+    // 20 MiB of incompressible commits: more than loopback's socket buffers, under the 64 MiB bound.
+    var generator = SystemRandomNumberGenerator()
+    for round in 0..<20 {
+      for index in 0..<20 {
+        let value = Self.incompressible(52 << 10, using: &generator)
+        try alice.client.replica.transaction { tx in
+          try tx.appendItems([SyncRow(id: "f\(round)-\(index)", value: value)], toSection: SyncWorkload.sections[0])
+        }
+      }
+      try await alice.sync()
+    }
+    #expect(try await sessions() == 3, "the full session was dropped before the shutdown")
+    let acknowledged = alice.client.replica.commitCount
+    await alice.goOffline()
+    let started = ContinuousClock.now
+    let status = process.terminate(timeout: 30)
+    let took = ContinuousClock.now - started
+    #expect(status == 0, "log:\n\(process.log.suffix(2000))")
+    #expect(took < .seconds(5), "the shutdown took \(took)")
+    print("shutdown with two non-reading clients: \(took)")
+    idle.shutdown()
+    full.shutdown()
+    let again = try ServerProcess.start(data: data, arguments: arguments)
+    defer { _ = again.terminate() }
+    #expect(try await Self.commitCount("http://\(again.baseURL)", list: "stalled") == acknowledged)
+  }
+
+  /// Refusals of messages name the list and the peer (the remote address), like the closes.
+  @Test func messageRefusalsAreLoggedWithThePeer() async throws {
+    let directory = try TestServer.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let data = directory.appendingPathComponent("data")
+    try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+    let tokens = directory.appendingPathComponent("tokens.json")
+    try Data(Self.tokensJSON.utf8).write(to: tokens)
+    let process = try ServerProcess.start(data: data, arguments: ["--tokens", tokens.path])
+    defer { _ = process.terminate() }
+    let writer = try await RawSession.open(FakeServer(port: process.port), list: "logged", token: "alice")
+    _ = try await Self.welcome(writer)
+    // A read-only session's push: refused with error 3, the connection stays open.
+    let reader = try Self.nonReadingSession(port: process.port, list: "logged", token: "reader")
+    let replica = ListReplica<String, SyncRow>(replica: ReplicaID(rawValue: 31), listID: 1, base: SyncWorkload.base(items: 1))
+    try replica.transaction { tx in try tx.appendSections(["R"]) }
+    reader.sendBinaryFrame(
+      SyncMessage.push(request: 4, batch: try replica.batch(since: ReplicaVersionVector(), codec: TestClient.codec)).encoded())
+    let peer = "127.0.0.1:\(reader.localPort)"
+    let deadline = ContinuousClock.now + .seconds(10)
+    func refusal() -> String? {
+      process.log.split(separator: "\n").map(String.init).first { $0.contains("message refused") }
+    }
+    while refusal() == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+    let line = try #require(refusal(), "no refusal logged:\n\(process.log.suffix(2000))")
+    #expect(line.contains("peer=\(peer)"), "\(line)")
+    #expect(line.contains("list=logged"), "\(line)")
+    reader.shutdown()
+    await writer.channel.close()
+  }
+
   // MARK: Clocks
 
   @Test func aClockNearTwoToTheSixtyFourIsRefusedAndNoClientTraps() async throws {

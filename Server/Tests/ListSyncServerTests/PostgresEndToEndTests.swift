@@ -151,6 +151,61 @@ struct PostgresEndToEndTests {
   }
 }
 
+extension PostgresEndToEndTests {
+  /// Mallory's push of Alice's next commit, made from everything Alice pushed, on `port`.
+  static func forge(as alice: TestClient, port: Int, request: UInt64) async throws -> SyncMessage? {
+    let raw = try await RawSession.open(FakeServer(port: port), list: "shared", token: "mallory")
+    let genesis = try await HostileClientTests.welcome(raw)
+    let fake = ListReplica<String, SyncRow>(
+      replica: alice.client.replica.replicaID, listID: genesis.listID, base: try genesis.decodeBase(codec: TestClient.codec))
+    try fake.receive(alice.client.replica.batch(since: ReplicaVersionVector(), codec: TestClient.codec), codec: TestClient.codec)
+    try fake.transaction(label: "forged") { tx in try tx.appendSections(["Forged"]) }
+    try await raw.send(
+      .push(request: request, batch: try fake.batch(since: alice.client.replica.versionVector, codec: TestClient.codec)))
+    let reply = try await raw.reply()
+    await raw.channel.close()
+    return reply
+  }
+
+  /// Owner bindings are in the database: an instance that loaded the list before Alice's first
+  /// push, and one started after a restart, both refuse Mallory's commit under Alice's replica.
+  @Test func aWriterCannotPushUnderAnotherReplicasIdentityOnAnyInstanceOrAfterARestart() async throws {
+    try await PostgresServers.withInstances(2, tokens: HostileClientTests.tokensJSON) { urls, servers, start in
+      let alice = TestClient.creating(
+        list: "shared", url: urls[0], token: "alice", listID: 0xA11CE, base: SyncWorkload.base(items: 3), seed: 5, index: 20)
+      alice.goOnline()
+      try await alice.sync()
+      // Instance 1 loads the list (and its bindings: none yet) before Alice pushes a commit.
+      let watcher = try await RawSession.open(FakeServer(port: servers[1].port), list: "shared", token: "reader")
+      _ = try await HostileClientTests.welcome(watcher)
+      try await alice.edit(2)
+      try await alice.sync()
+      let held = alice.client.replica.commitCount
+      guard case .error(7, let code, let message) = try await Self.forge(as: alice, port: servers[1].port, request: 7) else {
+        Issue.record("instance 1 did not refuse a commit under Alice's replica from Mallory's token")
+        return
+      }
+      #expect(code == .notTheAuthor, "\(message)")
+      #expect(message.contains("\(alice.client.replica.replicaID)"), "\(message)")
+      // Alice's real next commit is accepted.
+      try await alice.edit(1)
+      try await alice.sync()
+      #expect(try await HostileClientTests.commitCount("http://\(servers[0].baseURL)", list: "shared") == held + 1)
+      await alice.goOffline()
+      await watcher.channel.close()
+      // Every instance restarted: the bindings come back from the database.
+      for server in servers { #expect(server.terminate() == 0) }
+      let restarted = try start()
+      guard case .error(8, let again, _) = try await Self.forge(as: alice, port: restarted.port, request: 8) else {
+        Issue.record("after a restart, Mallory's commit under Alice's replica was not refused")
+        return
+      }
+      #expect(again == .notTheAuthor)
+      #expect(try await HostileClientTests.commitCount("http://\(restarted.baseURL)", list: "shared") == held + 1)
+    }
+  }
+}
+
 /// Server processes on a fresh database of the PostgreSQL that `LISTJOURNAL_POSTGRES_URL` names
 /// (`Server/Tools/with-postgres` sets it; CI sets `LISTJOURNAL_REQUIRE_POSTGRES=1`, which makes a
 /// missing database a failure instead of a skip).
@@ -165,22 +220,33 @@ enum PostgresServers {
   static func withInstances(
     _ count: Int, _ body: (_ urls: [String], _ servers: [ServerProcess]) async throws -> Void
   ) async throws {
+    try await withInstances(count, tokens: tokens) { urls, servers, _ in try await body(urls, servers) }
+  }
+
+  /// `count` instances on a fresh database; `body` may start more on it (`start`), each
+  /// terminated afterwards like the first ones.
+  static func withInstances(
+    _ count: Int, tokens tokensJSON: String,
+    _ body: (_ urls: [String], _ servers: [ServerProcess], _ start: () throws -> ServerProcess) async throws -> Void
+  ) async throws {
     let base = try #require(url, "LISTJOURNAL_REQUIRE_POSTGRES=1 but LISTJOURNAL_POSTGRES_URL is not set")
     let database = "e2e_\(UInt32.random(in: 0...UInt32.max))"
     try await execute("CREATE DATABASE \(database)", on: base)
     let databaseURL = replacingDatabase(in: base, with: database)
     let root = try TestServer.temporaryDirectory()
     let tokens = root.appendingPathComponent("tokens.json")
-    try Self.tokens.write(to: tokens, atomically: true, encoding: .utf8)
+    try tokensJSON.write(to: tokens, atomically: true, encoding: .utf8)
     var servers: [ServerProcess] = []
+    let start = { () throws -> ServerProcess in
+      let server = try ServerProcess.start(
+        data: root.appendingPathComponent("unused-\(servers.count)"), arguments: ["--tokens", tokens.path, "--postgres", databaseURL])
+      servers.append(server)
+      return server
+    }
     do {
-      for instance in 0..<count {
-        servers.append(
-          try ServerProcess.start(
-            data: root.appendingPathComponent("unused-\(instance)"),
-            arguments: ["--tokens", tokens.path, "--postgres", databaseURL]))
-      }
-      try await body(servers.map { "ws://127.0.0.1:\($0.port)" }, servers)
+      for _ in 0..<count { _ = try start() }
+      let first = servers
+      try await body(first.map { "ws://127.0.0.1:\($0.port)" }, first, start)
     } catch {
       for server in servers { Issue.record("instance log:\n\(server.log.suffix(3000))") }
       for server in servers { _ = server.terminate() }
@@ -188,7 +254,9 @@ enum PostgresServers {
       try? await execute("DROP DATABASE IF EXISTS \(database) WITH (FORCE)", on: base)
       throw error
     }
-    for server in servers { #expect(server.terminate() == 0, "an instance did not shut down gracefully") }
+    for server in servers where server.process.isRunning {
+      #expect(server.terminate() == 0, "an instance did not shut down gracefully")
+    }
     try? FileManager.default.removeItem(at: root)
     try await execute("DROP DATABASE IF EXISTS \(database) WITH (FORCE)", on: base)
   }
@@ -208,8 +276,11 @@ enum PostgresServers {
     let client = PostgresClient(configuration: configuration)
     try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask { await client.run() }
-      try await client.query(PostgresQuery(unsafeSQL: sql))
-      group.cancelAll()
+      defer { group.cancelAll() }
+      // PSQLError's description hides the server's message; the test log needs it.
+      do { try await client.query(PostgresQuery(unsafeSQL: sql)) } catch {
+        throw ServerProcess.StartError.didNotStart("\(sql): \(String(reflecting: error))")
+      }
     }
   }
 }

@@ -53,6 +53,28 @@ final class RawTCP: @unchecked Sendable {
 
   func send(_ text: String) { send(Array(text.utf8)) }
 
+  /// This end's port, as the server logs the peer (`127.0.0.1:PORT`).
+  var localPort: Int {
+    var address = sockaddr_in()
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+    }
+    return Int(UInt16(bigEndian: address.sin_port))
+  }
+
+  /// Sends one masked binary WebSocket frame (clients must mask, RFC 6455 §5.3).
+  func sendBinaryFrame(_ payload: [UInt8]) {
+    var header: [UInt8] = [0x82]
+    switch payload.count {
+    case ..<126: header.append(0x80 | UInt8(payload.count))
+    case ..<65_536: header += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+    default: header += [0x80 | 127] + (0..<8).reversed().map { UInt8(truncatingIfNeeded: payload.count >> ($0 * 8)) }
+    }
+    let mask: [UInt8] = [0x11, 0x22, 0x33, 0x44]
+    send(header + mask + payload.enumerated().map { $0.element ^ mask[$0.offset % 4] })
+  }
+
   /// Everything the server sends until it closes the connection, or nil when it has not closed
   /// it within `seconds`.
   func readUntilClosed(within seconds: Double) -> [UInt8]? {

@@ -286,7 +286,19 @@ actor _HostedList {
     }
     if !bindings.isEmpty {
       // Bound durably before the commits land, so a restart cannot hand the identity to another.
-      do { try await storage.bindOwners(bindings, of: name) } catch {
+      do { try await storage.bindOwners(bindings, of: name) } catch .boundToAnotherOwner(_, let replica) {
+        // Another instance bound it first: retry push by push so only the push under it fails.
+        if accepted.count > 1 {
+          for push in accepted { await append([push]) }
+          return
+        }
+        for push in accepted {
+          refuse(
+            push, .notTheAuthor,
+            "a commit is under replica \(replica), which another token pushed first; a token pushes new commits only under replicas it owns")
+        }
+        return
+      } catch {
         observer?.storageFailed(list: name, error: error)
         for push in accepted { refuse(push, .storage, "\(error)") }
         return
@@ -334,7 +346,7 @@ actor _HostedList {
   }
 
   private func refuse(_ push: Push, _ code: SyncErrorCode, _ message: String) {
-    observer?.refused(list: name, code: code, reason: message)
+    observer?.refused(list: name, peer: push.session.peer, code: code, reason: message)
     push.session.answer(.error(request: push.request, code: code, message: message))
     push.ticket.fulfil(())
   }
@@ -408,7 +420,7 @@ actor _HostedList {
   private func drop(_ session: SyncSession) {
     let queued = session.queue.queuedFrames
     sessions[session.id] = nil
-    observer?.sessionDropped(list: name, queuedFrames: queued)
+    observer?.sessionDropped(list: name, peer: session.peer, queuedFrames: queued)
     observer?.sessionClosed(list: name, sessions: sessions.count)
     session.drop(reason: "the client fell \(queued) frames behind; reconnect to catch up")
   }

@@ -165,6 +165,9 @@ final class _FileList: Sendable {
   func bindOwners(_ owners: [ReplicaID: String]) throws(SyncStorageError) {
     try contents.withLock { contents throws(SyncStorageError) in
       guard !contents.closed else { throw .closed }
+      for (replica, owner) in owners {
+        if let bound = contents.owners[replica], bound != owner { throw .boundToAnotherOwner(list: name, replica: replica) }
+      }
       let fresh = owners.filter { contents.owners[$0.key] == nil }.sorted { $0.key.rawValue < $1.key.rawValue }
       guard !fresh.isEmpty else { return }
       do {

@@ -81,6 +81,8 @@ extension HistoryCodec {
       case .gap(let gap):
         // No table is read or written: the checkpoint that follows a gap resets them.
         writer.varint(gap.lostCount)
+        // A repair's gap keeps its 1.2 form; only a retention gap carries its reason.
+        if gap.reason != .damage { writer.varint(Int(gap.reason.rawValue)) }
         return HistoryRecord(kind: .gap, sequence: sequence, version: UInt64(gap.latestVersion.rawValue), payload: writer.bytes)
       }
     } catch {
@@ -148,8 +150,14 @@ extension HistoryCodec {
     case .gap:
       // Version 0 (the empty list) is never lost.
       let lostCount = try reader.int(max: version.rawValue, "lost version count")
+      var reason = HistoryGap.Reason.damage
+      if !reader.isAtEnd {
+        let code = try reader.int(max: Int(UInt8.max), "gap reason")
+        guard let known = HistoryGap.Reason(rawValue: UInt8(code)) else { throw reader.fail("unknown gap reason \(code)") }
+        reason = known
+      }
       resumesAfterGap = true
-      content = .gap(HistoryGap(latestVersion: version, lostCount: lostCount))
+      content = .gap(HistoryGap(latestVersion: version, lostCount: lostCount, reason: reason))
     }
     guard reader.isAtEnd else { throw reader.fail("\(reader.remaining) unexpected trailing bytes") }
     return content

@@ -26,6 +26,13 @@ public enum HistoryError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The way from `version` crosses versions a repair lost (undo at the version the history
   /// resumed at, or a path between the two sides of a gap).
   case historyGap(at: Version, lost: ClosedRange<Version>)
+  /// The version was dropped when the journal's older history was trimmed (`compact
+  /// --keep-last`, ``HistoryGap/Reason/retention``): the kept history starts at `keptFrom`.
+  case versionDropped(Version, keptFrom: Version)
+  /// No way between two kept versions of a trimmed journal: one descends from the kept start
+  /// `keptFrom`, the other from version 0 (checked out after the cut), and the way between them
+  /// went through dropped versions.
+  case pathDropped(from: Version, to: Version, keptFrom: Version)
 
   @inlinable
   public var description: String {
@@ -42,6 +49,10 @@ public enum HistoryError: Error, Equatable, Sendable, CustomStringConvertible {
       "\(version) was lost in a repair of the journal (\(Self.describe(lost)) lost in repair)"
     case .historyGap(let version, let lost):
       "the history before \(version) was lost in a repair of the journal (\(Self.describe(lost)) lost in repair)"
+    case .versionDropped(let version, let keptFrom):
+      "\(version) was dropped from the journal's history, which now starts at \(keptFrom)"
+    case .pathDropped(let from, let to, let keptFrom):
+      "no way from \(from) to \(to) in the kept history: it went through versions dropped before \(keptFrom)"
     }
   }
 }

@@ -16,15 +16,28 @@
 /// let record = try codec.encode(.gap(gap), sequence: 152)   // record.version == 199
 /// ```
 public struct HistoryGap: Sendable, Hashable {
+  /// Why the versions are missing.
+  public enum Reason: UInt8, Sendable, Hashable {
+    /// Their records were damaged beyond reading (a repair wrote the gap).
+    case damage = 0
+    /// A compaction dropped them on purpose, keeping the newer history (see
+    /// `JournalRetention`): the gap starts the journal and every version before the checkpoint
+    /// that follows it was dropped.
+    case retention = 1
+  }
+
   /// The newest version of the history after the gap (the record's version).
   public var latestVersion: Version
   /// How many versions, ending at ``latestVersion``, were lost.
   public var lostCount: Int
+  /// Why they are missing (stored only when not ``Reason/damage``, format 1.4).
+  public var reason: Reason
 
   @inlinable
-  public init(latestVersion: Version, lostCount: Int) {
+  public init(latestVersion: Version, lostCount: Int, reason: Reason = .damage) {
     self.latestVersion = latestVersion
     self.lostCount = lostCount
+    self.reason = reason
   }
 
   /// The lost versions; nil when none was.

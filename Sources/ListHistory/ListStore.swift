@@ -148,6 +148,9 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   /// (then versions other than 0 may have no parent).
   @inlinable
   package var _hasGap: Bool { state.withLock { $0.graph.hasGap } }
+  /// How many version nodes the undo tree stores (a trimmed journal's dropped versions take none).
+  @inlinable
+  package var _storedVersionNodes: Int { state.withLock { $0.graph.nodes.storage.count } }
   /// Whether ``undo()`` would succeed.
   @inlinable
   public var canUndo: Bool { state.withLock { $0.graph.parent(of: $0.head) != nil } }
@@ -174,6 +177,20 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   @inlinable
   public var lostVersions: [ClosedRange<Version>] {
     state.withLock { $0.graph.lost.runs.map { Version($0.lowerBound)...Version($0.upperBound) } }
+  }
+
+  /// Where the kept history starts when the journal's older history was dropped (`compact
+  /// --keep-last`/`--keep-since`, ``HistoryGap/Reason/retention``): the version whose state the
+  /// trimmed journal kept, with no parent; nil for a history that keeps everything. Every version
+  /// before it, and every later one on a branch that left the history before it, is dropped:
+  /// reading one throws ``HistoryError/versionDropped(_:keptFrom:)``.
+  ///
+  /// ```swift
+  /// if let start = store.keptHistoryStart { print("history since \(start)") }
+  /// ```
+  @inlinable
+  public var keptHistoryStart: Version? {
+    state.withLock { $0.graph.droppedThrough > 0 ? Version($0.graph.keptFrom) : nil }
   }
 
   /// The versions committed directly on top of `version`, oldest first.

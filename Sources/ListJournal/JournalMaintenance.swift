@@ -144,8 +144,7 @@ public enum JournalMaintenance {
   }
 
   /// Recompresses every frame at `level` (atomically: temp file, fsync, rename). History is kept
-  /// whole: dropping the history before a version is not supported yet, because the history
-  /// layer numbers versions from 0 and cannot start from a checkpoint of a later version.
+  /// whole; ``compact(at:level:keeping:codec:options:)`` drops the older part.
   @inlinable
   public static func compact(at path: String, level: Int32 = 19) throws(JournalStoreError) -> JournalCompactor.Report {
     do { return try JournalCompactor.compact(at: path, level: level) } catch { throw .journal(error) }

@@ -30,6 +30,9 @@ public enum JournalStoreError: Error, Equatable, Sendable, CustomStringConvertib
   /// replica header), which a single-writer store cannot open; it would otherwise show as an
   /// empty list.
   case replicaJournal(path: String)
+  /// Dropping the history before `keptFrom` (``JournalRetention``) would drop the head too: it
+  /// is on a branch that left the history before the cut. Check out a newer version, or keep more.
+  case retentionDropsHead(head: Version, keptFrom: Version)
 
   @inlinable
   public var description: String {
@@ -41,6 +44,8 @@ public enum JournalStoreError: Error, Equatable, Sendable, CustomStringConvertib
     case .unsupported(let message): return message
     case .replicaJournal(let path):
       return "'\(path)' is a replica of a shared list: open it with ListReplica or `listjournal`'s replica commands"
+    case .retentionDropsHead(let head, let keptFrom):
+      return "the head \(head) would be dropped with the history: it does not descend from \(keptFrom), where the kept history would start; check out a newer version or keep more"
     }
   }
 }

@@ -43,7 +43,7 @@ final class _AppendPrefaulter: Sendable {
   /// Publishes where the two arrays a commit appends to stand: `graph`'s versions and events.
   @inlinable
   func publish<Section, Item>(appendsOf graph: _HistoryGraph<Section, Item>) {
-    publish([Self.region(of: graph.nodes), Self.region(of: graph.events)])
+    publish([Self.region(of: graph.nodes.storage), Self.region(of: graph.events)])
   }
 
   /// The storage of `array`, as a region.

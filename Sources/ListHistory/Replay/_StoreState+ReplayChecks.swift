@@ -37,7 +37,10 @@ extension _StoreState {
   @inlinable
   mutating func replayGap(_ gap: HistoryGap) throws(HistoryError) {
     try checkReplayed(gap)
-    graph.addLost(through: gap.latestVersion.rawValue)
+    guard gap.reason != .retention || graph.count == 1 else {
+      throw .inconsistentEvent(reason: "a retention gap after v\(graph.count - 1): only the first record may drop history")
+    }
+    graph.addLost(through: gap.latestVersion.rawValue, gap: gap.reason)
     // Where the head is stays unknown until the checkpoint: any version, never read.
     head = gap.latestVersion.rawValue
     awaitsResumption = true
@@ -55,6 +58,7 @@ extension _StoreState {
     var state = checkpoint.snapshot
     state.clearMarkers()
     if graph.lost.contains(target) { graph.resume(at: target, state: state) }
+    graph.noteResumption(at: target)
     head = target
     graph.visit(target)
     awaitsResumption = false

@@ -60,7 +60,7 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   @usableFromInline typealias Snapshot = ListSnapshot<Section, Item>
 
   @usableFromInline
-  private(set) var nodes: ContiguousArray<_VersionNode>
+  private(set) var nodes: _VersionNodes
   @usableFromInline
   private(set) var events: ContiguousArray<Event> = []
   @usableFromInline
@@ -96,6 +96,18 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   /// Whether a gap ever added lost versions (roots other than version 0 may exist).
   @usableFromInline
   private(set) var hasGap = false
+  /// The versions `1...droppedThrough` were dropped on purpose by a retention gap, which
+  /// starts the history (0: none). Reading one names where the kept history starts.
+  @usableFromInline
+  private(set) var droppedThrough = 0
+  /// Where the kept history starts after a retention gap: the version its checkpoint resumed
+  /// at (undo stops there).
+  @usableFromInline
+  private(set) var keptFrom = 0
+  /// Whether a repair's gap was replayed: without one, every lost version of a trimmed
+  /// history was dropped (also those committed later on a dropped version).
+  @usableFromInline
+  private(set) var hasDamageGap = false
 
   /// The largest interval: doubling stops here (so `2 * checkpointInterval` cannot overflow).
   @inlinable
@@ -106,10 +118,9 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
     self.checkpointInterval = min(max(1, checkpointInterval), Self.maximumCheckpointInterval)
     minimumCheckpointInterval = self.checkpointInterval
     checkpointBudget = budget
-    nodes = [
-      _VersionNode(
-        parent: -1, depth: 0, eventCount: 0, firstEvent: 0, eventsSinceCheckpoint: 0, timestampMillis: timestampMillis)
-    ]
+    nodes = _VersionNodes(
+      root: _VersionNode(
+        parent: -1, depth: 0, eventCount: 0, firstEvent: 0, eventsSinceCheckpoint: 0, timestampMillis: timestampMillis))
     var base = base
     base.clearMarkers()
     checkpoints = [0: base]
@@ -137,14 +148,27 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   func contains(_ version: Int) -> Bool { version >= 0 && version < nodes.count }
 
   /// Adds lost versions from the next one through `last` (a gap, or a commit on a lost
-  /// version): roots without events or a state.
+  /// version): roots without events or a state. `gap`: why, for a gap record (nil for a commit
+  /// on a lost version); a retention gap only a history holding version 0 alone may take.
   ///
-  /// - Complexity: O(versions added).
+  /// - Complexity: O(versions added), O(1) when version 0 is the only version so far.
   @inlinable
-  mutating func addLost(through last: Int) {
+  mutating func addLost(through last: Int, gap: HistoryGap.Reason? = nil) {
+    if gap == .damage { hasDamageGap = true }
     guard last >= nodes.count else { return }
     hasGap = true
+    if gap == .retention {
+      assert(nodes.count == 1, "a retention gap starts the history")
+      droppedThrough = last
+      keptFrom = last + 1
+    }
     lost.insert(nodes.count...last)
+    // Lost from the start (dropped or damaged history before the first kept checkpoint): no
+    // node per version, so the history kept is all a trimmed journal costs.
+    if nodes.count == 1 {
+      nodes.addLostPrefix(through: last)
+      return
+    }
     while nodes.count <= last {
       nodes.append(
         _VersionNode(parent: -1, depth: 0, eventCount: 0, firstEvent: events.count, eventsSinceCheckpoint: 0, timestampMillis: 0))
@@ -157,6 +181,7 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   /// - Complexity: O(lost runs).
   @inlinable
   mutating func resume(at version: Int, state: Snapshot) {
+    if nodes.isInLostPrefix(version) { nodes.storeLostVersions(from: version) }
     assert(lost.contains(version) && nodes[version].parent < 0, "v\(version) is not lost")
     lost.remove(version)
     var state = state
@@ -164,10 +189,18 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
     checkpoints[Int32(version)] = state
   }
 
+  /// Notes where the checkpoint after a retention gap resumed the history (also version 0,
+  /// which is never lost and so not resumed).
+  @inlinable
+  mutating func noteResumption(at version: Int) {
+    if droppedThrough > 0 && keptFrom == droppedThrough + 1 && version <= droppedThrough { keptFrom = version }
+  }
+
   /// The error for reading or moving to the lost `version`; nil when it is not lost.
   @inlinable
   func lostError(_ version: Int) -> HistoryError? {
     guard let run = lost.run(containing: version) else { return nil }
+    if droppedThrough > 0 && (version <= droppedThrough || !hasDamageGap) { return .versionDropped(Version(version), keptFrom: Version(keptFrom)) }
     return .versionLost(Version(version), lost: Version(run.lowerBound)...Version(run.upperBound))
   }
 
@@ -182,6 +215,14 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
       while nodes[current].parent >= 0 { current = Int(nodes[current].parent) }
       return current
     }
+    if droppedThrough > 0 {
+      // A trimmed history has two roots: the kept start, and version 0 (a checkout to it after
+      // the cut); the way between them went through the dropped versions.
+      let roots = (root(a), root(b))
+      if roots.0 != roots.1, [0, keptFrom].contains(roots.0), [0, keptFrom].contains(roots.1) {
+        return .pathDropped(from: Version(a), to: Version(b), keptFrom: Version(keptFrom))
+      }
+    }
     return gapError(before: root(b)) ?? gapError(before: root(a)) ?? .unknownVersion(Version(b))
   }
 
@@ -190,6 +231,8 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
   @inlinable
   func gapError(before version: Int) -> HistoryError? {
     guard version > 0, nodes[version].parent < 0, !lost.contains(version) else { return nil }
+    // The kept history of a trimmed journal starts here: there is nothing before it to undo to.
+    if droppedThrough > 0 && version == keptFrom { return .nothingToUndo(at: Version(version)) }
     // The checkpoint's head may have been the first, last or a middle version of its gap.
     let run = lost.run(containing: version - 1) ?? lost.run(containing: version + 1) ?? lost.run(before: version)
       ?? (version...version)
@@ -408,7 +451,7 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
     //
     // Pass 1, children before parents (a parent's number is smaller): each version's count
     // becomes its own work, bitwise-complemented (negative) on a checkpoint to mark it.
-    for version in stride(from: nodes.count - 1, through: 1, by: -1) {
+    for version in nodes.storedVersionsAfterRoot.reversed() {
       // A gap's roots (lost, or resumed with a checkpoint kept for good) stay at 0.
       if nodes[version].parent < 0 { continue }
       let since = nodes[version].eventsSinceCheckpoint
@@ -425,7 +468,7 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
     }
     // Pass 2, parents before children: the counts for the current interval, and the checkpoints
     // too close to the one kept before them dropped.
-    for version in 1..<nodes.count {
+    for version in nodes.storedVersionsAfterRoot {
       if nodes[version].parent < 0 { continue }
       let own = nodes[version].eventsSinceCheckpoint
       var since = nodes[Int(nodes[version].parent)].eventsSinceCheckpoint + (own < 0 ? ~own : own)

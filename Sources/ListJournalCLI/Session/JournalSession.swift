@@ -58,6 +58,8 @@ protocol JournalSession: AnyObject {
   func historyCounts() -> (versions: Int, events: Int)
   /// The versions a repair of the journal lost (gap records), as runs; empty for most journals.
   var repairedAway: [ClosedRange<Int>] { get }
+  /// Where the kept history of a trimmed journal starts (nil: it keeps every version).
+  var keptHistoryStart: Int? { get }
 
   /// Makes every commit so far durable now (used before waiting for input in `grouped` mode).
   func synchronize() throws(ListLanguageError)
@@ -67,6 +69,7 @@ protocol JournalSession: AnyObject {
 
 extension JournalSession {
   var repairedAway: [ClosedRange<Int>] { [] }
+  var keptHistoryStart: Int? { nil }
 
   func outlines(at version: Int) throws(ListLanguageError) -> TextOutlines {
     TextOutlines(try snapshot(at: version))

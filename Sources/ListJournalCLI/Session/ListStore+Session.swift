@@ -11,6 +11,10 @@ extension ListStore {
     let latest = latestVersion.rawValue
     switch reference {
     case .number(let number):
+      if number <= latest, info(for: Version(number)) == nil, let start = keptHistoryStart {
+        throw ListLanguageError(
+          message: "version \(number) was dropped from the journal's history, which now starts at version \(start.rawValue)")
+      }
       if let run = repairedAway.first(where: { $0.contains(number) }) {
         throw ListLanguageError(message: "version \(number) was lost in a repair of the journal (\(Self.describe(run)) lost in repair)")
       }
@@ -22,6 +26,10 @@ extension ListStore {
       var cursor = head
       for _ in 0..<back {
         guard let parent = info(for: cursor)?.parent else {
+          if cursor == keptHistoryStart {
+            throw ListLanguageError(
+              message: "no version \(reference): the journal's history starts at version \(cursor.rawValue) (older versions were dropped)")
+          }
           if cursor.rawValue > 0, let run = gapRun(around: cursor.rawValue) {
             throw ListLanguageError(
               message: "no version \(reference): the history before \(cursor.rawValue) was lost in a repair of the journal "
@@ -81,6 +89,7 @@ extension ListStore {
   func logEntries(newest count: Int? = nil, summary: ([ListEvent<Section, Item>]) -> [String]) -> [LogEntry] {
     let head = self.head
     let latest = latestVersion.rawValue
+    let keptStart = keptHistoryStart?.rawValue
     return (max(0, latest + 1 - (count ?? latest + 1))..<(latest + 1)).compactMap { number in
       guard let info = info(for: Version(number)) else { return nil }
       let events = (try? events(of: Version(number))) ?? []
@@ -88,7 +97,7 @@ extension ListStore {
       let resumed = number > 0 && info.parent == nil
       return LogEntry(
         version: number, parent: info.parent?.rawValue, time: info.timestamp,
-        label: resumed ? "(rebuilt from a checkpoint; its record is lost)" : info.label ?? "",
+        label: resumed ? (number == keptStart ? "(the kept history starts here; older versions were dropped)" : "(rebuilt from a checkpoint; its record is lost)") : info.label ?? "",
         eventCount: info.operationCount, changeCount: events.reduce(0) { $0 + $1.changeCount },
         isHead: info.version == head, operations: summary(events), parentIsLost: resumed)
     }

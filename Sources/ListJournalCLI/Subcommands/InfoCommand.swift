@@ -44,6 +44,9 @@ struct InfoCommand: ParsableCommand {
       out.writeLine("frames: \(reader.frames.count)")
       out.writeLine("checkpoints: \(reader.frames.filter(\.startsWithCheckpoint).count)")
       out.writeLine("versions: \(versions) (head \(session.headVersion))")
+      if let start = session.keptHistoryStart {
+        out.writeLine("history: starts at version \(start) (older versions were dropped by compaction)")
+      }
       out.writeLine("events: \(events)" + (events > 0 ? " (\(Double(Int(Double(compressed) / Double(events) * 10)) / 10) bytes/event)" : ""))
       let staged = reader.stagedRecordCount()
       if staged > 0 {

@@ -67,7 +67,8 @@ struct LogCommand: ParsableCommand {
         // With --limit, only the gaps among (or after) the versions listed.
         let from = limit == nil ? 0 : versions.first?.version ?? 0
         let shown = repaired.filter { $0.upperBound >= from }
-        OutputStream.standardOutput.writeLine(Self.text(versions, lost: shown, style: style, cause: "in repair"))
+        let cause = session.keptHistoryStart == nil ? "lost in repair" : "dropped from the history by compaction"
+        OutputStream.standardOutput.writeLine(Self.text(versions, lost: shown, style: style, cause: cause))
         return
       }
       let text =
@@ -79,7 +80,7 @@ struct LogCommand: ParsableCommand {
 
   /// The text log of a salvaged journal: a line where each run of lost versions would be.
   static func text(
-    _ versions: [LogEntry], lost: [ClosedRange<Int>], style: TerminalStyle, cause: String = "to the damage"
+    _ versions: [LogEntry], lost: [ClosedRange<Int>], style: TerminalStyle, cause: String = "lost to the damage"
   ) -> String {
     var lines: [String] = []
     var gaps = lost[...]
@@ -97,6 +98,6 @@ struct LogCommand: ParsableCommand {
 
   private static func gapLine(_ gap: ClosedRange<Int>, style: TerminalStyle, cause: String) -> String {
     let versions = gap.count == 1 ? "version \(gap.lowerBound)" : "versions \(gap.lowerBound)...\(gap.upperBound)"
-    return style.red("  ✗ \(versions) lost \(cause)")
+    return style.red("  ✗ \(versions) \(cause)")
   }
 }

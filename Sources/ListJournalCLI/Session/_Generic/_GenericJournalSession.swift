@@ -125,6 +125,8 @@ final class _GenericJournalSession: _ReadOnlyJournalSession {
 
   var repairedAway: [ClosedRange<Int>] { store.repairedAway }
 
+  var keptHistoryStart: Int? { store.keptHistoryStart?.rawValue }
+
   func versions() -> [LogEntry] {
     store.logEntries(summary: Self.summaries)
   }

@@ -160,7 +160,7 @@ final class _StoreJournalSession: JournalSession {
   static func describe(_ error: JournalStoreError, path: String) -> String {
     switch error {
     case .journal(let error): return describe(error, path: path)
-    case .replicaJournal: return error.description
+    case .replicaJournal, .retentionDropsHead: return error.description
     default: return "bad journal '\(path)': \(error)"
     }
   }
@@ -265,6 +265,11 @@ final class _StoreJournalSession: JournalSession {
     var cursor = store.head
     for done in 0..<count {
       guard let parent = store.info(for: cursor)?.parent else {
+        if cursor == store.keptHistoryStart {
+          throw ListLanguageError(
+            message: done == 0 ? "nothing to undo: the journal's history starts at version \(cursor.rawValue) (older versions were dropped)"
+              : "cannot undo \(count): only \(done) version(s) before the head; older versions were dropped")
+        }
         if cursor.rawValue > 0, let run = store.gapRun(around: cursor.rawValue) {
           throw ListLanguageError(
             message: "cannot undo past version \(cursor.rawValue): the history before it was lost in a repair of the journal "
@@ -310,6 +315,8 @@ final class _StoreJournalSession: JournalSession {
   func historyCounts() -> (versions: Int, events: Int) { store.historyCounts() }
 
   var repairedAway: [ClosedRange<Int>] { store.repairedAway }
+
+  var keptHistoryStart: Int? { store.keptHistoryStart?.rawValue }
 
   func versions() -> [LogEntry] {
     store.logEntries { events in

@@ -95,6 +95,13 @@ def read_back(binary, journal):
     return "".join(chars), state["version"]
 
 
+def journal_info(binary, journal):
+    """`listjournal info`'s lines about the records (what the journal's bytes are made of)."""
+    out = subprocess.run([binary, "info", journal], check=True, capture_output=True, text=True).stdout
+    keep = ("records:", "checkpoints:", "frames:", "events:")
+    return "; ".join(line.strip() for line in out.splitlines() if line.startswith(keep))
+
+
 def med(values):
     return statistics.median(values)
 
@@ -161,6 +168,7 @@ def main():
                 if not pin and round_ == args.repeats - 1 and lj["status"] == 0:
                     text, version = read_back(args.listjournal, journal)
                     lj_check = (text == end, version, len(text))
+                    info = journal_info(args.listjournal, journal)
                 loro, loro_version = run_loro(args.loro_python, path, pin)
                 runs[("loro", pin)].append(loro)
                 tag = " (taskset -c 0)" if pin else ""
@@ -168,7 +176,8 @@ def main():
                     f"Loro movable {loro['movable']['wall_s']:.2f} s wall, {loro['movable']['cpu_s']:.2f} s CPU; "
                     f"text {loro['text']['wall_s']:.3f} s wall")
         lj_runs = runs[("lj", False)]
-        sizes = sorted({r["journal_bytes"] for r in lj_runs})
+        sizes = sorted(r["journal_bytes"] for r in lj_runs)
+        journal_bytes = int(med(sizes))
         files = lj_runs[-1]["files"]
         loro_m = runs[("loro", False)][-1]["movable"]
         loro_t = runs[("loro", False)][-1]["text"]
@@ -176,13 +185,15 @@ def main():
         loro_ok = all(r[s]["end_matches"] for pin in pins for r in runs[("loro", pin)] for s in r)
         if not ok or not loro_ok:
             failures += 1
-        say(f"journal: {sizes[0]:,} bytes" + (f" (runs {sizes[0]:,}–{sizes[-1]:,})" if len(sizes) > 1 else "")
-            + f", {sizes[0] / txns:.2f} B/transaction; files {files}")
+        say(f"journal: {journal_bytes:,} bytes (median; runs {sizes[0]:,}–{sizes[-1]:,}, as commits fall into chunks "
+            f"differently), {journal_bytes / txns:.2f} B/transaction; last run's files {files}")
+        if lj_check is not None:
+            say(f"listjournal info (last run): {info}")
         say(f"Loro movable list: snapshot {loro_m['snapshot_bytes']:,} bytes, updates {loro_m['updates_bytes']:,}, "
             f"{loro_m['changes']:,} changes, {loro_m['ops']:,} ops; text: snapshot {loro_t['snapshot_bytes']:,}, "
             f"updates {loro_t['updates_bytes']:,}")
-        say(f"journal / Loro movable snapshot: {sizes[0] / loro_m['snapshot_bytes']:.2f}×; "
-            f"/ Loro text snapshot: {sizes[0] / loro_t['snapshot_bytes']:.2f}×")
+        say(f"journal / Loro movable snapshot: {journal_bytes / loro_m['snapshot_bytes']:.2f}×; "
+            f"/ Loro text snapshot: {journal_bytes / loro_t['snapshot_bytes']:.2f}×")
         if lj_check is None:
             say("final text: not checked (exec failed)")
         else:
@@ -201,7 +212,7 @@ def main():
                 f"CPU {span([r['cpu_s'] for r in lt], fmt='{:.3f}')} s")
             summary.append((name, pin, med([r['wall_s'] for r in lj]), med([r['cpu_s'] for r in lj]),
                             med([r['wall_s'] for r in lm]), med([r['cpu_s'] for r in lm]),
-                            sizes[0], loro_m["snapshot_bytes"], ok))
+                            journal_bytes, loro_m["snapshot_bytes"], ok))
         say()
 
     load_after = open("/proc/loadavg").read().split()[:3]

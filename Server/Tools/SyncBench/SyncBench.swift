@@ -25,9 +25,11 @@ struct SyncBench: AsyncParsableCommand {
     case load
     /// `SyncClient`s that make, push and merge commits (the whole system).
     case clients
+    /// The server's RSS over writers, readers and sessions that never read (`Tools/rss-sync`).
+    case memory
   }
 
-  @Option(help: "load (pre-made pushes from thin clients) or clients (merging SyncClients).")
+  @Option(help: "load (pre-made pushes from thin clients), clients (merging SyncClients) or memory (RSS with non-readers).")
   var mode: Mode = .load
 
   @Option(help: "The listjournal-server executable.")
@@ -63,6 +65,24 @@ struct SyncBench: AsyncParsableCommand {
   @Option(help: "The server's --max-queued-frames (frames queued for one client before it is dropped).")
   var maxQueuedFrames = 1_000_000
 
+  @Option(help: "memory mode: sessions that push (the rest of --clients read, or never read).")
+  var writers = 10
+
+  @Option(help: "memory mode: sessions that upgrade, say hello and never read.")
+  var nonReaders = 10
+
+  @Option(help: "memory mode: bytes of random text (6 bits a byte) in each commit's one item; 64 KiB is a push of ~48 KiB.")
+  var commitBytes = 64 << 10
+
+  @Option(help: "memory mode: seconds the writers push for (at --rate pushes/s each, 2 by default).")
+  var duration = 60.0
+
+  @Option(help: "memory mode: seconds sampled after the last push.")
+  var settle = 10.0
+
+  @Option(help: "memory mode: the server's --max-queued-bytes (its default when not given).")
+  var maxQueuedBytes: Int?
+
   func validate() throws {
     guard clients >= 2 else { throw ValidationError("--clients must be at least 2") }
     guard operations >= 1 else { throw ValidationError("--operations must be at least 1") }
@@ -79,6 +99,7 @@ struct SyncBench: AsyncParsableCommand {
     switch mode {
     case .load: try await runLoad()
     case .clients: try await runClients()
+    case .memory: try await runMemory()
     }
   }
 

@@ -34,6 +34,11 @@ import Testing
     // The refusal wrote nothing and released the file: a second open is refused the same way.
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     #expect(throws: JournalStoreError.replicaJournal(path: path)) { try TextJournal.open(at: path, durability: .grouped) }
+    // Dropping history is refused too: a replica keeps every commit it exchanged.
+    #expect(throws: JournalStoreError.replicaJournal(path: path)) {
+      try JournalMaintenance.compact(at: path, keeping: .lastVersions(1), codec: HistoryCodec<TestSection, TestItem>())
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
 
     // Verification reports it as the problem and writes no read index for it.
     let report = JournalMaintenance.verify(at: path, writingReadIndex: true)

@@ -40,7 +40,7 @@ extension SyncBench {
     var plans: [[[UInt8]]] = []
     for writer in 0..<writers {
       let replica = ListReplica(cloning: origin, replica: ReplicaID(rawValue: UInt64(writer) + 1))
-      var generator = SystemRandomNumberGenerator()
+      var generator = SyncWorkloadRandom(seed: 0x3E3 &+ UInt64(writer))
       var frames: [[UInt8]] = []
       for sequence in 0..<perWriter {
         let before = replica.versionVector
@@ -152,11 +152,17 @@ extension SyncBench {
     if !errors.isEmpty || counters.acks.load(ordering: .relaxed) != expectedAcks || status != 0 { throw ExitCode(1) }
   }
 
-  /// Random letters and digits (about 6 bits a byte: zstd saves little).
-  static func randomText(_ count: Int, using generator: inout SystemRandomNumberGenerator) -> String {
+  /// Random letters and digits (6 bits a byte: zstd saves only the other 2).
+  static func randomText(_ count: Int, using generator: inout SyncWorkloadRandom) -> String {
     let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
     var bytes = [UInt8](repeating: 0, count: count)
-    for index in bytes.indices { bytes[index] = alphabet[Int(generator.next() & 63)] }
+    var bits: UInt64 = 0
+    for index in bytes.indices {
+      // Ten characters from each 64-bit draw.
+      if index % 10 == 0 { bits = generator.next() }
+      bytes[index] = alphabet[Int(bits & 63)]
+      bits >>= 6
+    }
     return String(decoding: bytes, as: UTF8.self)
   }
 

@@ -31,6 +31,7 @@ struct ListTokenizerTests {
     #expect(try texts(#"set a "say \"hi\"""#) == ["set", "a", #"say "hi""#])
     #expect(try texts(#"set a "back\\slash""#) == ["set", "a", #"back\slash"#])
     #expect(try texts(#""""#) == [""])
+    #expect(try texts(#"set a "two\nlines\r\n\tend""#) == ["set", "a", "two\nlines\r\n\tend"])
   }
 
   @Test func unicodeAndCarriageReturns() throws {
@@ -47,7 +48,7 @@ struct ListTokenizerTests {
   }
 
   @Test func unknownEscapeNamesItsColumn() throws {
-    let error = try #require(throws: ListLanguageError.self) { try ListTokenizer.tokenize(#"set a "x\ny""#) }
+    let error = try #require(throws: ListLanguageError.self) { try ListTokenizer.tokenize(#"set a "x\ey""#) }
     #expect(error.column == 9)
     #expect(error.message.contains("unknown escape"))
   }
@@ -60,8 +61,9 @@ struct ListTokenizerTests {
   }
 
   @Test func quotedRoundTrips() throws {
-    for text in ["plain", "with space", "#hash", #"q"uote"#, #"back\slash"#, "", "tab\there", "ünï"] {
+    for text in ["plain", "with space", "#hash", #"q"uote"#, #"back\slash"#, "", "tab\there", "ünï", "line\nbreak", "cr\r\nlf"] {
       let written = ListTokenizer.quoted(text)
+      #expect(!written.contains("\n") && !written.contains("\r"), "a written token stays on its line: \(written)")
       #expect(try ListTokenizer.tokenize(written).map(\.text) == [text], "\(written)")
     }
     #expect(ListTokenizer.quoted("plain") == "plain")

@@ -1,11 +1,12 @@
 /// Splits one line of the list language into tokens.
 ///
 /// Tokens are separated by spaces (or tabs); `#` outside quotes starts a comment that runs to
-/// the end of the line; a token written in double quotes may hold spaces and `#`, with `\"` and
-/// `\\` as the only escapes. `ID="content"` (the identifier bare or quoted) gives an identifier
-/// its content: two tokens, the first marked ``ListToken/bindsContent``. Any other quote inside
-/// an unquoted word, text glued to a closing quote, an unknown escape and a missing closing
-/// quote are errors naming the column.
+/// the end of the line; a token written in double quotes may hold spaces and `#`, with `\"`,
+/// `\\`, `\n` (line feed), `\r` (carriage return) and `\t` (tab) as the only escapes.
+/// `ID="content"` (the identifier bare or quoted) gives an identifier its content: two tokens,
+/// the first marked ``ListToken/bindsContent``. Any other quote inside an unquoted word, text
+/// glued to a closing quote, an unknown escape and a missing closing quote are errors naming
+/// the column.
 ///
 /// It works on UTF-8 bytes, never on `Character`s, because `exec` tokenizes millions of lines.
 ///
@@ -68,12 +69,12 @@ enum ListTokenizer {
             }
             guard index + 1 < count else { break }
             let escapedByte = bytes[index + 1]
-            guard escapedByte == quote || escapedByte == backslash else {
+            guard let unescaped = Self.unescaped(escapedByte) else {
               throw ListLanguageError(
                 column: index + 1,
-                message: "unknown escape '\\\(String(decoding: [escapedByte], as: UTF8.self))' (only \\\" and \\\\ are allowed)")
+                message: "unknown escape '\\\(String(decoding: [escapedByte], as: UTF8.self))' (only \\\", \\\\, \\n, \\r and \\t are allowed)")
             }
-            text.append(escapedByte)
+            text.append(unescaped)
             index += 2
             continue
           }
@@ -124,6 +125,18 @@ enum ListTokenizer {
     return tokens
   }
 
+  /// The byte an escape `\X` stands for; nil for an unknown escape.
+  @inline(__always)
+  private static func unescaped(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case quote, backslash: byte
+    case UInt8(ascii: "n"): 0x0A
+    case UInt8(ascii: "r"): carriageReturn
+    case UInt8(ascii: "t"): tab
+    default: nil
+    }
+  }
+
   @inline(__always)
   private static func isSeparator(_ byte: UInt8) -> Bool {
     byte == space || byte == tab || byte == carriageReturn || byte == hash
@@ -145,6 +158,9 @@ enum ListTokenizer {
       switch scalar {
       case "\"": result += "\\\""
       case "\\": result += "\\\\"
+      // A line break written raw would end the line: escaped, so a line reads back whole.
+      case "\n": result += "\\n"
+      case "\r": result += "\\r"
       default: result.unicodeScalars.append(scalar)
       }
     }

@@ -16,9 +16,8 @@ The script, one section `T`, items `c1`, `c2`, ... numbered in the order they ar
     between `begin` and `commit`. The first transaction also creates the section, so the journal
     has exactly one version per trace transaction.
 
-The list language has no escape for a line break, so a newline character's item has the
-two-character content `\\n` (backslash, n); every other item's content is its character
-(`"` and `\\` escaped). `item_text` maps contents back. Turning positions into item identifiers
+Every item's content is its character, written as a quoted token (`"`, `\\` and a line
+break escaped: `\\"`, `\\\\`, `\\n`). Turning positions into item identifiers
 is this script's bookkeeping; the benchmark times only `listjournal exec`.
 
 Usage: trace_script.py TRACE.json.gz -o SCRIPT.list   (prints a one-line summary)
@@ -29,7 +28,6 @@ import json
 import sys
 
 SECTION = "T"
-NEWLINE_CONTENT = "\\n"  # the two characters backslash and n
 
 
 def load(path):
@@ -40,7 +38,9 @@ def load(path):
 
 def _content_token(ch):
     if ch == "\n":
-        return '"\\\\n"'
+        return '"\\n"'
+    if ch == "\r":
+        return '"\\r"'
     if ch == '"':
         return '"\\""'
     if ch == "\\":
@@ -50,7 +50,7 @@ def _content_token(ch):
 
 def item_text(content):
     """The character an item's content stands for."""
-    return "\n" if content == NEWLINE_CONTENT else content
+    return content
 
 
 def script_lines(trace):

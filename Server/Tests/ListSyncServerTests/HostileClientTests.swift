@@ -269,6 +269,11 @@ struct HostileClientTests {
     #expect(server.hub.sessionCount == 1, "the session that reads nothing is still open after \(pushed >> 20) MiB")
     #expect(pushed < 30 << 20, "it took all \(pushed >> 20) MiB to drop the non-reader")
     #expect(alice.client.status.connections == 1)
+    // Its socket is closed too, though it takes no close frame (the connection ends on the server).
+    while server.server.connectionCount > 1, ContinuousClock.now < deadline + .seconds(35) {
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    #expect(server.server.connectionCount == 1, "the dropped session's connection is still open")
     stalled.shutdown()
     await alice.goOffline()
     try await server.stop()

@@ -24,21 +24,11 @@ extension JournalCompactor {
     verify: (_ rewritten: JournalReader) throws -> Void = { _ in }
   ) throws -> Report {
     let fs = options.fileSystem
-    // Records a crash left in the staging log go into the journal first: the new salt would
-    // orphan them.
-    if fs.exists(JournalWriter.stagingPath(for: path)) { try JournalWriter.open(at: path, options: options).close() }
-    let lockFile = try fs.open(path, mode: .readWrite)
+    let (lockFile, reader) = try lockForRewrite(path, options: options)
     defer { lockFile.close() }
-    guard try lockFile.tryLockExclusive() else { throw JournalError.locked(path: path) }
-    let reader = try JournalReader.open(at: path, limits: options.limits, fileSystem: fs)
-
-    var writeOptions = options
-    writeOptions.compressionLevel = level
-    writeOptions.formatMinor = reader.formatMinor
-    writeOptions.durability = .grouped(maxDelayMilliseconds: 3_600_000, maxBytes: options.frameTargetBytes)
-    writeOptions.onDurable = nil
     let temporary = path + ".compact-\(_nowNanoseconds())"
-    let writer = try JournalWriter._create(at: temporary, options: writeOptions, firstSequence: 1)
+    let writer = try JournalWriter._create(
+      at: temporary, options: rewriteOptions(options, level: level, of: reader), firstSequence: 1)
     do {
       try produce(reader) { (record) throws(JournalError) in _ = try writer.append(record) }
       try writer.close()

@@ -52,13 +52,8 @@ public enum JournalCompactor {
     progress: ((_ done: Int, _ total: Int) -> Void)?
   ) throws(JournalError) -> Report {
     let fs = options.fileSystem
-    // Records a crash left in the staging log go into the journal first: the rewrite's new salt
-    // would orphan them.
-    if fs.exists(JournalWriter.stagingPath(for: path)) { try JournalWriter.open(at: path, options: options).close() }
-    let lockFile = try fs.open(path, mode: .readWrite)
+    let (lockFile, reader) = try lockForRewrite(path, options: options)
     defer { lockFile.close() }
-    guard try lockFile.tryLockExclusive() else { throw .locked(path: path) }
-    let reader = try JournalReader.open(at: path, limits: options.limits, fileSystem: fs)
     let cut = try dropHistory?(reader)
 
     var firstSequence = reader.frames.first?.firstSequence ?? 1
@@ -77,15 +72,9 @@ public enum JournalCompactor {
       guard dropped else { throw .invalidArgument("compaction cut at version \(cut.version) drops no record") }
     }
 
-    var writeOptions = options
-    writeOptions.compressionLevel = level
-    // The rewrite announces the original's minor: its records keep their encodings.
-    writeOptions.formatMinor = reader.formatMinor
-    // One chunk per frame: with no per-commit flushes the recompressed frames are smallest.
-    writeOptions.durability = .grouped(maxDelayMilliseconds: 3_600_000, maxBytes: options.frameTargetBytes)
-    writeOptions.onDurable = nil
     let temporary = path + ".compact-\(_nowNanoseconds())"
-    let writer = try JournalWriter._create(at: temporary, options: writeOptions, firstSequence: firstSequence)
+    let writer = try JournalWriter._create(
+      at: temporary, options: rewriteOptions(options, level: level, of: reader), firstSequence: firstSequence)
     do throws(JournalError) {
       if let cut { try writer.appendCheckpoint(version: cut.version, payload: cut.checkpointPayload) }
       if let firstKept { try writer.append(firstKept) }
@@ -117,5 +106,35 @@ public enum JournalCompactor {
       try? fs.remove(temporary)
       throw error
     }
+  }
+
+  /// Carries what a crash left in the staging log into the journal (a rewrite's new salt would
+  /// orphan it), takes the journal's exclusive lock — held while the returned handle is open —
+  /// and opens a reader: how every rewrite starts.
+  static func lockForRewrite(
+    _ path: String, options: JournalOptions
+  ) throws(JournalError) -> (lock: any JournalFileHandle, reader: JournalReader) {
+    let fs = options.fileSystem
+    if fs.exists(JournalWriter.stagingPath(for: path)) { try JournalWriter.open(at: path, options: options).close() }
+    let lockFile = try fs.open(path, mode: .readWrite)
+    do throws(JournalError) {
+      guard try lockFile.tryLockExclusive() else { throw .locked(path: path) }
+      return (lockFile, try JournalReader.open(at: path, limits: options.limits, fileSystem: fs))
+    } catch {
+      lockFile.close()
+      throw error
+    }
+  }
+
+  /// The options a rewrite of `reader`'s journal writes with.
+  static func rewriteOptions(_ options: JournalOptions, level: Int32, of reader: JournalReader) -> JournalOptions {
+    var writeOptions = options
+    writeOptions.compressionLevel = level
+    // The rewrite announces the original's minor: its records keep their encodings.
+    writeOptions.formatMinor = reader.formatMinor
+    // One chunk per frame: with no per-commit flushes the recompressed frames are smallest.
+    writeOptions.durability = .grouped(maxDelayMilliseconds: 3_600_000, maxBytes: options.frameTargetBytes)
+    writeOptions.onDurable = nil
+    return writeOptions
   }
 }

@@ -276,6 +276,26 @@ struct JournalDocumentationExampleTests {
     #expect(try JournalHistory.open(at: path, limits: limits).info.versionCount == 52)
   }
 
+  @Test func droppingOldHistory() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.file("todo.journal")
+    let writing = try JournalStore<String, Row>.open(at: path, durability: .relaxed)
+    try writing.store.appendSections(["Inbox"])
+    for index in 0..<12_000 { try writing.store.appendItems([Row(id: "row \(index)", title: "Row \(index)")]) }
+    try writing.close()
+    let codec = HistoryCodec<String, Row>()
+
+    let report = try JournalMaintenance.compact(at: path, keeping: .lastVersions(10_000), codec: codec)
+    #expect(report.keptFrom == 2_001 && report.droppedVersions == 2_000)
+    let journal = try JournalStore<String, Row>.open(at: path, configuration: .init())
+    #expect(journal.store.keptHistoryStart == report.keptFrom)
+    #expect(journal.store.snapshot.numberOfItems == 12_000)
+    #expect(throws: HistoryError.versionDropped(Version(5), keptFrom: report.keptFrom)) {
+      _ = try journal.store.state(at: Version(5))
+    }
+    try journal.close()
+  }
+
   /// The README's tour: store + undo + journal + diff.
   @Test func readmeTour() throws {
     let directory = TemporaryDirectory()

@@ -13,7 +13,11 @@ extension ListStore {
   /// - Complexity: O(min(limit, redo depth)).
   @inlinable
   public func redoPath(limit: Int = .max) -> [Version] {
-    state.withLock { state in
+    // The opened head's redo path is in the history a store opened from its head has not loaded.
+    if limit > 0, let unloaded = state.withLock({ $0.unloaded }), unloaded.redoChild != nil, head.rawValue == unloaded.head {
+      _loadHistoryForReading()
+    }
+    return state.withLock { state in
       var path: [Version] = []
       var version = state.head
       while path.count < limit, let child = state.graph.redoChild(of: version) {

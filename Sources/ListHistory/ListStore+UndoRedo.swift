@@ -57,6 +57,8 @@ extension ListStore {
   func moveHead(_ kind: HistoryHeadMove.Kind, target: (borrowing _StoreState<Section, Item>) throws(HistoryError) -> Int)
     throws -> Change
   {
+    // Moves need the history around the head; a store opened from its head loads it first.
+    try _loadHistory()
     let (change, deliver) = try state.withLock { state throws -> (Change, Bool) in
       let to = try target(state)
       return try state.moveHead(kind, to: to)

@@ -130,7 +130,7 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   public var latestVersion: Version { state.withLock { Version($0.graph.count - 1) } }
   /// Total recorded events of every version.
   @inlinable
-  public var eventCount: Int { state.withLock { $0.graph.eventCount } }
+  public var eventCount: Int { state.withLock { $0.graph.eventCount + ($0.unloaded?.eventCount ?? 0) } }
   /// The current spacing of in-memory checkpoints (in events along a branch): the interval the
   /// store was created with, doubled each time the ``CheckpointBudget`` thinned the checkpoints.
   /// Time travel folds fewer than twice this many events plus one transaction.
@@ -153,16 +153,31 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   package var _storedVersionNodes: Int { state.withLock { $0.graph.nodes.storage.count } }
   /// Whether ``undo()`` would succeed.
   @inlinable
-  public var canUndo: Bool { state.withLock { $0.graph.parent(of: $0.head) != nil } }
+  public var canUndo: Bool {
+    state.withLock { state in
+      // The opened head of a store that has not loaded its history: every version but 0 has a
+      // parent (a journal with lost or dropped versions is never opened so).
+      if let unloaded = state.unloaded, state.head == unloaded.head { return unloaded.head != 0 }
+      return state.graph.parent(of: state.head) != nil
+    }
+  }
   /// What ``redo()`` would move to, if anything.
   @inlinable
-  public var redoTarget: Version? { state.withLock { $0.graph.redoChild(of: $0.head).map { Version($0) } } }
+  public var redoTarget: Version? {
+    state.withLock { state in
+      if let unloaded = state.unloaded, state.head == unloaded.head { return unloaded.redoChild.map { Version($0) } }
+      return state.graph.redoChild(of: state.head).map { Version($0) }
+    }
+  }
 
   /// Parent, time, label and size of a version; nil when unknown or lost (see
   /// ``lostVersions``). The version a repaired journal's history resumed at has no parent.
   @inlinable
   public func info(for version: Version) -> VersionInfo? {
-    state.withLock {
+    if let unloaded = state.withLock({ $0.unloaded }), version.rawValue <= unloaded.latest {
+      return unloaded.source.info(version)
+    }
+    return state.withLock {
       $0.graph.contains(version.rawValue) && !$0.graph.lost.contains(version.rawValue) ? $0.graph.info(of: version.rawValue) : nil
     }
   }
@@ -196,7 +211,8 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   /// The versions committed directly on top of `version`, oldest first.
   @inlinable
   public func children(of version: Version) -> [Version] {
-    state.withLock { $0.graph.contains(version.rawValue) ? $0.graph.children(of: version.rawValue).map { Version($0) } : [] }
+    _loadHistoryForReading()
+    return state.withLock { $0.graph.contains(version.rawValue) ? $0.graph.children(of: version.rawValue).map { Version($0) } : [] }
   }
 
   /// The events of the transaction that created `version` (empty for version 0, and for the
@@ -205,7 +221,11 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   /// - Throws: ``HistoryError/unknownVersion(_:)``; ``HistoryError/versionLost(_:lost:)``.
   @inlinable
   public func events(of version: Version) throws(HistoryError) -> [Event] {
-    try state.withLock { state throws(HistoryError) in
+    if let unloaded = state.withLock({ $0.unloaded }), version.rawValue <= unloaded.latest {
+      if let events = unloaded.source.events(version) { return events }
+      try _loadHistory()
+    }
+    return try state.withLock { state throws(HistoryError) in
       guard state.graph.contains(version.rawValue) else { throw .unknownVersion(version) }
       if let error = state.graph.lostError(version.rawValue) { throw error }
       return Array(state.graph.events(of: version.rawValue))
@@ -219,7 +239,8 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   /// - Complexity: O(events along the path).
   @inlinable
   public func events(from: Version, to: Version) throws(HistoryError) -> [Event] {
-    try state.withLock { state throws(HistoryError) in
+    try _loadHistory()
+    return try state.withLock { state throws(HistoryError) in
       for version in [from, to] {
         guard state.graph.contains(version.rawValue) else { throw .unknownVersion(version) }
         if let error = state.graph.lostError(version.rawValue) { throw error }
@@ -240,6 +261,10 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   ///   interval); O(1) for the head.
   @inlinable
   public func state(at version: Version) throws(HistoryError) -> Snapshot {
+    // A store opened from its head knows the states from it on; older ones need the history.
+    if let unloaded = state.withLock({ $0.unloaded }), version.rawValue <= unloaded.latest, version.rawValue != unloaded.head {
+      try _loadHistory()
+    }
     // Collect the base and the events under the lock (O(interval)); fold outside it.
     let plan = try state.withLock { state throws(HistoryError) -> (Snapshot, [Event]) in
       guard state.graph.contains(version.rawValue) else { throw .unknownVersion(version) }

@@ -33,8 +33,14 @@ import ListLocking
 /// the encoding of records) fail on a background queue: the next change, ``flush()``,
 /// ``sync()`` or ``close()`` reports the failure.
 ///
-/// - Complexity: opening replays the whole journal (O(events)); each change costs its encoding
-///   plus the durability mode's I/O.
+/// Opening a journal that was closed cleanly starts from its read index (the head's state and
+/// where the record stream stands) and reads the older history from the journal only when
+/// undo, redo, checkout or an older version first needs it (``JournalHistoryLoading``); any
+/// other journal is replayed at open.
+///
+/// - Complexity: opening from the read index: O(the file's chunk headers) checksum work plus the
+///   head's state; otherwise, and at the first read of older history, a replay (O(events)).
+///   Each change costs its encoding plus the durability mode's I/O.
 public final class JournalStore<Section: ListElement, Item: ListElement>: Sendable {
   public typealias Store = ListStore<Section, Item>
 
@@ -88,7 +94,8 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   ///     clock (``JournalStoreConfiguration``).
   /// - Throws: ``JournalStoreError/journal(_:)`` (locked, corrupted mid-file, I/O) or
   ///   ``JournalStoreError/invalidRecord(offset:sequence:version:reason:)``.
-  /// - Complexity: O(file size) verification plus O(events · log n) replay.
+  /// - Complexity: O(file size) verification, plus the head's state from the read index
+  ///   (``JournalHistoryLoading/whenNeeded``) or an O(events · log n) replay.
   @inlinable
   public static func open(
     at path: String, codec: HistoryCodec<Section, Item>, configuration: Configuration
@@ -177,15 +184,26 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
       // older readers).
       var appending = codec
       appending.encoderFormatMinor = min(appending.encoderFormatMinor, writer.formatMinor)
-      let counter = _KindCounter()
       // Deferred relaxed writes promise nothing at commit time, so the encoding of their
       // records moves off the committing thread too. (Not with `.strict` or `.grouped`: their
       // `onDurable` may run on the background writer, which must never wait for the store.)
+      let encodingInBackground = configuration.defersWrites && durability == .relaxed
+      if configuration.historyLoading == .whenNeeded,
+        let opened = openFromHead(
+          reader: reader, codec: appending, sink: sink, configuration: configuration,
+          encodingInBackground: encodingInBackground)
+      {
+        tracker.start(durableVersion: opened.store.latestVersion, durableSequence: writer.durableSequence)
+        return JournalStore(
+          store: opened.store, path: path, writer: writer, tracker: tracker, sink: sink, durability: durability,
+          codec: codec, openedRecords: (opened.commits, opened.headMoves))
+      }
+      let counter = _KindCounter()
       let store = try _JournalReplay.replay(
         reader, codec: appending, sink: sink, checkpointInterval: configuration.store.checkpointInterval,
         checkpointBudget: configuration.store.checkpointBudget,
         journalCheckpointBytes: configuration.store.journalCheckpointBytes,
-        encodingInBackground: configuration.defersWrites && durability == .relaxed, clock: configuration.store.clock,
+        encodingInBackground: encodingInBackground, clock: configuration.store.clock,
         counter: counter, onProgress: progress)
       tracker.start(durableVersion: store.latestVersion, durableSequence: writer.durableSequence)
       return JournalStore(

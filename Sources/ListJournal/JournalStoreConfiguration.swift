@@ -55,14 +55,18 @@ public struct JournalStoreConfiguration: Sendable {
   /// may be the background writer's: calling `flush()`, `sync()` or `close()` from the callback
   /// would then wait for the callback itself.
   public var onDurable: (@Sendable (Version) -> Void)?
+  /// When the history older than the head is read: at open (a replay of the whole journal), or
+  /// when first needed, opening from the read index (``JournalHistoryLoading``; the default).
+  public var historyLoading: JournalHistoryLoading
 
   /// The library's defaults, with those given changed.
   @inlinable
   public init(
     durability: JournalDurability = .grouped, createIfMissing: Bool = true, options: JournalOptions = JournalOptions(),
     store: ListStoreConfiguration = ListStoreConfiguration(), defersWrites: Bool = false,
-    onDurable: (@Sendable (Version) -> Void)? = nil
+    onDurable: (@Sendable (Version) -> Void)? = nil, historyLoading: JournalHistoryLoading = .whenNeeded
   ) {
+    self.historyLoading = historyLoading
     self.durability = durability
     self.createIfMissing = createIfMissing
     self.options = options

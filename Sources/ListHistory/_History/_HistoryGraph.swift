@@ -705,3 +705,25 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
     }
   }
 }
+
+extension _HistoryGraph {
+  /// Turns a fresh graph into one that stands for `latest + 1` versions without their nodes,
+  /// but for `head`, a root whose state is `state`: a store opened from its head, whose commits
+  /// then go on top of `head` (see ``_UnloadedHistory``).
+  ///
+  /// - Complexity: O(latest − head) (the nodes from the head to the newest version are kept).
+  @inlinable
+  mutating func startUnloaded(through latest: Int, head: Int, state: Snapshot) {
+    precondition(count == 1 && head <= latest, "only a fresh graph starts unloaded")
+    if latest >= 1 { nodes.addLostPrefix(through: latest) }
+    if head >= 1 { nodes.storeLostVersions(from: head) }
+    var state = state
+    state.clearMarkers()
+    checkpoints[Int32(head)] = state
+  }
+
+  /// The version node and events of `version`, for moving a commit made before the history was
+  /// loaded into the loaded graph.
+  @inlinable
+  func node(_ version: Int) -> _VersionNode { nodes[version] }
+}

@@ -30,6 +30,9 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
   @usableFromInline var checkpointDueSince: UInt64?
   /// Set by a replayed gap record until the checkpoint after it says where the head is.
   @usableFromInline var awaitsResumption = false
+  /// Set while a store opened from its head has not loaded its older history (see
+  /// ``_UnloadedHistory``): `graph` then holds only the opened head and the commits since.
+  @usableFromInline var unloaded: _UnloadedHistory<Section, Item>?
 
   @usableFromInline var observers: [UInt64: @Sendable (ListChange<Section, Item>) -> Void] = [:]
   @usableFromInline var nextObserverID: UInt64 = 0
@@ -131,5 +134,8 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
     do { try sink?.write(record) } catch { return backOff(record.payload.count) }
     recordSequence += 1
     checkpointSpacing.restart(afterCheckpointOf: record.payload.count, written: true)
+    // As a replay of the stream would know them: a store opened from its head continues from here.
+    lastCheckpointSequence = recordSequence
+    lastCheckpointItems = headSnapshot.numberOfItems
   }
 }

@@ -9,6 +9,10 @@ enum _ReadIndexSection {
   @usableFromInline static let recent: UInt32 = 3
   /// A checkpoint record of the head's state (zstd).
   @usableFromInline static let head: UInt32 = 4
+  /// Where the journal's record stream stands after its last record (the codec's tables, the
+  /// record sequence, the checkpoint rule, the head's redo child; zstd): what a store needs to
+  /// open from the head and append without replaying.
+  @usableFromInline static let position: UInt32 = 5
 }
 
 /// A bounds-checked reader of an index section's varints, failing with the section's offset.

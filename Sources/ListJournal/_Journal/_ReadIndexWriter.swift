@@ -3,8 +3,9 @@
 @usableFromInline
 enum _ReadIndexWriter {
   /// The index sections of `store`'s history: counters, the version table, the commits of the
-  /// newest `recentVersions` versions and of the head's nearest `recentVersions` ancestors, and
-  /// a checkpoint of the head's state — each stream encoded with a fresh copy of `codec`.
+  /// newest `recentVersions` versions and of the head's nearest `recentVersions` ancestors, a
+  /// checkpoint of the head's state — each stream encoded with a fresh copy of `codec` — and,
+  /// for a store that wrote the journal, where its record stream stands.
   ///
   /// - Complexity: O(versions) plus the encoding of the head's state and the indexed commits.
   @inlinable
@@ -67,12 +68,18 @@ enum _ReadIndexWriter {
     let counters = _ReadIndexCounters(
       versionCount: latest + 1, head: head, eventCount: eventCount, commitCount: commitCount,
       headMoveCount: headMoveCount, codecMinor: Int(codec.encoderFormatMinor))
-    return [
+    var sections = [
       JournalReadIndexFile.Section(kind: _ReadIndexSection.counters, bytes: counters.encoded(), compressed: false),
       JournalReadIndexFile.Section(kind: _ReadIndexSection.versions, bytes: table.encoded()),
       JournalReadIndexFile.Section(kind: _ReadIndexSection.recent, bytes: _ReadIndexRecords.encode(records)),
       JournalReadIndexFile.Section(kind: _ReadIndexSection.head, bytes: checkpoint.payload),
     ]
+    // Only a store that wrote the journal knows where its stream stands (a replay without a
+    // sink keeps no encoder): without it, a store opening the journal replays it.
+    if let position = store._streamPosition() {
+      sections.append(JournalReadIndexFile.Section(kind: _ReadIndexSection.position, bytes: position.encoded()))
+    }
+    return sections
   }
 
   /// Writes the read index of the journal at `journalPath`, whose records up to `prefix` are

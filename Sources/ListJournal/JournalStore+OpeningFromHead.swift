@@ -1,0 +1,49 @@
+import JournalFormat
+import ListHistory
+
+extension JournalStore {
+  /// A store opened from the journal's read index instead of a replay (see
+  /// ``JournalHistoryLoading/whenNeeded``): the head's state and where the record stream stands
+  /// come from the index, the older history from the journal when first needed. Nil when the
+  /// index cannot serve: missing, stale (it must describe exactly the records `reader` read),
+  /// damaged, written by a replay rather than a store, or not continuing the journal's last
+  /// record. The caller then replays the journal.
+  ///
+  /// - Complexity: the index file's read and checksum, the decoding of the head's state and of
+  ///   the codec's tables; nothing per version of the history.
+  @usableFromInline
+  static func openFromHead(
+    reader: JournalReader, codec: HistoryCodec<Section, Item>, sink: _JournalWriterSink, configuration: Configuration,
+    encodingInBackground: Bool
+  ) -> (store: Store, commits: Int, headMoves: Int)? {
+    guard
+      let index = try? JournalReadIndex.open(journal: reader, codec: codec, fileSystem: configuration.options.fileSystem),
+      let bytes = try? index.file.section(_ReadIndexSection.position),
+      let position = try? HistoryStreamPosition.decode(bytes),
+      position.recordSequence + 1 == reader.nextSequence,
+      let headState = try? index.snapshot()
+    else { return nil }
+    let settings = configuration.store
+    let source = HistorySource<Section, Item>(
+      info: { version in try? index.info(for: version) },
+      events: { version in (try? index.events(of: version)) ?? nil },
+      replay: { () throws(HistoryError) -> Store in
+        // The records the index described: appends since open lie past the reader's frames.
+        do {
+          return try _JournalReplay.replay(
+            reader, codec: codec, sink: nil, checkpointInterval: settings.checkpointInterval,
+            checkpointBudget: settings.checkpointBudget, journalCheckpointBytes: settings.journalCheckpointBytes,
+            clock: settings.clock)
+        } catch {
+          throw .invalidRecord(sequence: 0, reason: "the history of '\(reader.path)' cannot be loaded: \(error)")
+        }
+      })
+    guard
+      let store = try? Store(
+        resumingAt: index.head, latest: index.latestVersion, state: headState, eventCount: index.eventCount,
+        position: position, codec: codec, sink: sink, configuration: settings,
+        encodingInBackground: encodingInBackground, source: source)
+    else { return nil }
+    return (store, index.commitCount, index.headMoveCount)
+  }
+}

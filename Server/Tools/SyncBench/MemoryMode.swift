@@ -163,13 +163,13 @@ extension SyncBench {
     let hello = SyncMessage.hello(version: SyncMessage.protocolVersion, vector: ReplicaVersionVector(), genesis: nil).encoded()
     let empty = try ReplicaBatch(commits: [ReplicaCommit<String, SyncRow>](), listID: listID, codec: HistoryCodec())
     let barrier = SyncMessage.push(request: 1, batch: empty).encoded()
-    let received = Atomic<Int>(0)
-    let done = Atomic<Int>(0)
+    let counters = MemoryCounters()
     let before = Self.memory(of: pid).rss
     let start = ContinuousClock.now
-    let sessions = (0..<joiners).map { _ in
+    var channels: [any SyncChannel] = []
+    for _ in 0..<joiners { channels.append(try await transport.connect(to: url, bearer: nil)) }
+    let sessions = channels.map { channel in
       Task {
-        let channel = try await transport.connect(to: url, bearer: nil)
         try await channel.send(hello)
         try await channel.send(barrier)
         var bytes = 0
@@ -180,25 +180,27 @@ extension SyncBench {
             break
           }
         }
-        received.add(bytes, ordering: .relaxed)
-        done.add(1, ordering: .relaxed)
+        counters.received.add(bytes, ordering: .relaxed)
+        counters.acks.add(1, ordering: .relaxed)
         await channel.close()
         return bytes
       }
     }
-    return try await withThrowingTaskGroup(of: Void.self) { group in
-      group.addTask { for session in sessions { _ = try await session.value } }
+    let sampler = Task {
       var peak = 0
-      while done.load(ordering: .relaxed) < joiners {
-        try await Task.sleep(for: .milliseconds(100))
+      while !Task.isCancelled {
         peak = max(peak, Self.memory(of: pid).rss)
+        try? await Task.sleep(for: .milliseconds(100))
       }
-      try await group.waitForAll()
-      return String(
-        format: "%d joiners caught up in %.1f s, %.1f MiB of commits frames each; RSS before they joined %d MiB, highest sampled while they joined %d MiB",
-        joiners, (ContinuousClock.now - start).seconds, Double(received.load(ordering: .relaxed)) / 1_048_576 / Double(joiners),
-        before >> 20, peak >> 20)
+      return peak
     }
+    for session in sessions { _ = try await session.value }
+    sampler.cancel()
+    let peak = await sampler.value
+    return String(
+      format: "%d joiners caught up in %.1f s, %.1f MiB of commits frames each; RSS before they joined %d MiB, highest sampled while they joined %d MiB",
+      joiners, (ContinuousClock.now - start).seconds, Double(counters.received.load(ordering: .relaxed)) / 1_048_576 / Double(joiners),
+      before >> 20, peak >> 20)
   }
 
   /// Random letters and digits (6 bits a byte: zstd saves only the other 2).

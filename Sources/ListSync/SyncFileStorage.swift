@@ -110,6 +110,29 @@ public final class SyncFileStorage: SyncStorage {
     try existing(list).contents.withLock { contents in contents.commits.filter { !vector.contains($0.id) } }
   }
 
+  /// - Complexity: O(commits scanned): positions are indexes into the list's commits in memory,
+  ///   and the page shares their bytes (no copy).
+  public func commits(
+    of list: String, notCoveredBy vector: ReplicaVersionVector, after position: UInt64, through last: UInt64, limit: Int,
+    maxBytes: Int
+  ) async throws(SyncStorageError) -> [SyncStoredCommit] {
+    try existing(list).contents.withLock { contents in
+      let end = Int(min(last, UInt64(contents.commits.count)))
+      var index = Int(min(position, UInt64(end)))
+      var page: [SyncStoredCommit] = []
+      var bytes = 0
+      while index < end, page.count < limit {
+        let commit = contents.commits[index]
+        index += 1
+        guard !vector.contains(commit.id) else { continue }
+        guard page.isEmpty || bytes + commit.bytes.count <= maxBytes else { break }
+        page.append(commit)
+        bytes += commit.bytes.count
+      }
+      return page
+    }
+  }
+
   public func lastPosition(of list: String) async throws(SyncStorageError) -> UInt64 {
     try existing(list).contents.withLock { UInt64($0.commits.count) }
   }

@@ -36,7 +36,8 @@ public struct SyncHubConfiguration: Sendable {
   /// commit): every list stays joinable by a client that reads messages of 64 MiB.
   public var maxCommitsFrameBytes: Int = 4 << 20
   /// The most bytes queued for one session (frames waiting and the one being written); a session
-  /// further behind is disconnected (1008) like one over `maxQueuedFrames`.
+  /// further behind is disconnected (1008) like one over `maxQueuedFrames`. A joining session's
+  /// catch-up stays within it too: it is read from storage a frame at a time as the queue drains.
   public var maxQueuedBytes: Int = 64 << 20
   /// Who may read and write which list.
   public var accessPolicy: SyncAccessPolicy = .open

@@ -125,8 +125,8 @@ public final class SyncSession: Sendable {
 
   private func push(request: UInt64, batch: ReplicaBatch, arrived: ContinuousClock.Instant) async -> SyncSessionVerdict {
     guard access == .write else {
-      send(.error(request: request, code: .readOnly, message: "the token grants read access to '\(list)' only"))
       observer?.refused(list: list, peer: peer, code: .readOnly, reason: "push on a read-only session")
+      await answerInOrder(.error(request: request, code: .readOnly, message: "the token grants read access to '\(list)' only"))
       return .keepOpen
     }
     var limits = configuration.batchLimits
@@ -146,8 +146,8 @@ public final class SyncSession: Sendable {
     let expected = await hosted.listID
     guard decoded.listID == expected else {
       let message = "push \(request) is a batch of list \(_hex(decoded.listID)); '\(list)' is \(_hex(expected ?? 0))"
-      send(.error(request: request, code: .differentList, message: message))
       observer?.refused(list: list, peer: peer, code: .differentList, reason: message)
+      await answerInOrder(.error(request: request, code: .differentList, message: message))
       return .keepOpen
     }
     var commits: [(stored: SyncStoredCommit, commit: _GenericCommit)] = []
@@ -171,14 +171,24 @@ public final class SyncSession: Sendable {
         (SyncStoredCommit(id: commit.id, lamportClock: commit.lamportClock, dependencies: commit.dependencies, bytes: bytes), commit))
     }
     // The connection reads on while the push waits for its group commit, up to a bound.
-    let ticket = await hosted.submit(commits, session: self, request: request, arrived: arrived)
+    await bound(await hosted.submit(commits, session: self, request: request, arrived: arrived))
+    return .keepOpen
+  }
+
+  /// Answers a push that is not stored (refused here) after the catch-up queued before it, like
+  /// the answers of stored pushes: an empty push stays a barrier on a read-only session too.
+  private func answerInOrder(_ message: SyncMessage) async {
+    await bound(await hosted.answer(self, message))
+  }
+
+  /// Counts an unanswered push; past `maxPushesInFlight` of them, waits for the oldest.
+  private func bound(_ ticket: _Ticket<Void>) async {
     let oldest = state.withLock { state -> _Ticket<Void>? in
       state.inFlight.append(ticket)
       while let first = state.inFlight.first, first.isFulfilled { state.inFlight.removeFirst() }
       return state.inFlight.count > configuration.maxPushesInFlight ? state.inFlight.first : nil
     }
     if let oldest { await oldest.wait() }
-    return .keepOpen
   }
 
   /// Queues the answer to a push (from its list, in the order the pushes were stored).
@@ -213,6 +223,18 @@ public final class SyncSession: Sendable {
     guard leave() else { return }
     queue.finish()
     if let onClose { Task { await onClose(1008, reason) } }
+  }
+
+  /// Ends the session from its list's side (its catch-up could not be read): an `error` for the
+  /// connection, a moment for it to leave, then the close callback with 1008.
+  func abort(_ code: SyncErrorCode, _ reason: String) async {
+    observer?.refused(list: list, peer: peer, code: code, reason: reason)
+    _ = queue.enqueue(SyncMessage.error(request: 0, code: code, message: reason).encoded())
+    await queue.flush(within: .seconds(5))
+    guard leave() else { return }
+    await hosted.remove(self)
+    queue.finish()
+    await onClose?(1008, String(reason.prefix(120)))
   }
 
   /// Closes from the server's side (shutdown): the close callback runs with 1001.

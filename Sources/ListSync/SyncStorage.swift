@@ -38,6 +38,19 @@ public protocol SyncStorage: Sendable {
   func commits(of list: String, notCoveredBy vector: ReplicaVersionVector) async throws(SyncStorageError)
     -> [SyncStoredCommit]
 
+  /// One page of the list's commits that `vector` does not cover with positions above
+  /// `position` and at most `last`, in position order: at most `limit` commits and at most
+  /// `maxBytes` of their bytes, except that a page holds at least the first such commit however
+  /// large. Empty when no such commit is left. The hub reads a joining session's catch-up with
+  /// it, a page per frame as the session's queue drains.
+  ///
+  /// The default reads ahead through ``commits(of:after:limit:)`` in steps of at most 64 commits;
+  /// a storage that can filter and bound by bytes where the commits are should override it.
+  func commits(
+    of list: String, notCoveredBy vector: ReplicaVersionVector, after position: UInt64, through last: UInt64, limit: Int,
+    maxBytes: Int
+  ) async throws(SyncStorageError) -> [SyncStoredCommit]
+
   /// The list's last position (0 when it holds no commit).
   func lastPosition(of list: String) async throws(SyncStorageError) -> UInt64
 
@@ -63,6 +76,27 @@ public protocol SyncStorage: Sendable {
 }
 
 extension SyncStorage {
+  public func commits(
+    of list: String, notCoveredBy vector: ReplicaVersionVector, after position: UInt64, through last: UInt64, limit: Int,
+    maxBytes: Int
+  ) async throws(SyncStorageError) -> [SyncStoredCommit] {
+    var page: [SyncStoredCommit] = []
+    var bytes = 0
+    var cursor = position
+    while cursor < last, page.count < limit {
+      // Small steps: a storage's commits may be up to a MiB each, and covered ones are dropped.
+      let step = try await commits(of: list, after: cursor, limit: Int(min(64, last - cursor)))
+      guard let end = step.last?.position else { break }
+      for commit in step where commit.position <= last && !vector.contains(commit.id) {
+        guard page.count < limit, page.isEmpty || bytes + commit.bytes.count <= maxBytes else { return page }
+        page.append(commit)
+        bytes += commit.bytes.count
+      }
+      cursor = end
+    }
+    return page
+  }
+
   public func owners(of list: String) async throws(SyncStorageError) -> [ReplicaID: String] { [:] }
   public func bindOwners(_ owners: [ReplicaID: String], of list: String) async throws(SyncStorageError) {}
 }

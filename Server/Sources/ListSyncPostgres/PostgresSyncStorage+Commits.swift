@@ -49,6 +49,46 @@ extension PostgresSyncStorage {
     return commits
   }
 
+  /// A page of the list's commits that `vector` does not cover, with positions in
+  /// `position + 1 ... last`, in position order: at most `limit` commits and `maxBytes` of
+  /// their bytes (at least one commit).
+  ///
+  /// - Complexity: an index range scan from `position`, in position order so it stops after
+  ///   `limit` rows (a join would sort the rest of the list for every page), each row checked
+  ///   against the vector's entries; only the page's rows are detoasted and sent (the running
+  ///   byte count reads each body's stored length).
+  public func commits(
+    of list: String, notCoveredBy vector: ReplicaVersionVector, after position: UInt64, through last: UInt64, limit: Int,
+    maxBytes: Int
+  ) async throws(SyncStorageError) -> [SyncStoredCommit] {
+    try await ready()
+    guard last > position, limit > 0 else {
+      try await requireList(list)
+      return []
+    }
+    let entries = vector.entries
+    let replicas = entries.map { Int64(bitPattern: $0.replica.rawValue) }
+    let sequences = entries.map { Int64(bitPattern: $0.sequence) }
+    let commits = try await selectCommits(
+      of: list,
+      """
+      SELECT replica, sequence, lamport_clock, dependencies, position, body FROM (
+        SELECT c.replica, c.sequence, c.lamport_clock, c.dependencies, c.position, c.body,
+          sum(octet_length(c.body)) OVER (ORDER BY c.position ROWS UNBOUNDED PRECEDING) - octet_length(c.body) AS before
+        FROM commits c
+        WHERE c.list = \(list) AND c.position > \(Int64(bitPattern: position)) AND c.position <= \(Int64(bitPattern: min(last, UInt64(Int64.max))))
+          AND c.sequence > COALESCE(
+            (SELECT v.sequence FROM unnest(\(replicas)::bigint[], \(sequences)::bigint[]) AS v (replica, sequence)
+             WHERE v.replica = c.replica), 0)
+        ORDER BY c.position LIMIT \(Int64(limit))
+      ) page
+      WHERE before = 0 OR before + octet_length(body) <= \(Int64(max(0, maxBytes)))
+      ORDER BY position
+      """)
+    if commits.isEmpty { try await requireList(list) }
+    return commits
+  }
+
   func requireList(_ list: String) async throws(SyncStorageError) {
     guard try await genesis(of: list) != nil else { throw .unknownList(list) }
   }

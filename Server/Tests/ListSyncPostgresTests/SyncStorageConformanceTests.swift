@@ -1,3 +1,4 @@
+import Foundation
 import ListSync
 import SyncStorageConformance
 import Testing
@@ -15,6 +16,15 @@ struct SyncStorageConformanceTests {
     try await SyncStorageConformance.checkSerialPositions([storage], list: "serial", writers: 6, commitsPerWriter: 200, seed: 4)
     try await SyncStorageConformance.checkFollowingReaders([storage], list: "follow", writers: 4, appendsPerWriter: 30, seed: 5)
     try await SyncStorageConformance.checkClose(storage, list: "close")
+  }
+
+  /// The file storage's own reads by position (catch-up's pages among them), on a real folder.
+  @Test func theFileStoragePassesTheReadChecks() async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let storage = try SyncFileStorage(directory: directory)
+    try await SyncStorageConformance.checkReads(storage, list: "reads", commits: 500, seed: 3)
+    try await storage.close()
   }
 
   @Test func aStorageAcceptingConflictingTwinsIsCaught() async throws {

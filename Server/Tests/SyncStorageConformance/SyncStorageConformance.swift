@@ -135,8 +135,9 @@ public enum SyncStorageConformance {
     try require(retried.duplicates == 1, "equal twins inside one append counted \(retried.duplicates) duplicates")
   }
 
-  /// Reads: pages by position, and the commits a version vector lacks, both in position order,
-  /// against what was appended (random appends from several replicas, seeded).
+  /// Reads: pages by position, the commits a version vector lacks, and pages of those between
+  /// two positions bounded by count and bytes (catch-up's reads), all in position order, against
+  /// what was appended (random appends from several replicas, seeded).
   ///
   /// - Complexity: O(commits) appends and reads.
   public static func checkReads(_ storage: any SyncStorage, list: String, commits count: Int = 300, seed: UInt64) async throws {
@@ -174,7 +175,38 @@ public enum SyncStorageConformance {
       let missing = try await storage.commits(of: list, notCoveredBy: vector)
       let want = expected.filter { !vector.contains($0.id) }
       try require(missing == want, "seed \(seed): commits(notCoveredBy: \(vector)) read \(missing.map(\.position)), not \(want.map(\.position))")
+
+      // Pages of them by position, bounded by count and bytes, as catch-up reads them.
+      let after = UInt64.random(in: 0...UInt64(expected.count), using: &random)
+      let through = UInt64.random(in: after...UInt64(expected.count + 2), using: &random)
+      let limit = Int.random(in: 1...40, using: &random)
+      let maxBytes = Int.random(in: 0...(want.first?.bytes.count ?? 1) * 30, using: &random)
+      let page = try await storage.commits(
+        of: list, notCoveredBy: vector, after: after, through: through, limit: limit, maxBytes: maxBytes)
+      var wantPage: [SyncStoredCommit] = []
+      var bytes = 0
+      for commit in want where commit.position > after && commit.position <= through && wantPage.count < limit {
+        guard wantPage.isEmpty || bytes + commit.bytes.count <= maxBytes else { break }
+        wantPage.append(commit)
+        bytes += commit.bytes.count
+      }
+      try require(
+        page == wantPage,
+        "seed \(seed): a page after \(after) through \(through), \(limit) commits, \(maxBytes) bytes, not covered by \(vector) read \(page.map(\.position)), not \(wantPage.map(\.position))"
+      )
     }
+    // Paging on from each page's last position reads every commit not covered, once.
+    let vector = ReplicaVersionVector([ReplicaID(rawValue: 1 << 56 | 0xFF): 3])
+    var paged: [SyncStoredCommit] = []
+    var cursor: UInt64 = 0
+    while true {
+      let page = try await storage.commits(
+        of: list, notCoveredBy: vector, after: cursor, through: UInt64(expected.count), limit: 7, maxBytes: 200)
+      guard let last = page.last else { break }
+      paged += page
+      cursor = last.position
+    }
+    try require(paged == expected.filter { !vector.contains($0.id) }, "seed \(seed): paging read \(paged.map(\.position))")
   }
 
   /// Positions are serial across instances: `writers` tasks spread over `storages` append random

@@ -130,6 +130,7 @@ extension SyncBench {
       }
     }
     for sender in senders { _ = try? await sender.value }
+    let joined = try await joinAll(server: server.process.processIdentifier, url: url, listID: origin.listID)
     let final = Self.memory(of: server.process.processIdentifier)
     let sessions = try await Self.sessions(port: server.port)
     let expectedAcks = writers * perWriter
@@ -145,11 +146,61 @@ extension SyncBench {
     print(
       "sessions at the end \(sessions) of \(clients) (\(clients - sessions) dropped); pushes acknowledged \(counters.acks.load(ordering: .relaxed)) of \(expectedAcks); commits frames delivered \(String(format: "%.1f", Double(counters.received.load(ordering: .relaxed)) / 1_048_576)) MiB"
     )
+    if let joined { print(joined) }
     print(String(format: "SIGTERM: exit %d after %.2f s", status, stopSeconds))
     let errors = counters.failures.withLock { $0 }
     for failure in errors.prefix(5) { print("failure: \(failure)") }
     _ = lowestSessions
     if !errors.isEmpty || counters.acks.load(ordering: .relaxed) != expectedAcks || status != 0 { throw ExitCode(1) }
+  }
+
+  /// `--joiners` sessions joining the list at once, each catching up on all of it (hello with an
+  /// empty vector, then an empty push whose ack ends the catch-up); samples the server's RSS
+  /// meanwhile. Nil without joiners.
+  func joinAll(server pid: Int32, url: String, listID: UInt64) async throws -> String? {
+    guard joiners > 0 else { return nil }
+    let transport = WebSocketSyncTransport()
+    let hello = SyncMessage.hello(version: SyncMessage.protocolVersion, vector: ReplicaVersionVector(), genesis: nil).encoded()
+    let empty = try ReplicaBatch(commits: [ReplicaCommit<String, SyncRow>](), listID: listID, codec: HistoryCodec())
+    let barrier = SyncMessage.push(request: 1, batch: empty).encoded()
+    let counters = MemoryCounters()
+    let before = Self.memory(of: pid).rss
+    let start = ContinuousClock.now
+    var channels: [any SyncChannel] = []
+    for _ in 0..<joiners { channels.append(try await transport.connect(to: url, bearer: nil)) }
+    let sessions = channels.map { channel in
+      Task {
+        try await channel.send(hello)
+        try await channel.send(barrier)
+        var bytes = 0
+        while let frame = try await channel.receive() {
+          if frame.first == 0x05 { bytes += frame.count }
+          // The ack of the empty push: everything stored before it has arrived.
+          if frame.first == 0x04, (try? SyncMessage(decoding: frame)).map({ if case .ack(1, _, _) = $0 { true } else { false } }) == true {
+            break
+          }
+        }
+        counters.received.add(bytes, ordering: .relaxed)
+        counters.acks.add(1, ordering: .relaxed)
+        await channel.close()
+        return bytes
+      }
+    }
+    let sampler = Task {
+      var peak = 0
+      while !Task.isCancelled {
+        peak = max(peak, Self.memory(of: pid).rss)
+        try? await Task.sleep(for: .milliseconds(100))
+      }
+      return peak
+    }
+    for session in sessions { _ = try await session.value }
+    sampler.cancel()
+    let peak = await sampler.value
+    return String(
+      format: "%d joiners caught up in %.1f s, %.1f MiB of commits frames each; RSS before they joined %d MiB, highest sampled while they joined %d MiB",
+      joiners, (ContinuousClock.now - start).seconds, Double(counters.received.load(ordering: .relaxed)) / 1_048_576 / Double(joiners),
+      before >> 20, peak >> 20)
   }
 
   /// Random letters and digits (6 bits a byte: zstd saves only the other 2).

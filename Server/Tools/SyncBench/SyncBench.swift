@@ -83,6 +83,9 @@ struct SyncBench: AsyncParsableCommand {
   @Option(help: "memory mode: the server's --max-queued-bytes (its default when not given).")
   var maxQueuedBytes: Int?
 
+  @Option(help: "memory mode: sessions that join the list at once after the pushes (empty vector, so its whole catch-up) and read it all.")
+  var joiners = 0
+
   func validate() throws {
     guard clients >= 2 else { throw ValidationError("--clients must be at least 2") }
     guard operations >= 1 else { throw ValidationError("--operations must be at least 1") }

@@ -1,4 +1,4 @@
-/// What a hello came to: the frames to send first (welcome, catch-up), or a refusal that closes.
+/// What a hello came to: welcomed (the welcome queued, catch-up under way), or a refusal that closes.
 enum _HelloOutcome: Sendable {
   case welcomed
   case refused(SyncErrorCode, String)

@@ -18,6 +18,19 @@ actor _HostedList {
     var ticket: _Ticket<Void>
   }
 
+  /// Where a session's catch-up stands.
+  struct CatchUp {
+    /// The hello's vector: the commits it covers are not sent.
+    var vector: ReplicaVersionVector
+    /// Every position up to this one has been sent (or skipped).
+    var after: UInt64 = 0
+    /// Commits the session pushed since its hello: it holds them, so catch-up skips them.
+    var pushed: Set<ReplicaCommitID> = []
+    /// Answers to its pushes, held until catch-up is done so an ack stays a barrier (every
+    /// commit stored before it arrives first); their tickets bound its pushes meanwhile.
+    var answers: [(message: SyncMessage, ticket: _Ticket<Void>)] = []
+  }
+
   let name: String
   let storage: any SyncStorage
   let configuration: SyncHubConfiguration
@@ -38,6 +51,11 @@ actor _HostedList {
   /// Every position up to this one has been seen (for other instances' appends).
   var externalCursor: UInt64 = 0
   var sessions: [Int: SyncSession] = [:]
+  /// Sessions still receiving catch-up, which fan-out skips.
+  var catchingUp: [Int: CatchUp] = [:]
+  /// Per session that joined fan-out while other instances' commits below its catch-up's last
+  /// position may not have been read back yet: that position (those commits reached it already).
+  var liveFrom: [Int: UInt64] = [:]
 
   var pending: [Push] = []
   var appending = false
@@ -137,51 +155,101 @@ actor _HostedList {
       return .refused(
         .differentList, "list '\(name)' is \(_hex(genesis.listID)), the client's replica is of list \(_hex(offered.listID))")
     }
-    // Fan-out queues behind catch-up while catch-up is read.
-    session.queue.pause()
     sessions[session.id] = session
     observer?.sessionOpened(list: name, access: session.access, sessions: sessions.count)
-    let position = lastPosition
-    let welcome = SyncMessage.welcome(genesis: genesis, lastPosition: position, vector: vector).encoded()
-    var frames = [welcome]
-    do {
-      let missing = try await storage.commits(of: name, notCoveredBy: clientVector).filter { $0.position <= position }
-      frames += try catchUpFrames(missing)
-    } catch {
-      let code: SyncErrorCode = (error as? SyncStorageError).map { _ in .storage } ?? .malformed
-      sessions[session.id] = nil
-      session.queue.resume(prepending: [])
-      return .refused(code, "catch-up: \(error)")
-    }
-    session.queue.resume(prepending: frames)
+    // A new session's queue is empty, and an empty queue takes any frame.
+    _ = session.queue.enqueue(SyncMessage.welcome(genesis: genesis, lastPosition: lastPosition, vector: vector).encoded())
+    catchingUp[session.id] = CatchUp(vector: clientVector)
+    Task { await self.catchUp(session) }
     return .welcomed
   }
 
   func remove(_ session: SyncSession) {
+    endCatchUp(session.id)
+    liveFrom[session.id] = nil
     guard sessions.removeValue(forKey: session.id) != nil else { return }
     observer?.sessionClosed(list: name, sessions: sessions.count)
   }
 
-  func catchUpFrames(_ commits: [SyncStoredCommit]) throws -> [[UInt8]] {
-    guard let genesis, !commits.isEmpty else { return [] }
-    var codec = HistoryCodec<JournalValueElement, JournalValueElement>.generic()
-    var frames: [[UInt8]] = []
-    // Frames are cut by bytes as well as by count, so a list of large commits stays joinable.
-    var slice: [_GenericCommit] = []
-    var sliceBytes = 0
-    for commit in commits {
-      if !slice.isEmpty, slice.count >= 4096 || sliceBytes + commit.bytes.count > configuration.maxCommitsFrameBytes {
-        frames.append(SyncMessage.commits(try ReplicaBatch(commits: slice, listID: genesis.listID, codec: .generic())).encoded())
-        slice = []
-        sliceBytes = 0
+  /// Sends a session the stored commits its hello's vector does not cover, a page per frame,
+  /// reading the next page only when its queue has room for it, so a joiner holds at most
+  /// `maxQueuedBytes` whatever the list's size. Fan-out skips the session meanwhile: each page
+  /// reads on to the list's last position, and once a read finds it there, with no suspension
+  /// before, the session joins fan-out, so every commit arrives once, in storage order.
+  private func catchUp(_ session: SyncSession) async {
+    let queue = session.queue
+    let frameBytes = max(1, configuration.maxCommitsFrameBytes)
+    while true {
+      guard await queue.waitForRoom(min(frameBytes, queue.byteLimit / 2)), var state = catchingUp[session.id] else {
+        endCatchUp(session.id)
+        return
       }
-      slice += try codec.decodeReplicaCommits(commit.bytes)
-      sliceBytes += commit.bytes.count
+      let last = lastPosition
+      guard state.after < last else {
+        goLive(session)
+        return
+      }
+      let page: [SyncStoredCommit]
+      do {
+        page = try await storage.commits(
+          of: name, notCoveredBy: state.vector, after: state.after, through: last, limit: 4096,
+          maxBytes: min(frameBytes, max(1, queue.room)))
+      } catch {
+        // A session that left meanwhile (a shutdown closing the storage) is no failure to report.
+        guard catchingUp[session.id] != nil else { return }
+        observer?.storageFailed(list: name, error: error)
+        abortCatchUp(session, "catch-up: \(error)")
+        return
+      }
+      guard catchingUp[session.id] != nil else { return }
+      state.after = page.last?.position ?? last
+      catchingUp[session.id]?.after = state.after
+      // The client holds what it pushed since its hello.
+      let fresh = page.filter { !(catchingUp[session.id]?.pushed.contains($0.id) ?? false) }
+      guard !fresh.isEmpty else { continue }
+      let frame: [UInt8]
+      do { frame = try catchUpFrame(fresh) } catch {
+        abortCatchUp(session, "catch-up: \(error)")
+        return
+      }
+      // An encoded frame may run a little over its commits' bytes: it waits for room too.
+      guard await queue.waitForRoom(frame.count), catchingUp[session.id] != nil, queue.enqueue(frame) else {
+        endCatchUp(session.id)
+        return
+      }
     }
-    if !slice.isEmpty {
-      frames.append(SyncMessage.commits(try ReplicaBatch(commits: slice, listID: genesis.listID, codec: .generic())).encoded())
+  }
+
+  /// The session has every stored commit: it joins fan-out, and the answers held for it follow.
+  private func goLive(_ session: SyncSession) {
+    guard let state = catchingUp.removeValue(forKey: session.id) else { return }
+    // Other instances' commits up to here came in catch-up; reading them back must not resend them.
+    if externalCursor < lastPosition { liveFrom[session.id] = lastPosition }
+    for (message, ticket) in state.answers {
+      session.answer(message)
+      ticket.fulfil(())
     }
-    return frames
+  }
+
+  /// Forgets a session's catch-up (it closed or was dropped), letting its held pushes go.
+  private func endCatchUp(_ id: Int) {
+    guard let state = catchingUp.removeValue(forKey: id) else { return }
+    for (_, ticket) in state.answers { ticket.fulfil(()) }
+  }
+
+  private func abortCatchUp(_ session: SyncSession, _ reason: String) {
+    endCatchUp(session.id)
+    sessions[session.id] = nil
+    Task { await session.abort(.storage, reason) }
+  }
+
+  /// One commits frame of a catch-up page (bounded by count and bytes when it was read).
+  func catchUpFrame(_ commits: [SyncStoredCommit]) throws -> [UInt8] {
+    guard let genesis else { throw SyncStorageError.unknownList(name) }
+    var codec = HistoryCodec<JournalValueElement, JournalValueElement>.generic()
+    var slice: [_GenericCommit] = []
+    for commit in commits { slice += try codec.decodeReplicaCommits(commit.bytes) }
+    return SyncMessage.commits(try ReplicaBatch(commits: slice, listID: genesis.listID, codec: .generic())).encoded()
   }
 
   static func emptyBase() throws -> [UInt8] {
@@ -200,6 +268,9 @@ actor _HostedList {
     arrived: ContinuousClock.Instant
   ) -> _Ticket<Void> {
     let ticket = _Ticket<Void>()
+    if catchingUp[session.id] != nil {
+      for entry in commits { catchingUp[session.id]?.pushed.insert(entry.stored.id) }
+    }
     pending.append(Push(commits: commits, session: session, request: request, arrived: arrived, ticket: ticket))
     if !appending {
       appending = true
@@ -341,13 +412,32 @@ actor _HostedList {
   }
 
   private func answer(_ push: Push, stored: Int, duplicates: Int) {
-    push.session.answer(.ack(request: push.request, stored: UInt64(stored), duplicates: UInt64(duplicates)))
-    push.ticket.fulfil(())
+    deliver(.ack(request: push.request, stored: UInt64(stored), duplicates: UInt64(duplicates)), for: push)
   }
 
   private func refuse(_ push: Push, _ code: SyncErrorCode, _ message: String) {
     observer?.refused(list: name, peer: push.session.peer, code: code, reason: message)
-    push.session.answer(.error(request: push.request, code: code, message: message))
+    deliver(.error(request: push.request, code: code, message: message), for: push)
+  }
+
+  /// Answers a push the session refused itself, after its catch-up like every answer.
+  func answer(_ session: SyncSession, _ message: SyncMessage) -> _Ticket<Void> {
+    let ticket = _Ticket<Void>()
+    if catchingUp[session.id] != nil {
+      catchingUp[session.id]?.answers.append((message, ticket))
+    } else {
+      session.answer(message)
+      ticket.fulfil(())
+    }
+    return ticket
+  }
+
+  private func deliver(_ message: SyncMessage, for push: Push) {
+    guard catchingUp[push.session.id] == nil else {
+      catchingUp[push.session.id]?.answers.append((message, push.ticket))
+      return
+    }
+    push.session.answer(message)
     push.ticket.fulfil(())
   }
 
@@ -360,7 +450,9 @@ actor _HostedList {
   ///
   /// - Complexity: each tree node used is encoded once, whatever the number of sessions:
   ///   O(commits × log segments) encoding at most; O(log segments) frames per push a session made.
-  private func fanOut(_ segments: [(pusher: Int?, commits: [(commit: _GenericCommit, bytes: Int)])]) {
+  private func fanOut(
+    _ segments: [(pusher: Int?, commits: [(commit: _GenericCommit, bytes: Int)])], to recipients: [Int: SyncSession]? = nil
+  ) {
     guard let genesis else { return }
     let segments = segments.filter { !$0.commits.isEmpty }
     guard !segments.isEmpty else { return }
@@ -407,7 +499,8 @@ actor _HostedList {
       cover(lower, middle, excluding: own[own.startIndex..<split], into: &frames)
       cover(middle, upper, excluding: own[split...], into: &frames)
     }
-    for (id, session) in sessions {
+    // A session still catching up reads these commits from storage in its next page instead.
+    for (id, session) in recipients ?? sessions where catchingUp[id] == nil {
       var frames: [[UInt8]] = []
       cover(0, segments.count, excluding: (owned[id] ?? [])[...], into: &frames)
       for frame in frames where !session.queue.enqueue(frame) {
@@ -420,6 +513,7 @@ actor _HostedList {
   private func drop(_ session: SyncSession) {
     let queued = session.queue.queuedFrames
     sessions[session.id] = nil
+    liveFrom[session.id] = nil
     observer?.sessionDropped(list: name, peer: session.peer, queuedFrames: queued)
     observer?.sessionClosed(list: name, sessions: sessions.count)
     session.drop(reason: "the client fell \(queued) frames behind; reconnect to catch up")
@@ -440,15 +534,23 @@ actor _HostedList {
     guard let genesis else { return }
     do {
       let commits = try await storage.commits(of: name, after: externalCursor, limit: Int.max)
-      var fresh: [(commit: _GenericCommit, bytes: Int)] = []
+      var fresh: [(commit: _GenericCommit, bytes: Int, position: UInt64)] = []
       var codec = HistoryCodec<JournalValueElement, JournalValueElement>.generic()
       for commit in commits where held[commit.id] == nil {
         hold(commit)
-        fresh += try codec.decodeReplicaCommits(commit.bytes).map { ($0, commit.bytes.count) }
+        fresh += try codec.decodeReplicaCommits(commit.bytes).map { ($0, commit.bytes.count, commit.position) }
       }
       if let last = commits.last { externalCursor = max(externalCursor, last.position) }
       _ = genesis
-      fanOut([(nil, fresh)])
+      // Sessions that joined fan-out at a position get only the commits above it.
+      let cutoffs = liveFrom
+      fanOut([(nil, fresh.map { ($0.commit, $0.bytes) })], to: sessions.filter { cutoffs[$0.key] == nil })
+      for cutoff in Set(cutoffs.values) {
+        fanOut(
+          [(nil, fresh.filter { $0.position > cutoff }.map { ($0.commit, $0.bytes) })],
+          to: sessions.filter { cutoffs[$0.key] == cutoff })
+      }
+      liveFrom = liveFrom.filter { $0.value > externalCursor }
     } catch {
       if let error = error as? SyncStorageError { observer?.storageFailed(list: name, error: error) }
     }
@@ -456,7 +558,9 @@ actor _HostedList {
 
   func closeAll() -> [SyncSession] {
     let all = sessions.map(\.value)
+    for id in catchingUp.keys { endCatchUp(id) }
     sessions = [:]
+    liveFrom = [:]
     return all
   }
 }

@@ -15,12 +15,15 @@ final class _OutgoingQueue: Sendable {
     var frames = 0
     /// Bytes of the frames queued and of those taken and not yet written to the socket.
     var bytes = 0
-    /// While catch-up is read, fan-out queues behind it and nothing is sent.
-    var paused = false
+    /// The most `bytes` ever reached (tests check the bound with it).
+    var peakBytes = 0
     var finished = false
     /// Ends once the queued items are taken (a channel closed after its last frames).
     var ending = false
     var waiter: CheckedContinuation<Item?, Never>?
+    /// Catch-up waiting for room: resumed once `bytes` fall to `byteLimit - needed` or the queue
+    /// empties (true), or when it finishes (false).
+    var roomWaiter: (needed: Int, continuation: CheckedContinuation<Bool, Never>)?
   }
 
   let limit: Int
@@ -40,7 +43,8 @@ final class _OutgoingQueue: Sendable {
         return (false, nil)
       }
       state.bytes += frame.count
-      if !state.paused, let waiter = state.waiter {
+      state.peakBytes = max(state.peakBytes, state.bytes)
+      if let waiter = state.waiter {
         state.waiter = nil
         return (true, waiter)
       }
@@ -61,33 +65,48 @@ final class _OutgoingQueue: Sendable {
   /// Whether the queue was finished (its session dropped or closed).
   var isFinished: Bool { state.withLock { $0.finished } }
 
+  /// The most bytes that were ever waiting or being written at once.
+  var peakQueuedBytes: Int { state.withLock { $0.peakBytes } }
+
   /// A frame taken from the queue has been written to the socket.
-  func written(_ count: Int) { state.withLock { $0.bytes = max(0, $0.bytes - count) } }
-
-  func pause() { state.withLock { $0.paused = true } }
-
-  /// Puts frames before everything queued and resumes sending (catch-up before fan-out).
-  func resume(prepending frames: [[UInt8]]) {
-    let (waiter, first) = state.withLock { state -> (CheckedContinuation<Item?, Never>?, Item?) in
-      let pending = Array(state.items[state.head...])
-      state.items = frames.map { .frame($0) } + pending
-      state.head = 0
-      state.frames += frames.count
-      state.bytes += frames.reduce(0) { $0 + $1.count }
-      state.paused = false
-      guard let waiter = state.waiter, !state.items.isEmpty else { return (nil, nil) }
-      state.waiter = nil
-      return (waiter, Self.take(&state))
+  func written(_ count: Int) {
+    let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+      state.bytes = max(0, state.bytes - count)
+      guard let (needed, continuation) = state.roomWaiter, Self.hasRoom(state, needed, byteLimit) else { return nil }
+      state.roomWaiter = nil
+      return continuation
     }
-    if let waiter { waiter.resume(returning: first) }
+    waiter?.resume(returning: true)
   }
+
+  private static func hasRoom(_ state: State, _ needed: Int, _ byteLimit: Int) -> Bool {
+    state.bytes == 0 || state.bytes <= byteLimit - min(needed, byteLimit)
+  }
+
+  /// Waits until `needed` more bytes fit under the byte bound, or the queue is empty (a frame
+  /// over the bound goes through an empty queue); false once the queue is finished. One waiter
+  /// at a time: the session's catch-up, which reads its next page only when this returns.
+  func waitForRoom(_ needed: Int) async -> Bool {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+      let ready = state.withLock { state -> Bool? in
+        if state.finished { return false }
+        if Self.hasRoom(state, needed, byteLimit) { return true }
+        state.roomWaiter = (needed, continuation)
+        return nil
+      }
+      if let ready { continuation.resume(returning: ready) }
+    }
+  }
+
+  /// How many more bytes fit under the byte bound now.
+  var room: Int { state.withLock { max(0, byteLimit - $0.bytes) } }
 
   /// Waits until every frame queued so far has been handed to the socket (or the queue ended).
   func flush() async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let waiter = state.withLock { state -> CheckedContinuation<Item?, Never>?? in
         guard !state.finished else { return .some(nil) }
-        if !state.paused, state.head == state.items.count, let waiter = state.waiter {
+        if state.head == state.items.count, let waiter = state.waiter {
           state.waiter = nil
           return .some(waiter)
         }
@@ -133,7 +152,7 @@ final class _OutgoingQueue: Sendable {
   func next() async -> Item? {
     await withCheckedContinuation { (continuation: CheckedContinuation<Item?, Never>) in
       let ready = state.withLock { state -> Item?? in
-        if !state.paused, state.head < state.items.count { return .some(Self.take(&state)) }
+        if state.head < state.items.count { return .some(Self.take(&state)) }
         if state.finished || state.ending { return .some(nil) }
         state.waiter = continuation
         return .none
@@ -146,7 +165,7 @@ final class _OutgoingQueue: Sendable {
   /// suspension per batch, not per frame: the drain of a busy session.
   func nextBatch() async -> [Item]? {
     let available = state.withLock { state -> [Item]? in
-      guard !state.paused, state.head < state.items.count else { return nil }
+      guard state.head < state.items.count else { return nil }
       var batch = state.items
       if state.head > 0 { batch.removeFirst(state.head) }
       state.items = []
@@ -163,7 +182,7 @@ final class _OutgoingQueue: Sendable {
   func end() {
     let waiter = state.withLock { state -> CheckedContinuation<Item?, Never>? in
       state.ending = true
-      guard state.head == state.items.count || state.paused else { return nil }
+      guard state.head == state.items.count else { return nil }
       let waiter = state.waiter
       state.waiter = nil
       return waiter
@@ -173,8 +192,11 @@ final class _OutgoingQueue: Sendable {
 
   /// Ends the queue: frames not sent are dropped, flushes resume, the drain task ends.
   func finish() {
-    let (waiter, pending) = state.withLock { state -> (CheckedContinuation<Item?, Never>?, [Item]) in
+    let (waiter, pending, room) = state.withLock {
+      state -> (CheckedContinuation<Item?, Never>?, [Item], CheckedContinuation<Bool, Never>?) in
       state.finished = true
+      let room = state.roomWaiter?.continuation
+      state.roomWaiter = nil
       let pending = Array(state.items[state.head...])
       state.items = []
       state.head = 0
@@ -182,9 +204,10 @@ final class _OutgoingQueue: Sendable {
       state.bytes = 0
       let waiter = state.waiter
       state.waiter = nil
-      return (waiter, pending)
+      return (waiter, pending, room)
     }
     waiter?.resume(returning: nil)
+    room?.resume(returning: false)
     for case .flush(let continuation) in pending { continuation.resume() }
   }
 }

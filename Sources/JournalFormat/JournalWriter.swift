@@ -196,9 +196,3 @@ func _nowNanoseconds() -> Int64 {
   clock_gettime(CLOCK_REALTIME, &now)
   return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
 }
-
-func _monotonicNanoseconds() -> UInt64 {
-  var now = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &now)
-  return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
-}

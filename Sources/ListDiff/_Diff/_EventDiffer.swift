@@ -109,9 +109,6 @@ enum _EventDiffer<Section: ListElement, Item: ListElement> {
     }
     for key in oldRows.keys { oldRows[key]!.sort() }
     for key in newRows.keys { newRows[key]!.sort() }
-    func untouchedBefore(_ path: ListIndexPath, in rows: [Int: [Int]]) -> Int {
-      path.row - lowerBound(of: path.row, in: rows[path.section] ?? [])
-    }
 
     // Moves: rows that changed section, plus, per section, those outside a heaviest increasing
     // run of units (touched rows, and segments of untouched rows, which keep their order).

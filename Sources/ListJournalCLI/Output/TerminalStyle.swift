@@ -34,5 +34,4 @@ struct TerminalStyle: Sendable {
   func green(_ text: String) -> String { wrap(text, "32") }
   func yellow(_ text: String) -> String { wrap(text, "33") }
   func blue(_ text: String) -> String { wrap(text, "34") }
-  func cyan(_ text: String) -> String { wrap(text, "36") }
 }

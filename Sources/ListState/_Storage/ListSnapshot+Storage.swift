@@ -72,15 +72,6 @@ extension ListSnapshot {
     }
   }
 
-  /// Whether the section or parent item exists.
-  @inlinable
-  func _containerExists(_ container: Container) -> Bool {
-    switch container {
-    case .section(let section): return _sectionRecords.contains(section)
-    case .parent(let parent): return _itemRecords.contains(parent)
-    }
-  }
-
   /// The container of an item; nil when unknown.
   @inlinable
   func _container(of id: Item.ID) -> Container? { _itemRecords.find(id, hash: Self._hash(id))?.pointee.container }

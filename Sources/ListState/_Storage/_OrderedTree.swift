@@ -554,41 +554,6 @@ extension _OrderedNode {
     count = n + 1
   }
 
-  /// Removes leaf element `i` and returns it.
-  @inlinable
-  func leafRemove(at i: Int) -> _OrderedEntry<ID> {
-    let n = count
-    let slots = leafSlots
-    let (w1, w2) = leafWeights(at: i)
-    let label = slots[i].label
-    let id = (ids + i).move()
-    (ids + i).moveInitialize(from: ids + i + 1, count: n - i - 1)
-    (slots + i).moveInitialize(from: slots + i + 1, count: n - i - 1)
-    let d1 = UInt32(truncatingIfNeeded: w1)
-    let d2 = UInt32(truncatingIfNeeded: w2)
-    var j = i
-    while j < n - 1 {
-      slots[j].w1 &-= d1
-      slots[j].w2 &-= d2
-      j &+= 1
-    }
-    count = n - 1
-    return _OrderedEntry(label: label, id: id, w1: w1, w2: w2)
-  }
-
-  /// Adds weights to the running totals of a leaf from element `i` on.
-  @inlinable
-  func leafAdd(from i: Int, w1: UInt32, w2: UInt32) {
-    let n = count
-    let slots = leafSlots
-    var j = i
-    while j < n {
-      slots[j].w1 &+= w1
-      slots[j].w2 &+= w2
-      j &+= 1
-    }
-  }
-
   /// Appends an element to a leaf with a free slot (bulk building).
   @inlinable
   func leafAppend(label: UInt64, id: ID, w1: UInt32, w2: UInt32) {
@@ -668,23 +633,6 @@ extension _OrderedNode {
     branchAdd(
       from: i, count: 0 &- (own.count &- before.count), w1: 0 &- (own.w1 &- before.w1), w2: 0 &- (own.w2 &- before.w2))
     return child
-  }
-
-  /// Recomputes the running totals and labels of an internal node from its children.
-  @inlinable
-  func recomputeBranch() {
-    let n = count
-    var running = _BranchSlot(label: 0, count: 0, w1: 0, w2: 0)
-    for i in 0..<n {
-      let child = children[i]
-      let totals = child.totals
-      running.count &+= UInt32(truncatingIfNeeded: totals.count)
-      running.w1 &+= UInt32(truncatingIfNeeded: totals.w1)
-      running.w2 &+= UInt32(truncatingIfNeeded: totals.w2)
-      running.label = child.minLabel
-      running.slots = UInt32(truncatingIfNeeded: child.count)
-      branchSlots[i] = running
-    }
   }
 
   /// Splits off the upper half of a full node into a new node of `capacity` slots.

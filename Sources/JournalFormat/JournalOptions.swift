@@ -10,8 +10,8 @@ public struct JournalOptions: Sendable {
   /// When records reach stable storage (default `.grouped`).
   public var durability: JournalDurability = .grouped
   /// zstd level for new frames (default 6). Journals are many small records flushed in small
-  /// chunks, where level 6's lazy matching finds ~5% more than level 3 (measured on the history
-  /// benchmark: 9.4 instead of 9.8 bytes per record) for ~0.3 µs more per record.
+  /// chunks, where level 6's lazy matching finds more than lower levels for little more time
+  /// per record (see Tools/Benchmarks/README.md, "Encoding size").
   public var compressionLevel: Int32 = 6
   /// A zstd frame ends once it holds this many uncompressed bytes (default 256 KiB), so random
   /// access never decodes more than about this much.

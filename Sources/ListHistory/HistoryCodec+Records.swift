@@ -55,7 +55,7 @@ extension HistoryCodec {
   }
 
   /// ``encode(_:sequence:)`` with the mark the caller took just before (a store takes one to
-  /// roll back a record its sink refuses; marking twice cost ~300 instructions a commit).
+  /// roll back a record its sink refuses, and marking twice would be wasted work every commit).
   @inlinable
   mutating func encode(_ content: HistoryRecordContent<Section, Item>, sequence: UInt64, from mark: EncoderMark)
     throws(HistoryCodecError) -> HistoryRecord

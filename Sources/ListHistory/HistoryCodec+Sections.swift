@@ -26,8 +26,8 @@ extension HistoryCodec {
     guard record.version <= UInt64(Int32.max) else { throw reader.fail("record version \(record.version) out of range") }
     reset(keepingDecoderStorage: false)
     // No record follows, so no item's entry will be read again: the tables keep none (an
-    // entry per item, ~100 bytes each, was a third of the memory a large state's decoding
-    // touched), and remember no contents.
+    // entry per item would add to the memory a large state's decoding touches), and remember
+    // no contents.
     let mode = decodingMode
     decodingMode = .leavingRememberedItemsToTheState
     defer {

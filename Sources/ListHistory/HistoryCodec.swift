@@ -201,8 +201,8 @@ extension HistoryCodec {
 ///
 /// Items and strings — the tables every record consults, and which grow to hundreds of
 /// thousands of entries between checkpoints — are ``_IdentifierTable``s: one bucket line and
-/// the key per lookup, where a `Dictionary` touched three cold lines (its lookups were ~5% of a
-/// `listjournal exec`). Callers hash an identifier once and pass the hash to every table call.
+/// the key per lookup, where a `Dictionary` touches three cold lines. Callers hash an
+/// identifier once and pass the hash to every table call.
 @usableFromInline
 struct _EncoderTables<SectionID: Hashable, ItemID: Hashable>: Sendable where SectionID: Sendable, ItemID: Sendable {
   @usableFromInline var sections: [SectionID: Int] = [:]
@@ -216,7 +216,7 @@ struct _EncoderTables<SectionID: Hashable, ItemID: Hashable>: Sendable where Sec
   /// written by the last record that changed the item, with no head move or failed record
   /// since. Then an update or delete of the item need not encode its old value to compare it,
   /// and a checkpoint takes the content from here instead of encoding the item again (through
-  /// `Codable`, ~3,500 instructions an item: most of a large list's checkpoint).
+  /// `Codable`, which would be most of a large list's checkpoint).
   @usableFromInline var currentContents: [Bool] = []
   /// (index, previous content) for every remembered content the current record overwrote.
   @usableFromInline var contentLog: [(index: Int, previous: JournalValue?)] = []

@@ -17,11 +17,11 @@ extension ListEvent {
   /// - Complexity: O(log n) per touched item; verification of a deleted subtree adds O(subtree).
   // Inlinable so that clients (and the store's own specialized code) apply events with the
   // model specialized for their element types: through the generic entry point every model
-  // operation paid for metadata lookups and witness calls (~100× slower).
+  // operation would pay for metadata lookups and witness calls.
   //
   // Consuming: the switch takes the payloads out of the event instead of copying the whole
-  // event first (a copy of a generic enum goes through its value witness, ~200 instructions,
-  // a tenth of folding a simple event). A caller holding the only copy passes it on for free.
+  // event first (a copy of a generic enum goes through its value witness, a sizeable part of
+  // folding a simple event). A caller holding the only copy passes it on for free.
   @inlinable
   public consuming func apply(to snapshot: inout ListSnapshot<Section, Item>, verifying: Bool = true) throws(HistoryError) {
     // The kind is named per case: `kindName` switches over `self`, which copies it.

@@ -105,8 +105,8 @@ extension ListEvent {
   @inlinable
   public var replayWeight: Int {
     // The case test first, without bindings: a `switch` that binds payloads copies the whole
-    // event (an outlined copy and destroy of the enum, ~200 instructions) — for every event a
-    // commit adds to the history, although most events (moves, updates) weigh 1.
+    // event (an outlined copy and destroy of the enum) — for every event a commit adds to the
+    // history, although most events (moves, updates) weigh 1.
     guard _carriesItems else { return 1 }
     switch self {
     case .insertItems(let outline, _), .deleteItems(let outline, _),

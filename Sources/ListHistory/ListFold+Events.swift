@@ -16,7 +16,7 @@ extension ListFold {
   ///   (O(n / b + b)); a deleted subtree is compared in O(subtree) when verifying.
   // Consuming, as `ListEvent.apply(to:verifying:)`: the switch takes the payloads out of the
   // event instead of copying the whole enum first (a generic enum's copy goes through its value
-  // witness, ~200 instructions).
+  // witness).
   @inlinable
   public mutating func apply(_ event: consuming Event, verifying: Bool = true) throws(HistoryError) {
     var event = consume event

@@ -48,8 +48,8 @@ public final class JournalTimeTravel<Section: ListElement, Item: ListElement>: S
   @inlinable
   init(reader: JournalReader, codec: HistoryCodec<Section, Item>, checkpointCache: CheckpointBudget = .default) {
     self.reader = reader
-    // Time travel never encodes, so the decoder need not keep contents for an encoder: storing
-    // each one and freeing the tables afterwards was ~10% of a travel on the 1M-event journal.
+    // Time travel never encodes, so the decoder does not keep contents for an encoder (storing
+    // and freeing them would be work no travel uses).
     var codec = codec
     codec.decodingMode = .droppingContents
     self.codec = codec
@@ -124,8 +124,8 @@ public final class JournalTimeTravel<Section: ListElement, Item: ListElement>: S
 
   /// Hands every event of `pending` (paths planned from the target back, each newest first) to
   /// `apply` in apply order, moved out: the steps and commits are popped from their ends and
-  /// each event is a temporary, so none is copied (a generic enum's copy and destroy cost ~700
-  /// instructions; `while let event = popLast()` still copied each one). A failing event is
+  /// each event is a temporary, so none is copied (a generic enum's copy and destroy go through
+  /// its value witnesses; `while let event = popLast()` would copy each one). A failing event is
   /// reported as its commit's damaged record.
   @inlinable
   func applyInOrder(
@@ -148,12 +148,9 @@ public final class JournalTimeTravel<Section: ListElement, Item: ListElement>: S
   /// The fold applies an event in less time (no tree descents or node copies), but the base is
   /// converted into a fold and the result back into a snapshot, each O(items) — and converting
   /// a persistent snapshot is slow per item: every item is looked up in its hash tree (cache
-  /// misses). Measured on the store benchmark's journal (release, 100–230K items, decoding
-  /// included in both): the two conversions cost 25 ms at 100K items and ~140 ms at 200K
-  /// (0.25–0.7 µs an item, growing with the list), the fold saves 0.35–0.55 µs an event, and
-  /// the two ways cost the same at 0.85–1.45 events per item. Above the middle of that range
-  /// the fold wins by more the longer the path (~150 ms, 20%, at 500K events onto 200K items);
-  /// below it the persistent snapshot does. Short paths never fold, whatever the size.
+  /// misses). So the fold pays only once the path has more events than the base has items (the
+  /// break-even the store benchmark measures, see Tools/Benchmarks/README.md, "Time travel in
+  /// the file"), and short paths never fold, whatever the size.
   @inlinable
   package static func _foldsFlat(events: Int, items: Int) -> Bool {
     events >= 4_096 && events >= items + items / 4

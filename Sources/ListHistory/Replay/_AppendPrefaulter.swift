@@ -4,13 +4,13 @@ import ListLocking
 /// Where a pipelined replay's history appends next, published by the folding thread, so that
 /// the decoding thread faults in the pages just ahead of it.
 ///
-/// Why: a 10M-event replay appends about a gigabyte of versions and events to arrays reserved
-/// up front, and each first write to one of their pages is a page fault on the folding thread
-/// (a seventh of it) — the thread that bounds the replay once the decoder leaves remembered
-/// items to it. The decoding thread has time to spare then, and asking the kernel to back a
-/// range (`cmemoryhints_populate`) costs it less than the faults would cost the fold. Only a
-/// hint: the pages' contents never change, and a range the arrays left (grown elsewhere) is
-/// harmless to request. See Tools/Benchmarks/README.md, Replay.
+/// Why: a long replay appends versions and events to large arrays reserved up front, and each
+/// first write to one of their pages is a page fault on the folding thread — the thread that
+/// bounds the replay once the decoder leaves remembered items to it. The decoding thread has
+/// time to spare then, and asking the kernel to back a range (`cmemoryhints_populate`) costs it
+/// less than the faults would cost the fold. Only a hint: the pages' contents never change, and
+/// a range the arrays left (grown elsewhere) is harmless to request. See
+/// Tools/Benchmarks/README.md, Replay.
 @usableFromInline
 final class _AppendPrefaulter: Sendable {
   @inlinable

@@ -100,7 +100,7 @@ final class _BatchHandOff<Batch: Sendable>: Sendable {
   ///
   /// Why it matters: a batch of replayed records is a block of kilobytes. With glibc, each
   /// such allocation consolidates the small blocks freed since the last one (the decoding
-  /// thread frees many), which cost a tenth of a long replay's decoding thread.
+  /// thread frees many), work the decoding thread would repeat for every batch.
   @inlinable
   func recycle(_ batch: consuming Batch) {
     var moving: Batch? = consume batch

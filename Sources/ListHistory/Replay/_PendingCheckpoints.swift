@@ -34,7 +34,7 @@ struct _PendingCheckpoints<Section: ListElement, Item: ListElement>: Sendable {
 
   /// Forgets the states of the checkpoints at `versions` (thinning dropped them), freeing them
   /// on a background queue: a copy the live fold has moved on from holds arrays of its own, and
-  /// freeing them was half of a thinning pass on the folding thread.
+  /// freeing them on the folding thread would hold up the fold.
   @inlinable
   mutating func drop(_ versions: [Int32]) {
     guard !versions.isEmpty else { return }

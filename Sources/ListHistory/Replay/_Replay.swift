@@ -16,9 +16,8 @@ import ListState
 /// at a time: the replaying thread, except while a pipelined replay's worker runs, which the
 /// replaying thread waits for (`DispatchGroup.wait()` orders the two threads' accesses).
 ///
-/// That ownership is also why its properties skip the dynamic exclusivity checks: a check on
-/// every access (four a record) cost ~8% of the folding thread's instructions, and no two
-/// accesses ever overlap.
+/// That ownership is also why its properties skip the dynamic exclusivity checks: the folding
+/// thread would pay a check on every access (four a record), and no two accesses ever overlap.
 @usableFromInline
 final class _Replay<Section: ListElement, Item: ListElement>: @unchecked Sendable {
   @usableFromInline @exclusivity(unchecked) var state: _StoreState<Section, Item>

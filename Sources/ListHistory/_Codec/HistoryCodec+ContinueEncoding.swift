@@ -6,8 +6,8 @@ extension HistoryCodec {
   /// move to the encoder's): from here on the codec encodes.
   ///
   /// - Complexity: O(entries in the tables), on the replay's serial tail: each item's entry is
-  ///   read field by field and its content moved, not copied (iterating the entries copied
-  ///   each whole, retaining and releasing its values: a tenth of a 10M-event store's reopening).
+  ///   read field by field and its content moved, not copied (iterating the entries would copy
+  ///   each whole, retaining and releasing its values, on a path every reopening takes).
   @inlinable
   mutating func continueEncodingAfterDecoding() {
     var tables = _EncoderTables<Section.ID, Item.ID>()

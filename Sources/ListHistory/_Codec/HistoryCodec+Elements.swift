@@ -289,8 +289,8 @@ extension HistoryCodec {
   /// content value; the element itself is decoded only if a later record refers to its content.
   ///
   /// Why: a replay rebuilds every state from the commits, and a large list's checkpoint holds
-  /// every item — through `Codable` (~2,400 instructions per element) most of the replay's
-  /// decoding, for elements that are mostly never asked for.
+  /// every item — through `Codable`, most of the replay's decoding, for elements that are
+  /// mostly never asked for.
   @inlinable
   mutating func skipItem(_ reader: inout _ByteReader) throws(HistoryCodecError) {
     let start = reader.offset

@@ -236,8 +236,8 @@ extension HistoryCodec {
   ///
   /// ASCII bytes (most identifiers and short texts) are always valid: they are copied into the
   /// string as they are. The generic `String(validating:as:)` (and `String(decoding:as:)`, which
-  /// goes through the same generic validation) cost ~950 instructions per string, most of it in
-  /// metadata lookups — 6% of a journal replay; it stays for non-ASCII text.
+  /// goes through the same generic validation) spends most of its time per string in metadata
+  /// lookups, which a replay would pay for every string; it stays for non-ASCII text.
   @inlinable
   static func string(utf8 bytes: ArraySlice<UInt8>) -> String? {
     bytes.withUnsafeBufferPointer { buffer in

@@ -15,9 +15,9 @@ struct _ElementCoding<Element: ListElement>: Sendable {
   /// The element *is* its identifier (`String`, `Int`, …): content is implied by the id.
   @usableFromInline let identityElement: (@Sendable (Element.ID) -> Element)?
   /// Whether `contentValue` is a direct conversion (``JournalValueConvertible``, the generic
-  /// model) rather than a trip through `Codable` (~3,500 instructions an element). A checkpoint
-  /// then converts each item again instead of looking up the content the encoder remembers,
-  /// which costs a table lookup per item — more than the conversion.
+  /// model) rather than a trip through `Codable`. A checkpoint then converts each item again
+  /// instead of looking up the content the encoder remembers, which costs a table lookup per
+  /// item — more than the conversion.
   @usableFromInline var encodesContentCheaply = false
   /// Whether an identifier's value is `.int` of the identifier itself (an `Int` identifier
   /// read by `Int(journalValue:)`, which takes no other form): a decoder computes it instead of

@@ -17,9 +17,9 @@
 package struct JSONWriter {
   @inlinable package init() {}
 
-  /// The UTF-8 written so far. Bytes, not a `String`: a `String` append costs a few hundred
-  /// instructions whatever its length, and the JSON of a 230K-item state (`replay`'s digest,
-  /// `show --json`) took ~3.8 G instructions through them, most of a replay's run.
+  /// The UTF-8 written so far. Bytes, not a `String`: a `String` append has a fixed cost
+  /// whatever its length, and the JSON of a large state (`replay`'s digest, `show --json`) is
+  /// millions of small appends.
   package var bytes: [UInt8] = []
   /// Per open container: whether it has an element yet (to place commas).
   @usableFromInline var hasElement: [Bool] = []

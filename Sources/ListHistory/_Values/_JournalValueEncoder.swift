@@ -115,8 +115,8 @@ final class _JournalValueEncoder: Encoder {
   func becomeObject() {
     if case .object = kind { return }
     kind = .object
-    // Room for a typical element's few members up front: growing from empty reallocated the
-    // array at the first and second member (~900 instructions per `Codable` element).
+    // Room for a typical element's few members up front: growing from empty would reallocate
+    // the array at the first and second member of every `Codable` element.
     members = []
     members.reserveCapacity(Self.typicalMemberCount)
     elements = []

@@ -2,10 +2,10 @@
 ///
 /// `UnsafeMutablePointer.initialize(from:count:)` of a type that is not trivial (a record with a
 /// reference, a node reference) is a runtime call that copies each element through the type's
-/// value witness, ~70 instructions per record even in specialized code. This loop, inlined and
-/// specialized, copies an element with a few loads and stores and the retains of its
-/// references: a path copy (one per edit of a snapshot that was kept) copies every element of
-/// each node on the path. Trivial types keep the bulk copy.
+/// value witness, even in specialized code. This loop, inlined and specialized, copies an
+/// element with a few loads and stores and the retains of its references: a path copy (one per
+/// edit of a snapshot that was kept) copies every element of each node on the path. Trivial
+/// types keep the bulk copy.
 ///
 /// ```swift
 /// _copyElements(from: node.items, to: copy.items, count: node.count)

@@ -275,7 +275,7 @@ struct _HashNodeAddress {
 ///
 /// A leaf keeps its entries unordered and dense, each slot naming its entry: inserting or
 /// removing shifts 16-byte slots, never the entries (records of tens of bytes, whose moving
-/// was a third of the cache misses of an edit). A search reads a compact run of slots; with
+/// would touch many more cache lines per edit). A search reads a compact run of slots; with
 /// the interpolated search (hashes are evenly spread) that is usually one cache line, then one
 /// more for the entry found.
 ///

@@ -3,8 +3,8 @@
 ///
 /// Two arrays rather than one array of `(key, record)` pairs: the bulk build reads the keys
 /// alone (to hash and sort them) and then each record once, and an element of a tuple array is
-/// copied through the runtime's generic tuple witnesses (a third of a large build's
-/// instructions). The records are optional so that the build can take each one out
+/// copied through the runtime's generic tuple witnesses, slow for every element of a large
+/// build. The records are optional so that the build can take each one out
 /// (``take(_:)``) instead of copying it and releasing the original afterwards.
 ///
 /// ```swift

@@ -11,7 +11,7 @@
 @usableFromInline
 package enum _RawBytes {
   /// Whether `a` and `b` hold the same bytes, compared a word at a time when their size allows
-  /// (a byte-wise `elementsEqual` cost ~10 instructions per byte).
+  /// (a byte-wise `elementsEqual` does several instructions of work per byte).
   ///
   /// - Complexity: O(size).
   @inlinable

@@ -43,9 +43,9 @@ final class _GenericJournalSession: _ReadOnlyJournalSession {
   init(path: String, progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws(ListLanguageError) {
     self.path = path
     do {
-      // Sparse checkpoints, as in writing sessions: with the library's default a million-command
-      // journal pinned gigabytes of checkpointed nodes (`show` 5.8 GB), while a read-only command
-      // time-travels at most twice (`diff`), each then at most one walk from the head or version 0.
+      // Sparse checkpoints, as in writing sessions: dense ones pin the nodes of every checkpointed
+      // state, while a read-only command time-travels at most twice (`diff`), each then at most
+      // one walk from the head or version 0.
       store = try JournalHistory.open(
         at: path, codec: .generic(), checkpointInterval: _StoreJournalSession.checkpointInterval,
         checkpointBudget: _StoreJournalSession.checkpointBudget, progress: progress

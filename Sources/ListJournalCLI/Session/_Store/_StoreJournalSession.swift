@@ -41,17 +41,16 @@ final class _StoreJournalSession: JournalSession {
     return durability == .relaxed ? writtenVersion : journal.durableVersion.rawValue
   }
 
-  /// In-memory checkpoints along a branch, in events. The library's old default (1,024) kept a
-  /// checkpoint per thousand commands, and each one pins the nodes later commands copy: about
-  /// 5 KB per command once the list has 100K+ items (a million-command `exec` grew to 4.7 GB and
-  /// spent a quarter of its time zeroing fresh pages). Time travel in a session (`checkout`,
-  /// `diff`) walks from the head when that is shorter, so the sparse interval only slows jumps
-  /// far from the head (at most a replay from version 0).
+  /// In-memory checkpoints along a branch, in events: sparse, because each checkpoint pins the
+  /// nodes later commands copy, so dense ones make a long `exec` on a large list grow with every
+  /// command. Time travel in a session (`checkout`, `diff`) walks from the head when that is
+  /// shorter, so the sparse interval only slows jumps far from the head (at most a replay from
+  /// version 0).
   static var checkpointInterval: Int { 1 << 20 }
 
-  /// The checkpoints' memory bound: far above what a 10M-command journal holds with checkpoints
-  /// 2^20 apart (~1.2 GB estimated on a list grown to 1.6M items, so such journals keep every
-  /// one), but bounded for longer ones, where the library thins them (see `CheckpointBudget`).
+  /// The checkpoints' memory bound: high enough that journals of the sizes the CLI is measured on
+  /// keep every checkpoint 2^20 events apart, but bounded for longer ones, where the library
+  /// thins them (see `CheckpointBudget`).
   static var checkpointBudget: CheckpointBudget { .bytes(2 << 30) }
 
   /// Opens (or creates) the journal for writing; read-only sessions are
@@ -200,7 +199,8 @@ final class _StoreJournalSession: JournalSession {
     let before = store.latestVersion
     do {
       try store.transaction(label: label) { transaction in
-        transaction.commitsWhenUnchanged = true  // the issue: every changing command creates a version
+        // A changing command (or a begin…commit) is a version even when it changes nothing (CLI.md).
+        transaction.commitsWhenUnchanged = true
         for command in commands { try transaction.apply(command) }
       }
     } catch let error as ListLanguageError {

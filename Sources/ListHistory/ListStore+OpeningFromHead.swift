@@ -30,6 +30,7 @@ extension ListStore {
     var graph = _HistoryGraph<Section, Item>(
       checkpointInterval: configuration.checkpointInterval, budget: configuration.checkpointBudget)
     graph.startUnloaded(through: latest.rawValue, head: head.rawValue, state: headState)
+    graph.setRedoChild(of: head.rawValue, to: .some(position.redoChild))
     var state = _StoreState(graph: graph, clock: configuration.clock)
     state.head = head.rawValue
     state.headSnapshot = headState
@@ -43,6 +44,7 @@ extension ListStore {
     state.unloaded = _UnloadedHistory(
       latest: latest.rawValue, head: head.rawValue, headState: headState, eventCount: eventCount,
       redoChild: position.redoChild, source: source)
+    state.window = _UnloadedWindow(root: head.rawValue)
     if encodingInBackground {
       state.backgroundEncoder = _BackgroundRecordEncoder(
         codec: codec, sink: sink, journalCheckpointBytes: configuration.journalCheckpointBytes,
@@ -63,6 +65,8 @@ extension ListStore {
   /// - Complexity: O(the encoder tables).
   @usableFromInline
   package func _streamPosition() -> HistoryStreamPosition? {
+    // The head's redo child is part of the position: a window that did not read it loads it.
+    if state.withLock({ $0.knownRedoChild(of: $0.head) == nil }) { _loadHistoryForReading() }
     let encoder = backgroundEncoder.map { encoder in
       encoder.encoderSide.withLock { ($0.codec, $0.spacing, $0.dueSince, $0.refusedCheckpoints) }
     }
@@ -78,10 +82,7 @@ extension ListStore {
         (codec, spacing) = (own, state.checkpointSpacing)
       }
       guard let tables = try? codec.encodedEncoderTables() else { return nil }
-      let redoChild: Int? =
-        if let unloaded = state.unloaded, state.head == unloaded.head { unloaded.redoChild } else {
-          state.graph.redoChild(of: state.head)
-        }
+      guard let redoChild = state.knownRedoChild(of: state.head) else { return nil }
       return HistoryStreamPosition(
         recordSequence: state.recordSequence, bytesSinceCheckpoint: spacing.bytesSinceCheckpoint,
         lastCheckpointBytes: spacing.lastCheckpointBytes, lastCheckpointSequence: state.lastCheckpointSequence,
@@ -93,4 +94,31 @@ extension ListStore {
   /// Whether the store has not loaded its older history yet (opened from its head).
   @inlinable
   package var _isHistoryUnloaded: Bool { state.withLock { $0.unloaded != nil } }
+
+  /// The events of `version` when the store has them without loading its history (always
+  /// once loaded); nil otherwise, or for an unknown or lost version.
+  @inlinable
+  package func _eventsAtHand(of version: Version) -> [Event]? {
+    // The window's root has its state in the graph, not its events.
+    let unloaded = state.withLock { state in
+      state.isMaterialized(version.rawValue) && version.rawValue != state.window?.root ? nil : state.unloaded
+    }
+    if let unloaded { return unloaded.source.events(version) }
+    return state.withLock { state in
+      guard state.graph.contains(version.rawValue), state.graph.lostError(version.rawValue) == nil else { return nil }
+      return Array(state.graph.events(of: version.rawValue))
+    }
+  }
+
+  /// The child redo goes to from `version` when the store knows it without loading its history
+  /// (always once loaded): `.some(nil)` for none, nil when not known.
+  @inlinable
+  package func _redoChildAtHand(of version: Version) -> Version?? {
+    let unloaded = state.withLock { $0.isMaterialized(version.rawValue) ? nil : $0.unloaded }
+    if let unloaded { return unloaded.source.redoChild(version) }
+    return state.withLock { state in
+      guard state.graph.contains(version.rawValue) else { return nil }
+      return state.knownRedoChild(of: version.rawValue).map { $0.map { Version($0) } }
+    }
+  }
 }

@@ -13,18 +13,21 @@ extension ListStore {
   /// - Complexity: O(min(limit, redo depth)).
   @inlinable
   public func redoPath(limit: Int = .max) -> [Version] {
-    // The opened head's redo path is in the history a store opened from its head has not loaded.
-    if limit > 0, let unloaded = state.withLock({ $0.unloaded }), unloaded.redoChild != nil, head.rawValue == unloaded.head {
-      _loadHistoryForReading()
-    }
-    return state.withLock { state in
+    func walk(_ state: borrowing _StoreState<Section, Item>) -> [Version]? {
       var path: [Version] = []
       var version = state.head
-      while path.count < limit, let child = state.graph.redoChild(of: version) {
+      while path.count < limit {
+        // A redo child the window of a store opened from its head did not read: load.
+        guard let known = state.knownRedoChild(of: version) else { return nil }
+        guard let child = known else { break }
         path.append(Version(child))
+        guard state.isMaterialized(child) else { return path.count < limit ? nil : path }
         version = child
       }
       return path
     }
+    if let path = state.withLock({ walk($0) }) { return path }
+    _loadHistoryForReading()
+    return state.withLock { walk($0) } ?? []
   }
 }

@@ -57,18 +57,48 @@ extension ListStore {
   func moveHead(_ kind: HistoryHeadMove.Kind, target: (borrowing _StoreState<Section, Item>) throws(HistoryError) -> Int)
     throws -> Change
   {
-    // Moves need the history around the head; a store opened from its head loads it first.
-    try _loadHistory()
-    let (change, deliver) = try state.withLock { state throws -> (Change, Bool) in
-      let to = try target(state)
-      return try state.moveHead(kind, to: to)
+    // Moves need the history around the head: a store opened from its head reads its window
+    // first, and loads the whole history for a move that leaves it.
+    while true {
+      let moved = try state.withLock { state throws -> (Change, Bool)? in
+        guard state.unloaded != nil else { return try state.moveHead(kind, to: target(state)) }
+        guard let to = try state.unloadedTarget(kind, target) else { return nil }
+        if to == state.window?.root { state.window?.rootVisited = true }
+        return try state.moveHead(kind, to: to)
+      }
+      guard let moved else {
+        try _loadHistory()
+        continue
+      }
+      let (change, deliver) = moved
+      if deliver { deliverPendingChanges() }
+      return change
     }
-    if deliver { deliverPendingChanges() }
-    return change
   }
 }
 
 extension _StoreState {
+  /// The target of a head move of a store that has not loaded its history, when its window
+  /// holds it (read first if need be); nil when the history must be loaded for it.
+  @inlinable
+  mutating func unloadedTarget(
+    _ kind: HistoryHeadMove.Kind, _ target: (borrowing _StoreState<Section, Item>) throws(HistoryError) -> Int
+  ) throws(HistoryError) -> Int? {
+    for attempt in 0..<2 {
+      if attempt == 1 && !readUnloadedWindow() { return nil }
+      guard let window else { return nil }
+      // The root's parent and a redo child the file did not give are outside the window.
+      if kind == .undo && head == window.root {
+        if head == 0 { throw .nothingToUndo(at: Version(0)) }
+        continue
+      }
+      if kind == .redo && knownRedoChild(of: head) == nil { continue }
+      let to = try target(self)
+      if isMaterialized(to) { return to }
+    }
+    return nil
+  }
+
   @inlinable
   mutating func moveHead(_ kind: HistoryHeadMove.Kind, to target: Int) throws -> (ListChange<Section, Item>, Bool) {
     let from = head

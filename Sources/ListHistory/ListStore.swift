@@ -130,7 +130,9 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   public var latestVersion: Version { state.withLock { Version($0.graph.count - 1) } }
   /// Total recorded events of every version.
   @inlinable
-  public var eventCount: Int { state.withLock { $0.graph.eventCount + ($0.unloaded?.eventCount ?? 0) } }
+  public var eventCount: Int {
+    state.withLock { $0.graph.eventCount + ($0.unloaded?.eventCount ?? 0) - ($0.window?.eventCount ?? 0) }
+  }
   /// The current spacing of in-memory checkpoints (in events along a branch): the interval the
   /// store was created with, doubled each time the ``CheckpointBudget`` thinned the checkpoints.
   /// Time travel folds fewer than twice this many events plus one transaction.
@@ -155,19 +157,17 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   @inlinable
   public var canUndo: Bool {
     state.withLock { state in
-      // The opened head of a store that has not loaded its history: every version but 0 has a
-      // parent (a journal with lost or dropped versions is never opened so).
-      if let unloaded = state.unloaded, state.head == unloaded.head { return unloaded.head != 0 }
+      // The oldest version a store that has not loaded its history holds: every version but 0
+      // has a parent (a journal with lost or dropped versions is never opened so).
+      if state.unloaded != nil, let window = state.window, state.head == window.root { return window.root != 0 }
       return state.graph.parent(of: state.head) != nil
     }
   }
   /// What ``redo()`` would move to, if anything.
   @inlinable
   public var redoTarget: Version? {
-    state.withLock { state in
-      if let unloaded = state.unloaded, state.head == unloaded.head { return unloaded.redoChild.map { Version($0) } }
-      return state.graph.redoChild(of: state.head).map { Version($0) }
-    }
+    if state.withLock({ $0.knownRedoChild(of: $0.head) == nil }) { _loadHistoryForReading() }
+    return state.withLock { state in state.graph.redoChild(of: state.head).map { Version($0) } }
   }
 
   /// Parent, time, label and size of a version; nil when unknown or lost (see
@@ -239,7 +239,7 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   /// - Complexity: O(events along the path).
   @inlinable
   public func events(from: Version, to: Version) throws(HistoryError) -> [Event] {
-    try _loadHistory()
+    try _materialize(from, to)
     return try state.withLock { state throws(HistoryError) in
       for version in [from, to] {
         guard state.graph.contains(version.rawValue) else { throw .unknownVersion(version) }
@@ -261,10 +261,8 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   ///   interval); O(1) for the head.
   @inlinable
   public func state(at version: Version) throws(HistoryError) -> Snapshot {
-    // A store opened from its head knows the states from it on; older ones need the history.
-    if let unloaded = state.withLock({ $0.unloaded }), version.rawValue <= unloaded.latest, version.rawValue != unloaded.head {
-      try _loadHistory()
-    }
+    // A store opened from its head knows the states around it; older ones need the history.
+    try _materialize(version)
     // Collect the base and the events under the lock (O(interval)); fold outside it.
     let plan = try state.withLock { state throws(HistoryError) -> (Snapshot, [Event]) in
       guard state.graph.contains(version.rawValue) else { throw .unknownVersion(version) }
@@ -277,6 +275,21 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
     for event in events { try event.apply(to: &result, verifying: false) }
     result.clearMarkers()
     return result
+  }
+}
+
+extension ListStore {
+  /// Makes sure the graph holds `versions` (see ``_StoreState/isMaterialized(_:)``): reads the
+  /// window around the opened head of a store that has not loaded its history, and loads the
+  /// history when that is not enough. A no-op for a store with its whole history.
+  @inlinable
+  func _materialize(_ versions: Version...) throws(HistoryError) {
+    let held = state.withLock { state -> Bool in
+      guard state.unloaded != nil else { return true }
+      if versions.allSatisfy({ state.isMaterialized($0.rawValue) }) { return true }
+      return state.readUnloadedWindow() && versions.allSatisfy({ state.isMaterialized($0.rawValue) })
+    }
+    if !held { try _loadHistory() }
   }
 }
 

@@ -272,6 +272,25 @@ public final class JournalReadIndex<Section: ListElement, Item: ListElement>: Se
     return state
   }
 
+  /// The child redo goes to from `version`, as the index's writer knew it: `.some(nil)` when
+  /// it has none, nil when the index does not say (an index without the section, or a version
+  /// it does not list).
+  ///
+  /// - Throws: ``JournalReadIndexProblem/damaged(path:offset:reason:)`` for a malformed section.
+  @inlinable
+  package func redoChild(of version: Version) throws(JournalReadIndexProblem) -> Version?? {
+    let children: [Int: Int?]
+    if let cached = cache.withLock({ $0.redoChildren }) {
+      children = cached
+    } else {
+      guard let bytes = try file.section(_ReadIndexSection.redoChildren) else { return nil }
+      children = try _ReadIndexRedoChildren.decode(bytes, latestVersion: latestVersion.rawValue, path: path)
+      cache.withLock { $0.redoChildren = children }
+    }
+    guard let child = children[version.rawValue] else { return nil }
+    return .some(child.map { Version($0) })
+  }
+
   /// The events of the transaction that created `version` (empty for version 0); nil when the
   /// index does not hold them.
   @inlinable
@@ -372,6 +391,7 @@ struct _ReadIndexCache<Section: ListElement, Item: ListElement>: Sendable {
   @usableFromInline var versionTable: _ReadIndexVersionTable?
   @usableFromInline var children: _ReadIndexChildren?
   @usableFromInline var recent: _ReadIndexRecent<Section, Item>?
+  @usableFromInline var redoChildren: [Int: Int?]?
   @usableFromInline var headSections: [(Section, ListOutline<Item>)]?
   @usableFromInline var head: ListSnapshot<Section, Item>?
 

@@ -27,6 +27,8 @@ extension JournalStore {
     let source = HistorySource<Section, Item>(
       info: { version in try? index.info(for: version) },
       events: { version in (try? index.events(of: version)) ?? nil },
+      // A damaged section reads as unknown: redo from there loads the history.
+      redoChild: { version in (try? index.redoChild(of: version)) ?? nil },
       replay: { () throws(HistoryError) -> Store in
         // The records the index described: appends since open lie past the reader's frames.
         do {

@@ -84,8 +84,8 @@ import Testing
     try Self.writeRandomHistory(at: fastPath, seed: seed, steps: propertySteps(300))
     try Self.copy(fastPath, to: referencePath)
     var random = SeededRandom(seed: seed &* 7919)
-    // Three sessions: each opens both copies, reads, works on them the same way and closes.
-    for session in 0..<3 {
+    // Four sessions: each opens both copies, reads, works on them the same way and closes.
+    for session in 0..<4 {
       let fastClock = TickingClock()
       let referenceClock = TickingClock()
       let fast = try Self.open(fastPath, .whenNeeded, clock: fastClock)
@@ -101,7 +101,8 @@ import Testing
       }
       #expect({ Self.unloaded(fast) }(), "facts and recent events need no replay")
       // The same random work on both: the first session commits only (the fast store never
-      // loads), later ones move the head too (it loads at the first move).
+      // loads), the last undoes, redoes and commits (near the head: it may not load), the
+      // others move the head anywhere and read any version (it loads).
       var fastDriver = RandomHistoryDriver(seed: seed &+ UInt64(session) &* 104_729)
       var referenceDriver = fastDriver
       for step in 0..<propertySteps(120) {
@@ -114,13 +115,29 @@ import Testing
             if tx.snapshot.sectionIdentifiers.isEmpty { try tx.appendSections([TestSection("s\(step)")]) }
             try tx.appendItems([TestItem("item \(session) \(step)")])
           }
+        } else if session == 3 {
+          let roll = Int.random(in: 0..<10, using: &random)
+          if roll < 4, reference.store.canUndo {
+            let changes = try (fast.store.undo(), reference.store.undo())
+            Self.check(changes.0.events, changes.1.events, "undo at step \(step)")
+          } else if roll < 6, reference.store.redoTarget != nil {
+            let changes = try (fast.store.redo(), reference.store.redo())
+            Self.check(changes.0.events, changes.1.events, "redo at step \(step)")
+          } else {
+            for store in [fast.store, reference.store] {
+              try store.transaction { tx in
+                if tx.snapshot.sectionIdentifiers.isEmpty { try tx.appendSections([TestSection("s\(step)")]) }
+                try tx.appendItems([TestItem("item \(session) \(step)")])
+              }
+            }
+          }
         } else {
           let changedFast = try fastDriver.step(fast.store)
           let changedReference = try referenceDriver.step(reference.store)
           Self.check(changedFast, changedReference, "step \(step)")
         }
         Self.expectSameHead(fast.store, reference.store)
-        if step % 40 == 39 && session > 0 {
+        if step % 40 == 39 && (session == 1 || session == 2) {
           let latest = reference.store.latestVersion.rawValue
           try Self.expectSameHistory(
             fast.store, reference.store, versions: (0..<4).map { _ in Int.random(in: 0...latest, using: &random) })
@@ -128,7 +145,12 @@ import Testing
       }
       if session == 0 { #expect({ Self.unloaded(fast) }(), "commits alone need no history") }
       let latestNow = reference.store.latestVersion.rawValue
-      try Self.expectSameHistory(fast.store, reference.store, versions: Array(Set([0, latestNow, reference.store.head.rawValue])))
+      if session == 3 {
+        Self.check(fast.store.redoPath(), reference.store.redoPath())
+      } else {
+        try Self.expectSameHistory(fast.store, reference.store, versions: Array(Set([0, latestNow, reference.store.head.rawValue])))
+      }
+      let fastLoaded = !Self.unloaded(fast)
       try fast.close()
       try reference.close()
       try Self.check(Self.records(fastPath), Self.records(referencePath), "session \(session): the same records")
@@ -136,19 +158,138 @@ import Testing
       let referenceIndex = try Data(contentsOf: URL(fileURLWithPath: referencePath + ".index"))
       let fastFile = try JournalReadIndexFile.read(at: fastPath + ".index", fileSystem: POSIXFileSystem())
       let referenceFile = try JournalReadIndexFile.read(at: referencePath + ".index", fileSystem: POSIXFileSystem())
-      for kind in UInt32(1)...5 {
+      // A store that did not load writes what it has at hand: maybe fewer indexed versions and
+      // redo children, the same for those it writes. Everything else is the same bytes.
+      for kind in UInt32(1)...6 where fastLoaded || (kind != 3 && kind != 6) {
         let a = try fastFile.section(kind)
         let b = try referenceFile.section(kind)
         Self.check(a, b, "session \(session): index section \(kind) \(a.map { "\($0.count) \(Array($0.prefix(12)))" } ?? "-") vs \(b.map { "\($0.count) \(Array($0.prefix(12)))" } ?? "-")")
       }
-      Self.check(fastIndex, referenceIndex, "session \(session): the same read index")
+      if fastLoaded {
+        Self.check(fastIndex, referenceIndex, "session \(session): the same read index")
+      } else {
+        let fastReadIndex = try #require(try JournalReadIndex<TestSection, TestItem>.open(at: fastPath, codec: HistoryCodec()))
+        let referenceReadIndex = try #require(try JournalReadIndex<TestSection, TestItem>.open(at: referencePath, codec: HistoryCodec()))
+        let indexed = try fastReadIndex.indexedVersions()
+        #expect(Set(indexed).isSubset(of: Set(try referenceReadIndex.indexedVersions())))
+        for version in [Version(0)] + indexed {
+          let fastEvents = try fastReadIndex.events(of: version)
+          let referenceEvents = try referenceReadIndex.events(of: version)
+          Self.check(fastEvents, referenceEvents, "indexed events of \(version): \(String(describing: fastEvents).prefix(300)) vs \(String(describing: referenceEvents).prefix(300))")
+          if let child = try fastReadIndex.redoChild(of: version) {
+            try Self.check(child, referenceReadIndex.redoChild(of: version), "redo child of \(version)")
+          }
+        }
+      }
     }
   }
 
-  @Test func undoRightAfterOpenLoadsTheHistoryOnceAndThenMatches() throws {
+  /// Undo and redo one step at a time on both stores, comparing every change and the head.
+  static func undoAndRedo(
+    _ fast: TextStore, _ reference: TextStore, steps: Int, headEvery: Int = 1, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    var undone = 0
+    while reference.canUndo && undone < steps {
+      Self.check(fast.canUndo, true, "can undo after \(undone)", sourceLocation: sourceLocation)
+      let fastChange = try fast.undo()
+      let referenceChange = try reference.undo()
+      Self.check(fastChange.reverted, referenceChange.reverted, "undo \(undone)", sourceLocation: sourceLocation)
+      Self.check(fastChange.events, referenceChange.events, "undo \(undone)", sourceLocation: sourceLocation)
+      if undone % headEvery == 0 { Self.expectSameHead(fast, reference, sourceLocation: sourceLocation) }
+      undone += 1
+    }
+    Self.check(fast.canUndo, reference.canUndo, "can undo at the end", sourceLocation: sourceLocation)
+    Self.check(fast.redoPath(), reference.redoPath(), sourceLocation: sourceLocation)
+    while reference.redoTarget != nil {
+      let fastChange = try fast.redo()
+      let referenceChange = try reference.redo()
+      Self.check(fastChange.applied, referenceChange.applied, sourceLocation: sourceLocation)
+      Self.check(fastChange.events, referenceChange.events, sourceLocation: sourceLocation)
+      if reference.redoTarget == nil || reference.head.rawValue % headEvery == 0 {
+        Self.expectSameHead(fast, reference, sourceLocation: sourceLocation)
+      }
+    }
+  }
+
+  @Test func undoAndRedoRightAfterOpenStayWithinTheFile() throws {
     let directory = TemporaryDirectory()
     let path = directory.file("list.journal")
     try Self.writeRandomHistory(at: path, seed: 99, steps: 200)
+    let referencePath = directory.file("reference.journal")
+    try Self.copy(path, to: referencePath)
+    // Two sessions: the second opens the index the first (which never loaded) wrote.
+    for session in 0..<2 {
+      let fast = try Self.open(path, .whenNeeded, clock: TickingClock())
+      let reference = try Self.open(referencePath, .atOpen, clock: TickingClock())
+      #expect({ Self.unloaded(fast) }())
+      try Self.undoAndRedo(fast.store, reference.store, steps: .max)
+      #expect({ Self.unloaded(fast) }(), "session \(session): undo and redo to the root and back")
+      // Back down part of the way, a new branch there, and the states around it.
+      try Self.undoAndRedo(fast.store, reference.store, steps: 7)
+      for _ in 0..<5 { _ = try fast.store.undo(); _ = try reference.store.undo() }
+      try fast.store.appendSections([TestSection("branch \(session)")])
+      try reference.store.appendSections([TestSection("branch \(session)")])
+      Self.expectSameHead(fast.store, reference.store)
+      #expect({ Self.unloaded(fast) }(), "session \(session): a branch in the window")
+      // The head's ancestors, and the redo path left where the branch started.
+      var near = [reference.store.head]
+      while near.count < 4, let parent = reference.store.info(for: near.last!)?.parent { near.append(parent) }
+      near += reference.store.redoPath(limit: 3)
+      for version in near {
+        try Self.check(fast.store.state(at: version), reference.store.state(at: version), "state at \(version)")
+      }
+      try Self.check(
+        fast.store.events(from: near[0], to: near.last!), reference.store.events(from: near[0], to: near.last!))
+      #expect({ Self.unloaded(fast) }(), "session \(session): undo, redo and reads near the head need no replay")
+      try fast.close()
+      try reference.close()
+      try Self.check(Self.records(path), Self.records(referencePath), "session \(session): the same records")
+    }
+  }
+
+  @Test func undoPastTheWindowLoadsTheHistoryOnceAndStillMatches() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.file("list.journal")
+    let writer = try Self.open(path, .atOpen, clock: TickingClock())
+    try writer.store.appendSections([TestSection("s")])
+    // A list that stays small (invariant checks are per item): an item in, then out again.
+    for step in 0..<1_300 {
+      if step % 2 == 0 {
+        try writer.store.appendItems([TestItem("item \(step)")], toSection: TestSection("s").id)
+      } else {
+        try writer.store.deleteItems([TestItem("item \(step - 1)").id])
+      }
+    }
+    try writer.close()
+    let referencePath = directory.file("reference.journal")
+    try Self.copy(path, to: referencePath)
+    let fast = try Self.open(path, .whenNeeded, clock: TickingClock())
+    let reference = try Self.open(referencePath, .atOpen, clock: TickingClock())
+    defer {
+      try? fast.close()
+      try? reference.close()
+    }
+    try Self.undoAndRedo(fast.store, reference.store, steps: 1_000, headEvery: 97)
+    #expect({ Self.unloaded(fast) }(), "the head's 1,024 nearest ancestors are in the index")
+    try Self.undoAndRedo(fast.store, reference.store, steps: .max, headEvery: 97)
+    #expect(!{ Self.unloaded(fast) }(), "undo past them loads the history")
+    try Self.expectSameHistory(fast.store, reference.store, versions: [0, 1, 200, 1_301])
+  }
+
+  @Test func anIndexWithoutRedoChildrenLoadsTheHistoryForARedoIntoTheUnknown() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.file("list.journal")
+    try Self.writeRandomHistory(at: path, seed: 41, steps: 150)
+    // The index as a writer that predates the redo children section leaves it.
+    let indexPath = path + ".index"
+    let file = try JournalReadIndexFile.read(at: indexPath, fileSystem: POSIXFileSystem())
+    var sections: [JournalReadIndexFile.Section] = []
+    for kind in UInt32(1)...5 {
+      if let bytes = try file.section(kind) { sections.append(.init(kind: kind, bytes: bytes, compressed: kind != 1)) }
+    }
+    let reader = try JournalReader.open(at: path)
+    try JournalReadIndexFile.write(
+      JournalReadIndexFile.encode(journal: reader.prefix, sections: sections), at: indexPath, fileSystem: POSIXFileSystem())
     let referencePath = directory.file("reference.journal")
     try Self.copy(path, to: referencePath)
     let fast = try Self.open(path, .whenNeeded, clock: TickingClock())
@@ -158,22 +299,8 @@ import Testing
       try? reference.close()
     }
     #expect({ Self.unloaded(fast) }())
-    var undone = 0
-    while reference.store.canUndo && undone < 50 {
-      #expect({ Self.canUndo(fast) }())
-      let fastChange = try fast.store.undo()
-      let referenceChange = try reference.store.undo()
-      Self.check(fastChange.reverted, referenceChange.reverted)
-      Self.check(fastChange.events, referenceChange.events)
-      Self.expectSameHead(fast.store, reference.store)
-      undone += 1
-    }
-    #expect(!{ Self.unloaded(fast) }())
-    while reference.store.redoTarget != nil {
-      _ = try fast.store.redo()
-      _ = try reference.store.redo()
-      Self.expectSameHead(fast.store, reference.store)
-    }
+    try Self.undoAndRedo(fast.store, reference.store, steps: 20)
+    try Self.expectSameHistory(fast.store, reference.store, versions: [0, reference.store.head.rawValue])
   }
 
   @Test func aStaleOrDamagedIndexFallsBackToTheReplay() throws {

@@ -242,7 +242,7 @@ import Testing
     var random = SeededRandom(seed: 22)
     for round in 0..<300 {
       var sections: [JournalReadIndexFile.Section] = []
-      for kind in [1, 2, 3, 4] as [UInt32] {
+      for kind in [1, 2, 3, 4, 6] as [UInt32] {
         var bytes = try #require(try real.section(kind))
         switch (round + Int(kind)) % 4 {
         case 0: continue  // left out
@@ -268,6 +268,7 @@ import Testing
         _ = try? index.entry(for: Version(number))
         _ = try? index.parent(of: Version(number))
         _ = try? index.events(from: Version(number), to: index.head)
+        _ = try? index.redoChild(of: Version(number))
       }
     }
   }

@@ -709,14 +709,17 @@ struct _HistoryGraph<Section: ListElement, Item: ListElement>: Sendable {
 extension _HistoryGraph {
   /// Turns a fresh graph into one that stands for `latest + 1` versions without their nodes,
   /// but for `head`, a root whose state is `state`: a store opened from its head, whose commits
-  /// then go on top of `head` (see ``_UnloadedHistory``).
+  /// then go on top of `head` (see ``_UnloadedHistory``). The versions after `head` get stored
+  /// placeholder nodes (``fillUnloaded(_:parent:moving:label:timestampMillis:stateAfter:)``);
+  /// after version 0 only with `storingNodes`.
   ///
   /// - Complexity: O(latest − head) (the nodes from the head to the newest version are kept).
   @inlinable
-  mutating func startUnloaded(through latest: Int, head: Int, state: Snapshot) {
+  mutating func startUnloaded(through latest: Int, head: Int, state: Snapshot, storingNodes: Bool = false) {
     precondition(count == 1 && head <= latest, "only a fresh graph starts unloaded")
     if latest >= 1 { nodes.addLostPrefix(through: latest) }
-    if head >= 1 { nodes.storeLostVersions(from: head) }
+    // Version 0's children need stored nodes too when they are to be filled in.
+    if latest >= 1 && (head >= 1 || storingNodes) { nodes.storeLostVersions(from: max(1, head)) }
     var state = state
     state.clearMarkers()
     checkpoints[Int32(head)] = state
@@ -726,4 +729,55 @@ extension _HistoryGraph {
   /// loaded into the loaded graph.
   @inlinable
   func node(_ version: Int) -> _VersionNode { nodes[version] }
+
+  /// A redo child that is not known (`_VersionNode.redoChild`): the versions of a store opened
+  /// from its head that it read from the file without their redo children. Reads as none.
+  @inlinable
+  static var unknownRedoChild: Int32 { -2 }
+
+  /// Whether `version`'s redo child is not known (see ``unknownRedoChild``).
+  @inlinable
+  func isRedoChildUnknown(of version: Int) -> Bool { nodes[version].redoChild == Self.unknownRedoChild }
+
+  /// Sets `version`'s redo child (nil: none) as read from the file, or marks it unknown.
+  @inlinable
+  mutating func setRedoChild(of version: Int, to child: Int??) {
+    switch child {
+    case .some(.some(let child)): nodes[version].redoChild = Int32(child)
+    case .some(.none): nodes[version].redoChild = -1
+    case .none: nodes[version].redoChild = Self.unknownRedoChild
+    }
+  }
+
+  /// Fills the stored placeholder of `version` (a graph started unloaded, see
+  /// ``startUnloaded(through:head:state:)``) with the version read from the file: a child of
+  /// `parent`, which is filled already, with `newEvents` (moved out) and `stateAfter` kept as a
+  /// checkpoint when due. Versions are filled in ascending order.
+  ///
+  /// - Complexity: O(events), as ``add(parent:moving:label:timestampMillis:stateAfter:)``.
+  @inlinable
+  mutating func fillUnloaded(
+    _ version: Int, parent: Int, moving newEvents: inout [Event], label: String?, timestampMillis: Int64,
+    stateAfter: @autoclosure () -> Snapshot
+  ) {
+    precondition(parent < version && nodes[version].parent < 0, "v\(version) is not a placeholder after v\(parent)")
+    let count = newEvents.count
+    let weight = appendEvents(movingIn: newEvents.indices, of: &newEvents)
+    newEvents.removeAll()
+    let parentNode = nodes[parent]
+    let since = parentNode.eventsSinceCheckpoint + weight
+    let isCheckpoint = since >= checkpointInterval
+    nodes[version] = _VersionNode(
+      parent: Int32(parent), nextSibling: parentNode.firstChild, depth: parentNode.depth + 1,
+      eventCount: Int32(count), firstEvent: events.count - count, eventsSinceCheckpoint: isCheckpoint ? 0 : since,
+      timestampMillis: timestampMillis, label: label)
+    nodes[parent].firstChild = Int32(version)
+    if isCheckpoint {
+      var state = stateAfter()
+      state.clearMarkers()
+      checkpointBytes += CheckpointBudget.estimatedCost(of: state)
+      checkpoints[Int32(version)] = state
+      if let limit = checkpointBudget.maximumBytes, checkpointBytes > limit { thin(toFit: limit) }
+    }
+  }
 }

@@ -33,6 +33,8 @@ struct _StoreState<Section: ListElement, Item: ListElement>: Sendable {
   /// Set while a store opened from its head has not loaded its older history (see
   /// ``_UnloadedHistory``): `graph` then holds only the opened head and the commits since.
   @usableFromInline var unloaded: _UnloadedHistory<Section, Item>?
+  /// With `unloaded`: the versions around the opened head the graph holds (see ``_UnloadedWindow``).
+  @usableFromInline var window: _UnloadedWindow?
 
   @usableFromInline var observers: [UInt64: @Sendable (ListChange<Section, Item>) -> Void] = [:]
   @usableFromInline var nextObserverID: UInt64 = 0

@@ -13,6 +13,9 @@ enum _ReadIndexSection {
   /// record sequence, the checkpoint rule, the head's redo child; zstd): what a store needs to
   /// open from the head and append without replaying.
   @usableFromInline static let position: UInt32 = 5
+  /// The redo children of version 0 and of indexed versions (varints, zstd): where redo goes
+  /// from the versions a store opened from its head undoes to without replaying.
+  @usableFromInline static let redoChildren: UInt32 = 6
 }
 
 /// A bounds-checked reader of an index section's varints, failing with the section's offset.
@@ -303,5 +306,46 @@ enum _ReadIndexRecords {
     }
     guard cursor.isAtEnd else { throw cursor.fail("\(bytes.count - cursor.offset) bytes after the last record") }
     return records
+  }
+}
+
+/// The redo children section: `count | (versionDelta redoChildPlusOne)…`, versions ascending
+/// (the first delta from 0, which may be 0 for version 0 itself), `redoChildPlusOne` 0 for a
+/// version without a redo child, else the child (always a newer version) plus one. A version
+/// not listed has a redo child the writer did not know.
+@usableFromInline
+enum _ReadIndexRedoChildren {
+  @usableFromInline
+  static func encode(_ children: [(version: Int, redoChild: Int?)]) -> [UInt8] {
+    var bytes: [UInt8] = []
+    bytes._appendIndexVarint(UInt64(children.count))
+    var previous = 0
+    for entry in children {
+      bytes._appendIndexVarint(UInt64(entry.version - previous))
+      previous = entry.version
+      bytes._appendIndexVarint(entry.redoChild.map { UInt64($0 + 1) } ?? 0)
+    }
+    return bytes
+  }
+
+  @usableFromInline
+  static func decode(_ bytes: [UInt8], latestVersion: Int, path: String) throws(JournalReadIndexProblem) -> [Int: Int?] {
+    var cursor = _ReadIndexCursor(bytes, section: _ReadIndexSection.redoChildren, path: path)
+    let count = try cursor.int(max: latestVersion + 1, "redo child count")
+    var children: [Int: Int?] = [:]
+    children.reserveCapacity(count)
+    var version = 0
+    for index in 0..<count {
+      let delta = try cursor.int(max: latestVersion - version, "version delta")
+      guard delta > 0 || index == 0 else { throw cursor.fail("versions not ascending after \(version)") }
+      version += delta
+      let child = try cursor.int(max: latestVersion + 1, "redo child")
+      guard child == 0 || child - 1 > version else {
+        throw cursor.fail("v\(child - 1) is not newer than v\(version), so not its child")
+      }
+      children[version] = child == 0 ? .some(nil) : .some(child - 1)
+    }
+    guard cursor.isAtEnd else { throw cursor.fail("\(bytes.count - cursor.offset) bytes after the last redo child") }
+    return children
   }
 }

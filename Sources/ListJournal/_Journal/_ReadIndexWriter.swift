@@ -40,20 +40,33 @@ enum _ReadIndexWriter {
       eventCount += info.operationCount
     }
 
-    var indexed = Set<Int>()
-    if latest >= 1 { indexed.formUnion(max(1, latest - recentVersions + 1)...latest) }
+    // Only versions whose events the store has at hand: one opened from its head and not
+    // loaded would otherwise replay its history to write them.
+    var indexedEvents: [Int: [ListEvent<Section, Item>]] = [:]
+    if latest >= 1 {
+      for version in max(1, latest - recentVersions + 1)...latest {
+        if let events = store._eventsAtHand(of: Version(version)) { indexedEvents[version] = events }
+      }
+    }
     var cursor = head
     for _ in 0..<recentVersions where cursor > 0 {
-      indexed.insert(cursor)
+      if indexedEvents[cursor] == nil {
+        guard let events = store._eventsAtHand(of: Version(cursor)) else { break }
+        indexedEvents[cursor] = events
+      }
       cursor = Int(table.parents[cursor])
     }
     var encoder = codec
     encoder.reset()
     var records: [(version: Int, payload: [UInt8])] = []
-    records.reserveCapacity(indexed.count)
-    for version in indexed.sorted() {
+    records.reserveCapacity(indexedEvents.count)
+    // Where redo goes from version 0 and the indexed versions, where the store knows it.
+    var redoChildren: [(version: Int, redoChild: Int?)] = []
+    for version in [0] + indexedEvents.keys.sorted() {
+      if let child = store._redoChildAtHand(of: Version(version)) { redoChildren.append((version, child?.rawValue)) }
+      guard version > 0 else { continue }
       let info = table.info(of: version)
-      let events = (try? store.events(of: Version(version))) ?? []
+      let events = indexedEvents[version]!
       let commit = HistoryCommit(
         version: Version(version), parent: info.parent!, timestamp: info.timestamp, label: info.label, events: events)
       records.append((version, try encoder.encode(.commit(commit), sequence: UInt64(records.count + 1)).payload))
@@ -73,6 +86,7 @@ enum _ReadIndexWriter {
       JournalReadIndexFile.Section(kind: _ReadIndexSection.versions, bytes: table.encoded()),
       JournalReadIndexFile.Section(kind: _ReadIndexSection.recent, bytes: _ReadIndexRecords.encode(records)),
       JournalReadIndexFile.Section(kind: _ReadIndexSection.head, bytes: checkpoint.payload),
+      JournalReadIndexFile.Section(kind: _ReadIndexSection.redoChildren, bytes: _ReadIndexRedoChildren.encode(redoChildren)),
     ]
     // Only a store that wrote the journal knows where its stream stands (a replay without a
     // sink keeps no encoder): without it, a store opening the journal replays it.

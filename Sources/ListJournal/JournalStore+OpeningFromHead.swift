@@ -15,7 +15,7 @@ extension JournalStore {
   static func openFromHead(
     reader: JournalReader, codec: HistoryCodec<Section, Item>, sink: _JournalWriterSink, configuration: Configuration,
     encodingInBackground: Bool
-  ) -> (store: Store, commits: Int, headMoves: Int)? {
+  ) -> (store: Store, commits: Int, headMoves: Int, index: JournalReadIndex<Section, Item>)? {
     guard
       let index = try? JournalReadIndex.open(journal: reader, codec: codec, fileSystem: configuration.options.fileSystem),
       let bytes = try? index.file.section(_ReadIndexSection.position),
@@ -46,6 +46,6 @@ extension JournalStore {
         position: position, codec: codec, sink: sink, configuration: settings,
         encodingInBackground: encodingInBackground, source: source)
     else { return nil }
-    return (store, index.commitCount, index.headMoveCount)
+    return (store, index.commitCount, index.headMoveCount, index)
   }
 }

@@ -61,12 +61,17 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   @usableFromInline let codec: HistoryCodec<Section, Item>
   /// Commit and head-move records the journal held when it was opened.
   @usableFromInline let openedRecords: (commits: Int, headMoves: Int)
+  /// The read index the store was opened from (nil after a replay): its version table, which
+  /// describes the versions up to the opening, is extended when the index is written again.
+  @usableFromInline let openedIndex: JournalReadIndex<Section, Item>?
 
   @inlinable
   init(
     store: Store, path: String, writer: JournalWriter, tracker: _DurabilityTracker, sink: _JournalWriterSink,
-    durability: JournalDurability, codec: HistoryCodec<Section, Item>, openedRecords: (commits: Int, headMoves: Int)
+    durability: JournalDurability, codec: HistoryCodec<Section, Item>, openedRecords: (commits: Int, headMoves: Int),
+    openedIndex: JournalReadIndex<Section, Item>? = nil
   ) {
+    self.openedIndex = openedIndex
     self.store = store
     self.path = path
     self.writer = writer
@@ -196,7 +201,7 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
         tracker.start(durableVersion: opened.store.latestVersion, durableSequence: writer.durableSequence)
         return JournalStore(
           store: opened.store, path: path, writer: writer, tracker: tracker, sink: sink, durability: durability,
-          codec: codec, openedRecords: (opened.commits, opened.headMoves))
+          codec: codec, openedRecords: (opened.commits, opened.headMoves), openedIndex: opened.index)
       }
       let counter = _KindCounter()
       let store = try _JournalReplay.replay(
@@ -339,7 +344,7 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
       of: store, codec: codec, prefix: prefix, journalPath: path,
       commitCount: openedRecords.commits + sink.commitRecords.withLock { $0 },
       headMoveCount: openedRecords.headMoves + sink.headMoveRecords.withLock { $0 },
-      fileSystem: options.fileSystem)
+      previous: openedIndex, fileSystem: options.fileSystem)
   }
 
   /// Whether the writer has stopped (closed, or after a failed write or sync).

@@ -124,8 +124,9 @@ import Testing
             let changes = try (fast.store.redo(), reference.store.redo())
             Self.check(changes.0.events, changes.1.events, "redo at step \(step)")
           } else {
+            // Labels the history has not seen yet: the version table's label list grows.
             for store in [fast.store, reference.store] {
-              try store.transaction { tx in
+              try store.transaction(label: "window \(session) \(step % 3)") { tx in
                 if tx.snapshot.sectionIdentifiers.isEmpty { try tx.appendSections([TestSection("s\(step)")]) }
                 try tx.appendItems([TestItem("item \(session) \(step)")])
               }

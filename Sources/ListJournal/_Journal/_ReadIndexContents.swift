@@ -270,6 +270,78 @@ struct _ReadIndexVersionTable: Sendable {
   }
 }
 
+/// A version table extended by the versions after those it was encoded with, without decoding
+/// it: the encoded columns are copied and the new versions' values appended, which gives the
+/// bytes ``_ReadIndexVersionTable/encoded()`` gives for the whole table. Closing a journal
+/// opened from its index so costs a copy of the table, not a pass over every version.
+@usableFromInline
+struct _ReadIndexVersionTableAppender {
+  @usableFromInline var labels: [String] = []
+  @usableFromInline var labelIndexes: [String: Int32] = [:]
+  /// Parents, times, labels, event counts: each column's bytes.
+  @usableFromInline var columns: [[UInt8]] = []
+  @usableFromInline var count: Int
+  @usableFromInline var lastMillis: Int64
+
+  /// - Parameters: `bytes`, a table of `count` versions whose last time is `lastMillis`.
+  @usableFromInline
+  init(encoded bytes: [UInt8], count: Int, lastMillis: Int64, path: String) throws(JournalReadIndexProblem) {
+    var cursor = _ReadIndexCursor(bytes, section: _ReadIndexSection.versions, path: path)
+    let labelCount = try cursor.int(max: bytes.count, "label count")
+    for index in 0..<labelCount {
+      let label = try cursor.string()
+      labels.append(label)
+      labelIndexes[label] = labelIndexes[label] ?? Int32(index)
+    }
+    for what in ["parent", "time", "label", "event count"] {
+      let length = try cursor.int(max: bytes.count - cursor.offset, "\(what) column length")
+      columns.append(Array(try cursor.bytes(length)))
+    }
+    guard cursor.isAtEnd else { throw cursor.fail("\(bytes.count - cursor.offset) bytes after the event column") }
+    self.count = count
+    self.lastMillis = lastMillis
+  }
+
+  /// Appends the next version.
+  @usableFromInline
+  mutating func append(parent: Int?, millis: Int64, label: String?, eventCount: Int) {
+    let version = count
+    if version > 0 { columns[0]._appendIndexVarint(UInt64(version - 1 - (parent ?? -1))) }
+    columns[1]._appendIndexZigzag(millis &- lastMillis)
+    lastMillis = millis
+    var index: Int32 = -1
+    if let label {
+      if let known = labelIndexes[label] {
+        index = known
+      } else {
+        index = Int32(labels.count)
+        labelIndexes[label] = index
+        labels.append(label)
+      }
+    }
+    columns[2]._appendIndexVarint(UInt64(Int(index) + 1))
+    columns[3]._appendIndexVarint(UInt64(Int32(clamping: eventCount)))
+    count += 1
+  }
+
+  @usableFromInline
+  func encoded() -> [UInt8] {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(columns.reduce(64) { $0 + $1.count + 10 })
+    bytes._appendIndexVarint(UInt64(labels.count))
+    for label in labels {
+      let utf8 = Array(label.utf8)
+      bytes._appendIndexVarint(UInt64(utf8.count))
+      bytes.append(contentsOf: utf8)
+    }
+    for column in columns {
+      bytes._appendIndexVarint(UInt64(column.count))
+      bytes.append(contentsOf: column)
+    }
+    return bytes
+  }
+}
+
 /// The recent section's framing: `count | (versionDelta payloadLength payload)…`, versions
 /// ascending (the first delta from 0).
 @usableFromInline

@@ -70,7 +70,9 @@ let package = Package(
     // Cache prefetch and page population hints for a replay (C: Swift cannot spell them).
     .target(name: "CMemoryHints"),
     .target(name: "ListHistory", dependencies: ["ListState", "CMemoryHints", "ListLocking"]),
-    .target(name: "JournalFormat", dependencies: [libzstd, "ListLocking"]),
+    // CRC-32C with the CPU's instruction (C: Swift cannot spell it); a table fallback in Swift.
+    .target(name: "CChecksum"),
+    .target(name: "JournalFormat", dependencies: [libzstd, "ListLocking", "CChecksum"]),
     .target(name: "JournalFormatTesting", dependencies: ["JournalFormat", "ListLocking"]),
     .target(name: "ListDiff", dependencies: ["ListState", "ListHistory"]),
     .target(name: "ListJournal", dependencies: ["ListState", "ListHistory", "JournalFormat", "ListDiff", "ListLocking"]),

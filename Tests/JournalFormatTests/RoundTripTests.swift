@@ -166,4 +166,28 @@ import JournalFormatTesting
     long[333...].withUnsafeBytes { split.update($0) }
     #expect(split.value == long.withUnsafeBytes { _CRC32C.checksum($0) })
   }
+
+  /// The CPU's instruction (where this machine has one) and the tables agree at every length,
+  /// alignment and split.
+  @Test func crc32cInstructionMatchesTheTables() {
+    var random = SeededRandom(seed: 32)
+    let buffer = (0..<4_096).map { _ in UInt8.random(in: 0...255, using: &random) }
+    var tables = _CRC32C()
+    tables.updateWithTables(UnsafeRawBufferPointer(start: nil, count: 0))
+    for _ in 0..<2_000 {
+      let start = Int.random(in: 0..<buffer.count, using: &random)
+      let end = Int.random(in: start...min(buffer.count, start + Int.random(in: 0...300, using: &random)), using: &random)
+      let split = Int.random(in: start...end, using: &random)
+      var instruction = _CRC32C()
+      var table = _CRC32C()
+      buffer[start..<split].withUnsafeBytes { instruction.update($0); table.updateWithTables($0) }
+      buffer[split..<end].withUnsafeBytes { instruction.update($0); table.updateWithTables($0) }
+      #expect(instruction.value == table.value, "bytes \(start)..<\(end) split at \(split)")
+    }
+    #expect(Array("123456789".utf8).withUnsafeBytes { bytes in
+      var crc = _CRC32C()
+      crc.updateWithTables(bytes)
+      return crc.value
+    } == 0xE306_9283)
+  }
 }

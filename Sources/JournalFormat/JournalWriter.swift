@@ -61,6 +61,9 @@ public final class JournalWriter: Sendable {
   /// `fdatasync`, `sync()`) with each other and with `close()`, so the file is never closed under
   /// a running sync. Lock order: `syncing` before `state`, never the other way round.
   let syncing = ListMutex<Void>(())
+  /// A reader of the file as ``open(at:options:createIfMissing:keepingReader:)`` verified it, for the caller
+  /// that would otherwise open and verify it again (``takeOpeningReader()``).
+  let openingReader = ListMutex<JournalReader?>(nil)
   /// Entered while grouped durability's sync thread writes a chunk without `state`'s lock
   /// (`_WriterState.chunkInFlight`), so a checkpoint append can block until it is written:
   /// entered and left under `state`'s lock together with setting and clearing the flag, at most
@@ -127,8 +130,12 @@ public final class JournalWriter: Sendable {
   /// frame. Mid-file corruption throws `.corrupted` — use `JournalRepair.repair(at:)`.
   ///
   /// - Complexity: O(file size) checksum work.
+  ///
+  /// - Parameter keepingReader: keep a reader of the file as verified, for
+  ///   ``takeOpeningReader()`` (it holds the file's mapping until taken).
   public static func open(
-    at path: String, options: JournalOptions = JournalOptions(), createIfMissing: Bool = false
+    at path: String, options: JournalOptions = JournalOptions(), createIfMissing: Bool = false,
+    keepingReader: Bool = false
   ) throws(JournalError) -> JournalWriter {
     let fs = options.fileSystem
     if createIfMissing && !fs.exists(path) { return try create(at: path, options: options) }
@@ -137,7 +144,17 @@ public final class JournalWriter: Sendable {
       guard try file.tryLockExclusive() else { throw .locked(path: path) }
       let size = try file.size()
       guard size >= Int64(_FileHeader.size) else { throw .notAJournal(path: path) }
-      let (header, scan) = try file.mapReadOnly(length: Int(size)).withBytes { (raw) throws(JournalError) in
+      // A mapping holds the descriptor it was made from, and with it the writer's lock: the
+      // one a kept reader holds comes from a descriptor of its own.
+      let mapped: JournalMappedBytes
+      if keepingReader {
+        let readOnly = try fs.open(path, mode: .read)
+        defer { readOnly.close() }
+        mapped = try readOnly.mapReadOnly(length: Int(size))
+      } else {
+        mapped = try file.mapReadOnly(length: Int(size))
+      }
+      let (header, scan) = try mapped.withBytes { (raw) throws(JournalError) in
         let header = try _FileHeader.decode(raw, path: path)
         return (header, _Scanner.scan(raw, salt: header.salt, limits: options.limits))
       }
@@ -157,10 +174,27 @@ public final class JournalWriter: Sendable {
       let writer = JournalWriter(
         path: path, salt: header.salt, formatMinor: header.minor, recovery: recovery, options: options, state: state)
       try writer._carryStagedRecords()
+      // The file as scanned, when nothing changed it since: no cut tail, no carried records.
+      if keepingReader && recovery.tornTailBytes == 0 && writer.nextSequence == next {
+        writer.openingReader.withLock {
+          $0 = JournalReader(path: path, header: header, scan: scan, bytes: mapped, limits: options.limits)
+        }
+      }
       return writer
     } catch {
       file.close()
       throw error
+    }
+  }
+
+  /// A reader of the journal as opening the writer verified it — the same as
+  /// `JournalReader.open(at:limits:fileSystem:)` would give right after, without verifying every
+  /// chunk again; once, and nil when opening changed the file (a cut torn tail, carried staged
+  /// records), for a created journal, or without `keepingReader`.
+  public func takeOpeningReader() -> JournalReader? {
+    openingReader.withLock { reader in
+      defer { reader = nil }
+      return reader
     }
   }
 

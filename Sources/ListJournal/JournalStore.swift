@@ -176,13 +176,21 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
     options.durability = durability
     options.onDurable = { [weak tracker] sequence in tracker?.advance(toSequence: sequence) }
     let writer: JournalWriter
-    do { writer = try JournalWriter.open(at: path, options: options, createIfMissing: configuration.createIfMissing) } catch {
+    do {
+      writer = try JournalWriter.open(
+        at: path, options: options, createIfMissing: configuration.createIfMissing, keepingReader: true)
+    } catch {
       throw .journal(error)
     }
     do throws(JournalStoreError) {
+      // The file as the writer verified it (a second pass over every chunk otherwise).
       let reader: JournalReader
-      do { reader = try JournalReader.open(at: path, limits: options.limits, fileSystem: options.fileSystem) } catch {
-        throw JournalStoreError.journal(error)
+      if let opened = writer.takeOpeningReader() {
+        reader = opened
+      } else {
+        do { reader = try JournalReader.open(at: path, limits: options.limits, fileSystem: options.fileSystem) } catch {
+          throw JournalStoreError.journal(error)
+        }
       }
       let sink = _JournalWriterSink(writer: writer, tracker: tracker, defersWrites: configuration.defersWrites)
       // Append only the encodings the file's header announces (a 1.0 file stays readable by

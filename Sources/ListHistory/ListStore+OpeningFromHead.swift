@@ -110,6 +110,23 @@ extension ListStore {
     }
   }
 
+  /// The state at `version` from the history's source, for a store that has not loaded its
+  /// history and does not hold that version (not the window's, not a commit since open); nil
+  /// otherwise, when the source cannot tell, or once loading the history failed.
+  ///
+  /// - Complexity: the window's read, the first time; then what the source's rebuild costs
+  ///   (for a journal: a checkpoint near the version and the records from it).
+  @inlinable
+  package func _stateFromSource(at version: Version) -> Snapshot? {
+    let unloaded = state.withLock { state -> _UnloadedHistory<Section, Item>? in
+      guard let unloaded = state.unloaded, version.rawValue >= 0, version.rawValue <= unloaded.latest else { return nil }
+      if state.isMaterialized(version.rawValue) { return nil }
+      return state.readUnloadedWindow() && state.isMaterialized(version.rawValue) ? nil : unloaded
+    }
+    guard let unloaded, !unloaded.failedToLoad else { return nil }
+    return unloaded.source.state(version)
+  }
+
   /// The child redo goes to from `version` when the store knows it without loading its history
   /// (always once loaded): `.some(nil)` for none, nil when not known.
   @inlinable

@@ -258,10 +258,14 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   /// - Complexity: at most one checkpoint lookup plus fewer than twice the current
   ///   ``checkpointInterval`` events plus the events of one transaction — or the events on the
   ///   path from the head, when fewer (so versions near the head are cheap whatever the
-  ///   interval); O(1) for the head.
+  ///   interval); O(1) for the head. A store opened from its journal's head that has not loaded
+  ///   its history rebuilds a version it does not hold from the file instead: the nearest
+  ///   checkpoint record and the records after it, as ``JournalTimeTravel`` does.
   @inlinable
   public func state(at version: Version) throws(HistoryError) -> Snapshot {
-    // A store opened from its head knows the states around it; older ones need the history.
+    // A store opened from its head knows the states around it; older ones come from the file
+    // near them, and only when that fails from the loaded history.
+    if let travelled = _stateFromSource(at: version) { return travelled }
     try _materialize(version)
     // Collect the base and the events under the lock (O(interval)); fold outside it.
     let plan = try state.withLock { state throws(HistoryError) -> (Snapshot, [Event]) in

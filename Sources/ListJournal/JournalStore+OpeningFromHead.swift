@@ -24,11 +24,15 @@ extension JournalStore {
       let headState = try? index.snapshot()
     else { return nil }
     let settings = configuration.store
+    // Time travel over the records the index describes, for states far from the head.
+    let travel = JournalTimeTravel(reader: reader, codec: codec)
     let source = HistorySource<Section, Item>(
       info: { version in try? index.info(for: version) },
       events: { version in (try? index.events(of: version)) ?? nil },
       // A damaged section reads as unknown: redo from there loads the history.
       redoChild: { version in (try? index.redoChild(of: version)) ?? nil },
+      // Any failure (a dropped or lost version, damage) is the loaded history's to report.
+      state: { version in try? travel.state(at: version) },
       replay: { () throws(HistoryError) -> Store in
         // The records the index described: appends since open lie past the reader's frames.
         do {

@@ -248,6 +248,56 @@ import Testing
     }
   }
 
+  @Test(arguments: 1...4 as ClosedRange<UInt64>)
+  func statesFarFromTheHeadComeFromTheFileWithoutLoading(seed: UInt64) throws {
+    let directory = TemporaryDirectory()
+    let path = directory.file("fast.journal")
+    let referencePath = directory.file("reference.journal")
+    try Self.writeRandomHistory(at: path, seed: seed, steps: propertySteps(300))
+    try Self.copy(path, to: referencePath)
+    let fast = try Self.open(path, .whenNeeded, clock: TickingClock())
+    let reference = try Self.open(referencePath, .atOpen, clock: TickingClock())
+    defer {
+      try? fast.close()
+      try? reference.close()
+    }
+    #expect({ Self.unloaded(fast) }())
+    let latest = reference.store.latestVersion.rawValue
+    var random = SeededRandom(seed: seed &* 6_151)
+    let versions = [0, 1, latest] + (0..<40).map { _ in Int.random(in: 0...latest, using: &random) }
+    for version in versions.map({ Version($0) }) {
+      try Self.check(fast.store.state(at: version), reference.store.state(at: version), "state at \(version)")
+    }
+    // The window holds the head's line and its redo path; the others can only come from the file.
+    var near = Set(reference.store.redoPath().map(\.rawValue))
+    var cursor: Version? = reference.store.head
+    while let version = cursor {
+      near.insert(version.rawValue)
+      cursor = reference.store.info(for: version)?.parent
+    }
+    #expect(versions.contains { !near.contains($0) }, "seed \(seed) samples versions off the head's line")
+    #expect({ Self.unloaded(fast) }(), "states anywhere in the history are rebuilt from the file")
+    #expect(throws: HistoryError.unknownVersion(Version(latest + 1))) { try fast.store.state(at: Version(latest + 1)) }
+    // Commits since open are the store's own; the older states still come from the file.
+    for store in [fast.store, reference.store] {
+      try store.transaction(label: "after open") { tx in
+        if tx.snapshot.sectionIdentifiers.isEmpty { try tx.appendSections([TestSection("after open")]) }
+        try tx.appendItems([TestItem("after open \(seed)")])
+      }
+    }
+    for version in (versions.prefix(8) + [latest + 1]).map({ Version($0) }) {
+      try Self.check(fast.store.state(at: version), reference.store.state(at: version), "state at \(version) after a commit")
+    }
+    #expect({ Self.unloaded(fast) }())
+    // The same states once the history is loaded (an undo past the window's reach loads it).
+    try fast.store.checkout(Version(0))
+    try reference.store.checkout(Version(0))
+    Self.expectSameHead(fast.store, reference.store)
+    for version in versions.prefix(8).map({ Version($0) }) {
+      try Self.check(fast.store.state(at: version), reference.store.state(at: version), "state at \(version) once loaded")
+    }
+  }
+
   @Test func undoPastTheWindowLoadsTheHistoryOnceAndStillMatches() throws {
     let directory = TemporaryDirectory()
     let path = directory.file("list.journal")

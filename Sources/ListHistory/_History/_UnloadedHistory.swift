@@ -12,6 +12,9 @@ package struct HistorySource<Section: ListElement, Item: ListElement>: Sendable 
   @usableFromInline package var events: @Sendable (Version) -> [ListEvent<Section, Item>]?
   /// The child redo goes to from a version: `.some(nil)` when it has none, nil when not known here.
   @usableFromInline package var redoChild: @Sendable (Version) -> Version??
+  /// The state at a version, markers cleared, rebuilt from the records near it (nil: not here,
+  /// or not cleanly: the loaded history then answers, with its typed error if there is one).
+  @usableFromInline package var state: @Sendable (Version) -> ListSnapshot<Section, Item>?
   /// The history as it was at open, replayed from the records (no sink): called once, the first
   /// time something needs more than the above.
   @usableFromInline package var replay: @Sendable () throws(HistoryError) -> ListStore<Section, Item>
@@ -19,11 +22,13 @@ package struct HistorySource<Section: ListElement, Item: ListElement>: Sendable 
   package init(
     info: @escaping @Sendable (Version) -> VersionInfo?, events: @escaping @Sendable (Version) -> [ListEvent<Section, Item>]?,
     redoChild: @escaping @Sendable (Version) -> Version?? = { _ in nil },
+    state: @escaping @Sendable (Version) -> ListSnapshot<Section, Item>? = { _ in nil },
     replay: @escaping @Sendable () throws(HistoryError) -> ListStore<Section, Item>
   ) {
     self.info = info
     self.events = events
     self.redoChild = redoChild
+    self.state = state
     self.replay = replay
   }
 }
@@ -225,6 +230,16 @@ final class _UnloadedHistory<Section: ListElement, Item: ListElement>: Sendable 
     }
   }
 
+  /// Whether a load failed: the records disagree with what the store opened from, so nothing
+  /// else is answered from the file either.
+  @inlinable
+  var failedToLoad: Bool {
+    loaded.withLock { result in
+      if case .failure? = result { return true }
+      return false
+    }
+  }
+
   /// The replayed history, taken out (a failure stays, for the next caller).
   @inlinable
   func takeLoaded() throws(HistoryError) -> ListStore<Section, Item> {
@@ -263,15 +278,19 @@ extension ListStore {
         swap(&taken, &replayedState.graph)
         return (taken, replayedState.head, replayedState.headSnapshot)
       }
+      // A disagreement stays, as a failed replay does: the next caller gets it without a replay.
+      func refuse(_ reason: String) -> HistoryError {
+        let error = HistoryError.invalidRecord(sequence: 0, reason: reason)
+        unloaded.loaded.withLock { $0 = .failure(error) }
+        return error
+      }
       guard graph.count == unloaded.latest + 1, replayedHead == unloaded.head else {
-        throw .invalidRecord(
-          sequence: 0,
-          reason: "the journal's records end at v\(graph.count - 1) with the head at v\(replayedHead), "
+        throw refuse(
+          "the journal's records end at v\(graph.count - 1) with the head at v\(replayedHead), "
             + "not v\(unloaded.latest) and v\(unloaded.head) as its read index said")
       }
       guard replayedState == unloaded.headState else {
-        throw .invalidRecord(
-          sequence: 0, reason: "the journal's records give another state of v\(unloaded.head) than its read index")
+        throw refuse("the journal's records give another state of v\(unloaded.head) than its read index")
       }
       // The commits since open, on any version the window held; their states from the graph
       // that held them, only where the loaded graph keeps a checkpoint.

@@ -260,7 +260,7 @@ public final class ListStore<Section: ListElement, Item: ListElement>: Sendable 
   ///   path from the head, when fewer (so versions near the head are cheap whatever the
   ///   interval); O(1) for the head. A store opened from its journal's head that has not loaded
   ///   its history rebuilds a version it does not hold from the file instead: the nearest
-  ///   checkpoint record and the records after it, as ``JournalTimeTravel`` does.
+  ///   checkpoint record and the records after it, as `JournalTimeTravel` does.
   @inlinable
   public func state(at version: Version) throws(HistoryError) -> Snapshot {
     // A store opened from its head knows the states around it; older ones come from the file

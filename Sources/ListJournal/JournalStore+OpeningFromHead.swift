@@ -7,14 +7,17 @@ extension JournalStore {
   /// come from the index, the older history from the journal when first needed. Nil when the
   /// index cannot serve: missing, stale (it must describe exactly the records `reader` read),
   /// damaged, written by a replay rather than a store, or not continuing the journal's last
-  /// record. The caller then replays the journal.
+  /// record. The caller then replays the journal. `stateFromFile` and `replay` are made by the
+  /// caller, where the app's element types specialize them: time travel over the records at
+  /// open, and the history's load when something needs it.
   ///
   /// - Complexity: the index file's read and checksum, the decoding of the head's state and of
   ///   the codec's tables; nothing per version of the history.
   @usableFromInline
   static func openFromHead(
     reader: JournalReader, codec: HistoryCodec<Section, Item>, sink: _JournalWriterSink, configuration: Configuration,
-    encodingInBackground: Bool
+    encodingInBackground: Bool, stateFromFile: @escaping @Sendable (Version) -> ListSnapshot<Section, Item>?,
+    replay: @escaping @Sendable () throws(HistoryError) -> Store
   ) -> (store: Store, commits: Int, headMoves: Int, index: JournalReadIndex<Section, Item>)? {
     guard
       let index = try? JournalReadIndex.open(journal: reader, codec: codec, fileSystem: configuration.options.fileSystem),
@@ -24,26 +27,13 @@ extension JournalStore {
       let headState = try? index.snapshot()
     else { return nil }
     let settings = configuration.store
-    // Time travel over the records the index describes, for states far from the head.
-    let travel = JournalTimeTravel(reader: reader, codec: codec)
     let source = HistorySource<Section, Item>(
       info: { version in try? index.info(for: version) },
       events: { version in (try? index.events(of: version)) ?? nil },
       // A damaged section reads as unknown: redo from there loads the history.
       redoChild: { version in (try? index.redoChild(of: version)) ?? nil },
-      // Any failure (a dropped or lost version, damage) is the loaded history's to report.
-      state: { version in try? travel.state(at: version) },
-      replay: { () throws(HistoryError) -> Store in
-        // The records the index described: appends since open lie past the reader's frames.
-        do {
-          return try _JournalReplay.replay(
-            reader, codec: codec, sink: nil, checkpointInterval: settings.checkpointInterval,
-            checkpointBudget: settings.checkpointBudget, journalCheckpointBytes: settings.journalCheckpointBytes,
-            clock: settings.clock)
-        } catch {
-          throw .invalidRecord(sequence: 0, reason: "the history of '\(reader.path)' cannot be loaded: \(error)")
-        }
-      })
+      state: stateFromFile,
+      replay: replay)
     guard
       let store = try? Store(
         resumingAt: index.head, latest: index.latestVersion, state: headState, eventCount: index.eventCount,

@@ -2,14 +2,37 @@ import JournalFormat
 import ListHistory
 
 extension JournalStore {
+  /// What a store opened from its head reads from the records `reader` holds: the state at a
+  /// version (time travel from the nearest checkpoint record; nil on any failure — a dropped or
+  /// lost version, damage — which the loaded history then reports) and the history's replay.
+  /// Inlinable so that the app's element types specialize both.
+  @inlinable
+  static func _historyInFile(reader: JournalReader, codec: HistoryCodec<Section, Item>, settings: ListStoreConfiguration)
+    -> (state: @Sendable (Version) -> ListSnapshot<Section, Item>?, replay: @Sendable () throws(HistoryError) -> Store)
+  {
+    let travel = JournalTimeTravel(reader: reader, codec: codec)
+    return (
+      state: { version in try? travel.state(at: version) },
+      replay: { () throws(HistoryError) -> Store in
+        // The records the index described: appends since open lie past the reader's frames.
+        do {
+          return try _JournalReplay.replay(
+            reader, codec: codec, sink: nil, checkpointInterval: settings.checkpointInterval,
+            checkpointBudget: settings.checkpointBudget, journalCheckpointBytes: settings.journalCheckpointBytes,
+            clock: settings.clock)
+        } catch {
+          throw .invalidRecord(sequence: 0, reason: "the history of '\(reader.path)' cannot be loaded: \(error)")
+        }
+      })
+  }
+
   /// A store opened from the journal's read index instead of a replay (see
   /// ``JournalHistoryLoading/whenNeeded``): the head's state and where the record stream stands
   /// come from the index, the older history from the journal when first needed. Nil when the
   /// index cannot serve: missing, stale (it must describe exactly the records `reader` read),
   /// damaged, written by a replay rather than a store, or not continuing the journal's last
-  /// record. The caller then replays the journal. `stateFromFile` and `replay` are made by the
-  /// caller, where the app's element types specialize them: time travel over the records at
-  /// open, and the history's load when something needs it.
+  /// record. The caller then replays the journal. `stateFromFile` and `replay` come from
+  /// ``_historyInFile(reader:codec:settings:)``, made by the inlinable caller.
   ///
   /// - Complexity: the index file's read and checksum, the decoding of the head's state and of
   ///   the codec's tables; nothing per version of the history.

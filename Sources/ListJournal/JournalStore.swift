@@ -201,29 +201,11 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
       // records moves off the committing thread too. (Not with `.strict` or `.grouped`: their
       // `onDurable` may run on the background writer, which must never wait for the store.)
       let encodingInBackground = configuration.defersWrites && durability == .relaxed
-      // Time travel over the records the read index describes, for states far from the head;
-      // made here, where the app's element types specialize it. Any failure (a dropped or lost
-      // version, damage) is left to the loaded history to report.
-      let travel = JournalTimeTravel(reader: reader, codec: appending)
-      let settings = configuration.store
-      let replayCodec = appending
-      // The history as the index described it, replayed when first needed (appends since open
-      // lie past the reader's frames); specialized here too.
-      let replay: @Sendable () throws(HistoryError) -> Store = { () throws(HistoryError) -> Store in
-        do {
-          return try _JournalReplay.replay(
-            reader, codec: replayCodec, sink: nil, checkpointInterval: settings.checkpointInterval,
-            checkpointBudget: settings.checkpointBudget, journalCheckpointBytes: settings.journalCheckpointBytes,
-            clock: settings.clock)
-        } catch {
-          throw .invalidRecord(sequence: 0, reason: "the history of '\(reader.path)' cannot be loaded: \(error)")
-        }
-      }
       if configuration.historyLoading == .whenNeeded,
+        case let history = _historyInFile(reader: reader, codec: appending, settings: configuration.store),
         let opened = openFromHead(
           reader: reader, codec: appending, sink: sink, configuration: configuration,
-          encodingInBackground: encodingInBackground, stateFromFile: { version in try? travel.state(at: version) },
-          replay: replay)
+          encodingInBackground: encodingInBackground, stateFromFile: history.state, replay: history.replay)
       {
         tracker.start(durableVersion: opened.store.latestVersion, durableSequence: writer.durableSequence)
         return JournalStore(

@@ -13,19 +13,19 @@
 @usableFromInline
 package struct HistoryStreamPosition: Sendable, Equatable {
   /// The sequence of the stream's last record.
-  package var recordSequence: UInt64
+  @usableFromInline package var recordSequence: UInt64
   /// Encoded bytes of the records since the last checkpoint, and that checkpoint's size.
-  package var bytesSinceCheckpoint: Int
-  package var lastCheckpointBytes: Int
+  @usableFromInline package var bytesSinceCheckpoint: Int
+  @usableFromInline package var lastCheckpointBytes: Int
   /// The sequence of the last checkpoint record (0: none) and its state's item count.
-  package var lastCheckpointSequence: UInt64
-  package var lastCheckpointItems: Int?
+  @usableFromInline package var lastCheckpointSequence: UInt64
+  @usableFromInline package var lastCheckpointItems: Int?
   /// The first record after the last checkpoint at which a checkpoint became due, if any.
-  package var checkpointDueSince: UInt64?
+  @usableFromInline package var checkpointDueSince: UInt64?
   /// The head's redo child (nil: none).
-  package var redoChild: Int?
+  @usableFromInline package var redoChild: Int?
   /// The encoder's intern tables (``HistoryCodec/encodedEncoderTables()``).
-  package var encoderTables: [UInt8]
+  @usableFromInline package var encoderTables: [UInt8]
 
   package init(
     recordSequence: UInt64, bytesSinceCheckpoint: Int, lastCheckpointBytes: Int, lastCheckpointSequence: UInt64,
@@ -61,6 +61,7 @@ package struct HistoryStreamPosition: Sendable, Equatable {
   /// Reads what ``encoded()`` wrote (the tables are checked when a codec restores them).
   ///
   /// - Throws: ``HistoryCodecError/malformed(offset:reason:)`` naming the byte.
+  @usableFromInline
   package static func decode(_ bytes: [UInt8]) throws(HistoryCodecError) -> HistoryStreamPosition {
     var reader = _ByteReader(bytes)
     let limit = Int(Int32.max)

@@ -17,7 +17,7 @@ extension ListStore {
   /// ```
   /// - Throws: ``HistoryCodecError`` when the position's tables are malformed.
   /// - Complexity: O(the encoder tables), plus O(latest − head) for the nodes after the head.
-  @usableFromInline
+  @inlinable
   package convenience init(
     resumingAt head: Version, latest: Version, state headState: Snapshot, eventCount: Int,
     position: HistoryStreamPosition, codec: HistoryCodec<Section, Item>, sink: any HistoryRecordSink,

@@ -2,16 +2,38 @@ import JournalFormat
 import ListHistory
 
 extension JournalStore {
-  /// What a store opened from its head reads from the records `reader` holds: the state at a
-  /// version (time travel from the nearest checkpoint record; nil on any failure — a dropped or
-  /// lost version, damage — which the loaded history then reports) and the history's replay.
-  /// Inlinable so that the app's element types specialize both.
+  /// A store opened from the journal's read index instead of a replay (see
+  /// ``JournalHistoryLoading/whenNeeded``): the head's state and where the record stream stands
+  /// come from the index, the older history from the journal when first needed (time travel
+  /// from the nearest checkpoint record `reader` holds, and the history's replay). Nil when the
+  /// index cannot serve: missing, stale (it must describe exactly the records `reader` read),
+  /// damaged, written by a replay rather than a store, or not continuing the journal's last
+  /// record. The caller then replays the journal. Inlinable so that the app's element types
+  /// specialize the head's decoding, the travel and the replay (each runs two to four times
+  /// slower unspecialized).
+  ///
+  /// - Complexity: the index file's read and checksum, the decoding of the head's state and of
+  ///   the codec's tables; nothing per version of the history.
   @inlinable
-  static func _historyInFile(reader: JournalReader, codec: HistoryCodec<Section, Item>, settings: ListStoreConfiguration)
-    -> (state: @Sendable (Version) -> ListSnapshot<Section, Item>?, replay: @Sendable () throws(HistoryError) -> Store)
-  {
+  static func openFromHead(
+    reader: JournalReader, codec: HistoryCodec<Section, Item>, sink: _JournalWriterSink, configuration: Configuration,
+    encodingInBackground: Bool
+  ) -> (store: Store, commits: Int, headMoves: Int, index: JournalReadIndex<Section, Item>)? {
+    guard
+      let index = try? JournalReadIndex.open(journal: reader, codec: codec, fileSystem: configuration.options.fileSystem),
+      let bytes = try? index.file.section(_ReadIndexSection.position),
+      let position = try? HistoryStreamPosition.decode(bytes),
+      position.recordSequence + 1 == reader.nextSequence,
+      let headState = try? index.snapshot()
+    else { return nil }
+    let settings = configuration.store
     let travel = JournalTimeTravel(reader: reader, codec: codec)
-    return (
+    let source = HistorySource<Section, Item>(
+      info: { version in try? index.info(for: version) },
+      events: { version in (try? index.events(of: version)) ?? nil },
+      // A damaged section reads as unknown: redo from there loads the history.
+      redoChild: { version in (try? index.redoChild(of: version)) ?? nil },
+      // Nil on any failure (a dropped or lost version, damage): the loaded history then reports it.
       state: { version in try? travel.state(at: version) },
       replay: { () throws(HistoryError) -> Store in
         // The records the index described: appends since open lie past the reader's frames.
@@ -24,39 +46,6 @@ extension JournalStore {
           throw .invalidRecord(sequence: 0, reason: "the history of '\(reader.path)' cannot be loaded: \(error)")
         }
       })
-  }
-
-  /// A store opened from the journal's read index instead of a replay (see
-  /// ``JournalHistoryLoading/whenNeeded``): the head's state and where the record stream stands
-  /// come from the index, the older history from the journal when first needed. Nil when the
-  /// index cannot serve: missing, stale (it must describe exactly the records `reader` read),
-  /// damaged, written by a replay rather than a store, or not continuing the journal's last
-  /// record. The caller then replays the journal. `stateFromFile` and `replay` come from
-  /// ``_historyInFile(reader:codec:settings:)``, made by the inlinable caller.
-  ///
-  /// - Complexity: the index file's read and checksum, the decoding of the head's state and of
-  ///   the codec's tables; nothing per version of the history.
-  @usableFromInline
-  static func openFromHead(
-    reader: JournalReader, codec: HistoryCodec<Section, Item>, sink: _JournalWriterSink, configuration: Configuration,
-    encodingInBackground: Bool, stateFromFile: @escaping @Sendable (Version) -> ListSnapshot<Section, Item>?,
-    replay: @escaping @Sendable () throws(HistoryError) -> Store
-  ) -> (store: Store, commits: Int, headMoves: Int, index: JournalReadIndex<Section, Item>)? {
-    guard
-      let index = try? JournalReadIndex.open(journal: reader, codec: codec, fileSystem: configuration.options.fileSystem),
-      let bytes = try? index.file.section(_ReadIndexSection.position),
-      let position = try? HistoryStreamPosition.decode(bytes),
-      position.recordSequence + 1 == reader.nextSequence,
-      let headState = try? index.snapshot()
-    else { return nil }
-    let settings = configuration.store
-    let source = HistorySource<Section, Item>(
-      info: { version in try? index.info(for: version) },
-      events: { version in (try? index.events(of: version)) ?? nil },
-      // A damaged section reads as unknown: redo from there loads the history.
-      redoChild: { version in (try? index.redoChild(of: version)) ?? nil },
-      state: stateFromFile,
-      replay: replay)
     guard
       let store = try? Store(
         resumingAt: index.head, latest: index.latestVersion, state: headState, eventCount: index.eventCount,

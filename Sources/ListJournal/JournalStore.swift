@@ -202,10 +202,9 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
       // `onDurable` may run on the background writer, which must never wait for the store.)
       let encodingInBackground = configuration.defersWrites && durability == .relaxed
       if configuration.historyLoading == .whenNeeded,
-        case let history = _historyInFile(reader: reader, codec: appending, settings: configuration.store),
         let opened = openFromHead(
           reader: reader, codec: appending, sink: sink, configuration: configuration,
-          encodingInBackground: encodingInBackground, stateFromFile: history.state, replay: history.replay)
+          encodingInBackground: encodingInBackground)
       {
         tracker.start(durableVersion: opened.store.latestVersion, durableSequence: writer.durableSequence)
         return JournalStore(

@@ -19,6 +19,7 @@ package struct HistorySource<Section: ListElement, Item: ListElement>: Sendable 
   /// time something needs more than the above.
   @usableFromInline package var replay: @Sendable () throws(HistoryError) -> ListStore<Section, Item>
 
+  @usableFromInline
   package init(
     info: @escaping @Sendable (Version) -> VersionInfo?, events: @escaping @Sendable (Version) -> [ListEvent<Section, Item>]?,
     redoChild: @escaping @Sendable (Version) -> Version?? = { _ in nil },

@@ -78,7 +78,8 @@ struct ExecCommand: ParsableCommand {
       let existed = access(journal, F_OK) == 0
       let session = try JournalSessions.open(
         journal, mode: dryRun ? .inMemory : .readWrite(durability: durability, createIfMissing: true))
-      let versionsBefore = session.historyCounts().versions
+      // Counting walks every version: only a dry run reports what it made.
+      let versionsBefore = dryRun ? session.historyCounts().versions : 0
       let interpreter = ListInterpreter(
         session: session, output: .standardOutput, style: .forStandardOutput(), interactive: false)
       interpreter.acknowledgesCommits = ack

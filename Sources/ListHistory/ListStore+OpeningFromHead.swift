@@ -6,25 +6,26 @@ extension ListStore {
   /// state, the newest version and where the stream stands (``HistoryStreamPosition``) are
   /// given; the versions before are read from `source` when first needed (see
   /// ``_loadHistory()``). Commits go on at once, encoded exactly as the store that wrote the
-  /// stream would have encoded them.
+  /// stream would have encoded them. `codec` continues the stream: its encoder tables are the
+  /// position's (``HistoryCodec/restoreEncoderTables(from:)`` of `position.encoderTables`).
   ///
   /// ```swift
-  /// let store = try ListStore(
+  /// var codec = codec
+  /// try codec.restoreEncoderTables(from: position.encoderTables)
+  /// let store = ListStore(
   ///   resumingAt: head, latest: latest, state: headState, eventCount: events, position: position,
   ///   codec: codec, sink: sink, configuration: configuration, encodingInBackground: false, source: source)
   /// try store.appendItems([row])       // no replay
   /// try store.undo()                   // replays the history first
   /// ```
-  /// - Throws: ``HistoryCodecError`` when the position's tables are malformed.
-  /// - Complexity: O(the encoder tables), plus O(latest − head) for the nodes after the head.
+  /// - Complexity: O(latest − head) for the nodes after the head.
   @inlinable
   package convenience init(
     resumingAt head: Version, latest: Version, state headState: Snapshot, eventCount: Int,
     position: HistoryStreamPosition, codec: HistoryCodec<Section, Item>, sink: any HistoryRecordSink,
     configuration: ListStoreConfiguration, encodingInBackground: Bool, source: HistorySource<Section, Item>
-  ) throws(HistoryCodecError) {
+  ) {
     var codec = codec
-    try codec.restoreEncoderTables(from: position.encoderTables)
     // Every change of this store is encoded in order, as after a replay.
     codec.tracksCurrentContents = true
     var graph = _HistoryGraph<Section, Item>(

@@ -1,5 +1,7 @@
+import Dispatch
 import JournalFormat
 import ListHistory
+import ListLocking
 
 extension JournalStore {
   /// A store opened from the journal's read index instead of a replay (see
@@ -23,9 +25,22 @@ extension JournalStore {
       let index = try? JournalReadIndex.open(journal: reader, codec: codec, fileSystem: configuration.options.fileSystem),
       let bytes = try? index.file.section(_ReadIndexSection.position),
       let position = try? HistoryStreamPosition.decode(bytes),
-      position.recordSequence + 1 == reader.nextSequence,
-      let headState = try? index.snapshot()
+      position.recordSequence + 1 == reader.nextSequence
     else { return nil }
+    // The head's state and the codec's tables take about half of the open each and need
+    // nothing of each other: on two cores, at once.
+    let decoded = ListMutex<(head: ListSnapshot<Section, Item>?, codec: HistoryCodec<Section, Item>?)>((nil, nil))
+    DispatchQueue.concurrentPerform(iterations: 2) { part in
+      if part == 0 {
+        let head = try? index.snapshot()
+        decoded.withLock { $0.head = head }
+      } else {
+        var continuing = codec
+        let restored = (try? continuing.restoreEncoderTables(from: position.encoderTables)) != nil
+        decoded.withLock { $0.codec = restored ? continuing : nil }
+      }
+    }
+    guard case let (headState?, continuing?) = decoded.withLock({ $0 }) else { return nil }
     let settings = configuration.store
     let travel = JournalTimeTravel(reader: reader, codec: codec)
     let source = HistorySource<Section, Item>(
@@ -46,12 +61,10 @@ extension JournalStore {
           throw .invalidRecord(sequence: 0, reason: "the history of '\(reader.path)' cannot be loaded: \(error)")
         }
       })
-    guard
-      let store = try? Store(
-        resumingAt: index.head, latest: index.latestVersion, state: headState, eventCount: index.eventCount,
-        position: position, codec: codec, sink: sink, configuration: settings,
-        encodingInBackground: encodingInBackground, source: source)
-    else { return nil }
+    let store = Store(
+      resumingAt: index.head, latest: index.latestVersion, state: headState, eventCount: index.eventCount,
+      position: position, codec: continuing, sink: sink, configuration: settings,
+      encodingInBackground: encodingInBackground, source: source)
     return (store, index.commitCount, index.headMoveCount, index)
   }
 }

@@ -46,7 +46,7 @@ public final class JournalTimeTravel<Section: ListElement, Item: ListElement>: S
   @usableFromInline package let checkpoints: ListMutex<_DecodedCheckpoints<Section, Item>>
 
   @inlinable
-  init(reader: JournalReader, codec: HistoryCodec<Section, Item>, checkpointCache: CheckpointBudget = .default) {
+  package init(reader: JournalReader, codec: HistoryCodec<Section, Item>, checkpointCache: CheckpointBudget = .default) {
     self.reader = reader
     // Time travel never encodes, so the decoder does not keep contents for an encoder (storing
     // and freeing them would be work no travel uses).

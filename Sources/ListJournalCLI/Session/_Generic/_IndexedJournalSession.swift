@@ -7,10 +7,11 @@ import ListState
 /// The read-only ``JournalSession`` of `show`, `log`, `diff` and `info` when the journal's read
 /// index describes it (`JournalReadIndex`): counts and the head come from the index without
 /// decoding anything, the head's state from its checkpoint, and the versions near the head
-/// from its recent commits. Whatever the index cannot answer — a version far from the head, a
-/// `log` of more versions than it holds, an index that turns out damaged — is answered by a
-/// full replay (``_GenericJournalSession``, with a progress bar on a terminal), made the first
-/// time it is needed. Either way the output is the same, byte for byte.
+/// from its recent commits. A version far from the head is rebuilt from the journal's nearest
+/// checkpoint record (`JournalTimeTravel`). Whatever neither can answer — a `log` of more
+/// versions than the index holds, an index or a record that turns out damaged — is answered
+/// by a full replay (``_GenericJournalSession``, with a progress bar on a terminal), made the
+/// first time it is needed. Either way the output is the same, byte for byte.
 ///
 /// ```swift
 /// let session = try _IndexedJournalSession.open("app.journal")   // indexed, or a replay
@@ -23,12 +24,15 @@ final class _IndexedJournalSession: _ReadOnlyJournalSession {
   private let index: Index
   /// The full replay, once something needed it.
   private var replayed: _GenericJournalSession?
+  /// Versions the index does not reach, from the nearest checkpoint record.
+  private let travel: JournalTimeTravel<JournalValueElement, JournalValueElement>
   /// Text views already built, by version (diff may ask for one twice).
   private var views: [Int: TextSnapshot] = [:]
 
   private init(path: String, index: Index) {
     self.path = path
     self.index = index
+    self.travel = JournalTimeTravel(reader: index.reader, codec: .generic())
   }
 
   /// A session on the journal at `path`: through its read index when that describes the
@@ -100,19 +104,37 @@ final class _IndexedJournalSession: _ReadOnlyJournalSession {
 
   func snapshot(at version: Int) throws(ListLanguageError) -> TextSnapshot {
     if let view = views[version] { return view }
-    guard let state = try? index.state(at: Version(version)) else { return try replay().snapshot(at: version) }
+    guard replayed == nil, let state = indexedState(at: version) ?? travelledState(at: version) else {
+      return try replay().snapshot(at: version)
+    }
     let view = try TextSnapshot(displaying: state)
     views[version] = view
     return view
   }
 
-  /// From the index's outlines (no snapshot built) when it reaches `version`.
+  /// From the index's outlines (no snapshot built) when it reaches `version`, else from the
+  /// nearest checkpoint record.
   func outlines(at version: Int) throws(ListLanguageError) -> TextOutlines {
     if let view = views[version] { return TextOutlines(view) }
-    guard replayed == nil, let sections = try? index.sections(at: Version(version)) else {
-      return try replay().outlines(at: version)
+    if replayed == nil {
+      if let sections = try? index.sections(at: Version(version)) { return try TextOutlines(displaying: sections) }
+      if let state = travelledState(at: version) {
+        let view = try TextSnapshot(displaying: state)
+        views[version] = view
+        return TextOutlines(view)
+      }
     }
-    return try TextOutlines(displaying: sections)
+    return try replay().outlines(at: version)
+  }
+
+  private func indexedState(at version: Int) -> ListSnapshot<JournalValueElement, JournalValueElement>? {
+    (try? index.state(at: Version(version))) ?? nil
+  }
+
+  /// Nil on any failure (an unknown version, damage): the replay then reports it as it would.
+  private func travelledState(at version: Int) -> ListSnapshot<JournalValueElement, JournalValueElement>? {
+    guard version >= 0, version <= index.latestVersion.rawValue else { return nil }
+    return try? travel.state(at: Version(version))
   }
 
   /// From the index's outlines of both versions and the events between them (which tell the

@@ -121,8 +121,7 @@ extension ListStore {
   package func _stateFromSource(at version: Version) -> Snapshot? {
     let unloaded = state.withLock { state -> _UnloadedHistory<Section, Item>? in
       guard let unloaded = state.unloaded, version.rawValue >= 0, version.rawValue <= unloaded.latest else { return nil }
-      if state.isMaterialized(version.rawValue) { return nil }
-      return state.readUnloadedWindow() && state.isMaterialized(version.rawValue) ? nil : unloaded
+      return state.holdsReadingTheWindow(CollectionOfOne(version.rawValue)) ? nil : unloaded
     }
     guard let unloaded, !unloaded.failedToLoad else { return nil }
     return unloaded.source.state(version)

@@ -288,10 +288,8 @@ extension ListStore {
   /// history when that is not enough. A no-op for a store with its whole history.
   @inlinable
   func _materialize(_ versions: Version...) throws(HistoryError) {
-    let held = state.withLock { state -> Bool in
-      guard state.unloaded != nil else { return true }
-      if versions.allSatisfy({ state.isMaterialized($0.rawValue) }) { return true }
-      return state.readUnloadedWindow() && versions.allSatisfy({ state.isMaterialized($0.rawValue) })
+    let held = state.withLock { state in
+      state.unloaded == nil || state.holdsReadingTheWindow(versions.lazy.map { $0.rawValue })
     }
     if !held { try _loadHistory() }
   }

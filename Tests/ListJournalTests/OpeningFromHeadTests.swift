@@ -44,6 +44,22 @@ import Testing
     }
   }
 
+  /// The journal at `path` opened from its head, and a copy of it opened by a full replay: the
+  /// reference every answer of the first is checked against.
+  static func openWithReference(_ path: String, in directory: TemporaryDirectory) throws
+    -> (fast: TextJournal, reference: TextJournal)
+  {
+    let referencePath = directory.file("reference.journal")
+    try copy(path, to: referencePath)
+    let fast = try open(path, .whenNeeded, clock: TickingClock())
+    do {
+      return (fast, try open(referencePath, .atOpen, clock: TickingClock()))
+    } catch {
+      try? fast.close()
+      throw error
+    }
+  }
+
   /// Every record of the journal: kind, version and payload.
   static func records(_ path: String) throws -> [String] {
     let reader = try JournalReader.open(at: path)
@@ -252,11 +268,8 @@ import Testing
   func statesFarFromTheHeadComeFromTheFileWithoutLoading(seed: UInt64) throws {
     let directory = TemporaryDirectory()
     let path = directory.file("fast.journal")
-    let referencePath = directory.file("reference.journal")
     try Self.writeRandomHistory(at: path, seed: seed, steps: propertySteps(300))
-    try Self.copy(path, to: referencePath)
-    let fast = try Self.open(path, .whenNeeded, clock: TickingClock())
-    let reference = try Self.open(referencePath, .atOpen, clock: TickingClock())
+    let (fast, reference) = try Self.openWithReference(path, in: directory)
     defer {
       try? fast.close()
       try? reference.close()
@@ -312,10 +325,7 @@ import Testing
       }
     }
     try writer.close()
-    let referencePath = directory.file("reference.journal")
-    try Self.copy(path, to: referencePath)
-    let fast = try Self.open(path, .whenNeeded, clock: TickingClock())
-    let reference = try Self.open(referencePath, .atOpen, clock: TickingClock())
+    let (fast, reference) = try Self.openWithReference(path, in: directory)
     defer {
       try? fast.close()
       try? reference.close()
@@ -341,10 +351,7 @@ import Testing
     let reader = try JournalReader.open(at: path)
     try JournalReadIndexFile.write(
       JournalReadIndexFile.encode(journal: reader.prefix, sections: sections), at: indexPath, fileSystem: POSIXFileSystem())
-    let referencePath = directory.file("reference.journal")
-    try Self.copy(path, to: referencePath)
-    let fast = try Self.open(path, .whenNeeded, clock: TickingClock())
-    let reference = try Self.open(referencePath, .atOpen, clock: TickingClock())
+    let (fast, reference) = try Self.openWithReference(path, in: directory)
     defer {
       try? fast.close()
       try? reference.close()

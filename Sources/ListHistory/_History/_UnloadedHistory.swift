@@ -77,6 +77,14 @@ extension _StoreState {
     return version > window.root && version < graph.count && graph.parent(of: version) != nil
   }
 
+  /// Whether every one of `versions` is materialized, reading the window around the opened
+  /// head first when one is not (false: only the loaded history holds them).
+  @inlinable
+  mutating func holdsReadingTheWindow(_ versions: some Sequence<Int>) -> Bool {
+    if versions.allSatisfy({ isMaterialized($0) }) { return true }
+    return readUnloadedWindow() && versions.allSatisfy({ isMaterialized($0) })
+  }
+
   /// The child redo would go to from the materialized `version`: `.some(nil)` for none, nil
   /// when the file did not say (redo from there loads the history).
   @inlinable

@@ -14,7 +14,8 @@ import ListLocking
 /// (``open(at:codec:configuration:)``) or as arguments.
 ///
 /// ```swift
-/// let journal = try JournalStore<TestSection, TestItem>.open(at: "/tmp/list.journal", durability: .grouped)
+/// let journal = try JournalStore<TestSection, TestItem>.open(///   at: "/tmp/list.journal",
+///   configuration: .init(durability: .grouped))
 /// if journal.recovery.tornTailBytes > 0 { print("dropped a torn tail") }
 /// try journal.store.transaction(label: "Add Fruit") { tx in
 ///     try tx.appendSections([TestSection("Fruit")])
@@ -103,7 +104,7 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   ///   (``JournalHistoryLoading/whenNeeded``) or an O(events · log n) replay.
   @inlinable
   public static func open(
-    at path: String, codec: HistoryCodec<Section, Item>, configuration: Configuration
+    at path: String, codec: HistoryCodec<Section, Item>, configuration: Configuration = Configuration()
   ) throws(JournalStoreError) -> JournalStore {
     try open(at: path, codec: codec, configuration: configuration, progress: nil)
   }
@@ -114,53 +115,10 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   /// let journal = try JournalStore<String, Row>.open(at: path, configuration: .init(durability: .relaxed))
   /// ```
   @inlinable
-  public static func open(at path: String, configuration: Configuration) throws(JournalStoreError) -> JournalStore
+  public static func open(at path: String, configuration: Configuration = Configuration()) throws(JournalStoreError)
+    -> JournalStore
   where Section: Codable, Section.ID: Codable, Item: Codable, Item.ID: Codable {
     try open(at: path, codec: HistoryCodec(), configuration: configuration)
-  }
-
-  /// ``open(at:codec:configuration:)`` with the settings as arguments (the configuration's
-  /// defaults for those not given).
-  ///
-  /// ```swift
-  /// let journal = try JournalStore<String, Row>.open(at: path, durability: .strict, codec: HistoryCodec())
-  /// ```
-  @inlinable
-  public static func open(
-    at path: String, durability: JournalDurability = .grouped, createIfMissing: Bool = true,
-    codec: HistoryCodec<Section, Item>, options: JournalOptions = JournalOptions(),
-    checkpointInterval: Int = ListStoreConfiguration.defaultCheckpointInterval,
-    checkpointBudget: CheckpointBudget = .default,
-    journalCheckpointBytes: Int = ListStoreConfiguration.defaultJournalCheckpointBytes, defersWrites: Bool = false,
-    clock: @escaping @Sendable () -> Double = _systemClock,
-    onDurable: (@Sendable (Version) -> Void)? = nil
-  ) throws(JournalStoreError) -> JournalStore {
-    try open(
-      at: path, codec: codec,
-      configuration: Configuration(
-        durability: durability, createIfMissing: createIfMissing, options: options,
-        store: ListStoreConfiguration(
-          checkpointInterval: checkpointInterval, checkpointBudget: checkpointBudget,
-          journalCheckpointBytes: journalCheckpointBytes, clock: clock),
-        defersWrites: defersWrites, onDurable: onDurable))
-  }
-
-  /// ``open(at:durability:createIfMissing:codec:options:checkpointInterval:checkpointBudget:journalCheckpointBytes:defersWrites:clock:onDurable:)``
-  /// with the codec for `Codable` elements.
-  @inlinable
-  public static func open(
-    at path: String, durability: JournalDurability = .grouped, createIfMissing: Bool = true,
-    options: JournalOptions = JournalOptions(),
-    checkpointInterval: Int = ListStoreConfiguration.defaultCheckpointInterval,
-    checkpointBudget: CheckpointBudget = .default,
-    journalCheckpointBytes: Int = ListStoreConfiguration.defaultJournalCheckpointBytes, defersWrites: Bool = false,
-    clock: @escaping @Sendable () -> Double = _systemClock, onDurable: (@Sendable (Version) -> Void)? = nil
-  ) throws(JournalStoreError) -> JournalStore
-  where Section: Codable, Section.ID: Codable, Item: Codable, Item.ID: Codable {
-    try open(
-      at: path, durability: durability, createIfMissing: createIfMissing, codec: HistoryCodec(), options: options,
-      checkpointInterval: checkpointInterval, checkpointBudget: checkpointBudget,
-      journalCheckpointBytes: journalCheckpointBytes, defersWrites: defersWrites, clock: clock, onDurable: onDurable)
   }
 
   /// ``open(at:codec:configuration:)``, telling `progress` (records read, records in the
@@ -262,7 +220,7 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   /// any thread, while other threads commit.
   ///
   /// ```swift
-  /// let journal = try TextJournal.open(at: path, durability: .relaxed, defersWrites: true)
+  /// let journal = try TextJournal.open(at: path, configuration: .init(durability: .relaxed, defersWrites: true))
   /// for line in lines { try journal.store.appendItems([TestItem(line)]) }
   /// try journal.flush()      // every change above is in the file now
   /// ```
@@ -358,24 +316,4 @@ public final class JournalStore<Section: ListElement, Item: ListElement>: Sendab
   /// Whether the writer has stopped (closed, or after a failed write or sync).
   @inlinable
   public var isClosed: Bool { writer.isClosed }
-}
-
-extension ListStore {
-  /// Opens (or creates) a journal-backed store: see ``JournalStore/open(at:configuration:)``.
-  ///
-  /// ```swift
-  /// let journal = try ListStore<TestSection, TestItem>.open(journalAt: path, durability: .strict)
-  /// try journal.store.appendSections([TestSection("Inbox")])
-  /// ```
-  @inlinable
-  public static func open(
-    journalAt path: String, durability: JournalDurability = .grouped, createIfMissing: Bool = true,
-    options: JournalOptions = JournalOptions(), clock: @escaping @Sendable () -> Double = _systemClock,
-    onDurable: (@Sendable (Version) -> Void)? = nil
-  ) throws(JournalStoreError) -> JournalStore<Section, Item>
-  where Section: Codable, Section.ID: Codable, Item: Codable, Item.ID: Codable {
-    try JournalStore.open(
-      at: path, durability: durability, createIfMissing: createIfMissing, options: options, clock: clock,
-      onDurable: onDurable)
-  }
 }

@@ -15,7 +15,9 @@ struct ForeignJournalTests {
 
   /// Writes, through the library, a journal of `Int` sections and `Task` items.
   static func writeJournal(at path: String) throws {
-    let journal = try JournalStore<Int, Task>.open(at: path, durability: .strict, clock: { 1_700_000_000 })
+    let journal = try JournalStore<Int, Task>.open(
+      at: path,
+      configuration: .init(durability: .strict, store: .init(clock: { 1_700_000_000 })))
     try journal.store.transaction(label: "Board") { tx in
       try tx.appendSections([2024, 2025])
       try tx.appendItems([Task(id: 1, title: "Milk", done: false), Task(id: 2, title: "Eggs", done: true)], toSection: 2025)
@@ -99,7 +101,9 @@ struct ForeignJournalTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("plain.journal").path
     // String sections and String items: elements that are their own identifiers have no content.
-    let journal = try JournalStore<String, String>.open(at: path, durability: .strict, clock: { 1_700_000_000 })
+    let journal = try JournalStore<String, String>.open(
+      at: path,
+      configuration: .init(durability: .strict, store: .init(clock: { 1_700_000_000 })))
     try journal.store.transaction { tx in
       try tx.appendSections(["Inbox"])
       try tx.appendItems(["buy milk", "call Ada"])
@@ -140,7 +144,8 @@ struct ForeignJournalTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("clash.journal").path
     let journal = try JournalStore<JournalValueElement, JournalValueElement>.open(
-      at: path, durability: .strict, codec: .generic(), clock: { 1_700_000_000 })
+      at: path, codec: .generic(),
+      configuration: .init(durability: .strict, store: .init(clock: { 1_700_000_000 })))
     try journal.store.transaction { tx in
       try tx.appendSections([JournalValueElement(.string("Inbox"))])
       try tx.appendItems([JournalValueElement(.string("7"))])

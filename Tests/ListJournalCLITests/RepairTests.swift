@@ -107,7 +107,8 @@ struct RepairTests {
 
       // The repaired journal reopens for writing and takes commits on its head.
       let journal = try JournalStore<TextSection, TextItem>.open(
-        at: damagedPath, durability: .strict, createIfMissing: false, codec: HistoryCodec(), clock: { 1_700_000_000 })
+        at: damagedPath, codec: HistoryCodec(),
+        configuration: .init(durability: .strict, createIfMissing: false, store: .init(clock: { 1_700_000_000 })))
       let head = journal.store.head
       #expect(!journal.store.lostVersions.contains { $0.contains(head) }, "chunk \(index)")
       let sectionID = try #require(journal.store.snapshot.sectionIdentifiers.first)
@@ -170,7 +171,8 @@ struct RepairCommandTests {
     try SalvageTests.writeJournal(at: path, count: 40)
     // Undo back into what the damage will take: the file's head becomes a lost version.
     let journal = try JournalStore<TextSection, TextItem>.open(
-      at: path, durability: .relaxed, codec: HistoryCodec(), journalCheckpointBytes: 600, clock: { 1_700_000_000 })
+      at: path, codec: HistoryCodec(),
+      configuration: .init(durability: .relaxed, store: .init(journalCheckpointBytes: 600, clock: { 1_700_000_000 })))
     for _ in 0..<14 { try journal.store.undo() }
     #expect(journal.store.head == 21)
     try journal.close()

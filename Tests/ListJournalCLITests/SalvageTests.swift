@@ -15,7 +15,8 @@ struct SalvageTests {
   /// one chunk per commit and a checkpoint every few hundred bytes of records.
   static func writeJournal(at path: String, count: Int) throws {
     let journal = try JournalStore<TextSection, TextItem>.open(
-      at: path, durability: .relaxed, codec: HistoryCodec(), journalCheckpointBytes: 600, clock: { 1_700_000_000 })
+      at: path, codec: HistoryCodec(),
+      configuration: .init(durability: .relaxed, store: .init(journalCheckpointBytes: 600, clock: { 1_700_000_000 })))
     try journal.store.transaction(label: "Sections") { tx in
       try tx.appendSections([TextSection(id: "S"), TextSection(id: "T", content: "tee")])
     }
@@ -104,7 +105,8 @@ struct SalvageTests {
   /// commits after a checkpoint may descend from versions before the damage.
   static func writeBranchingJournal(at path: String, count: Int) throws {
     let journal = try JournalStore<TextSection, TextItem>.open(
-      at: path, durability: .relaxed, codec: HistoryCodec(), journalCheckpointBytes: 600, clock: { 1_700_000_000 })
+      at: path, codec: HistoryCodec(),
+      configuration: .init(durability: .relaxed, store: .init(journalCheckpointBytes: 600, clock: { 1_700_000_000 })))
     try journal.store.transaction(label: "Sections") { tx in try tx.appendSections([TextSection(id: "S")]) }
     for step in 1..<count {
       if step % 9 == 0 { _ = try journal.store.undo() }

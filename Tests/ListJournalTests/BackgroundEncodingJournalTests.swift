@@ -16,7 +16,7 @@ import Testing
   func recordsBeforeAnEncodingFailureReachTheFile(deferred: Bool) throws {
     let directory = TemporaryDirectory()
     let path = directory.file("fragile.journal")
-    let journal = try Fragile.open(at: path, durability: .relaxed, defersWrites: deferred)
+    let journal = try Fragile.open(at: path, configuration: .init(durability: .relaxed, defersWrites: deferred))
     try journal.store.appendSections([TestSection("S")])
     for index in 0..<10 { try journal.store.appendItems([FragileItem("i\(index)")]) }
     let bad = Result { try journal.store.appendItems([FragileItem("bad", title: "unencodable")]) }
@@ -38,7 +38,7 @@ import Testing
     }
     // Deferred: the file ends before the failed record. At once: the failed change left no
     // trace and the next one committed.
-    let reopened = try Fragile.open(at: path, durability: .relaxed)
+    let reopened = try Fragile.open(at: path, configuration: .init(durability: .relaxed))
     #expect(reopened.store.latestVersion == (deferred ? 11 : 12))
     #expect(reopened.store.snapshot.itemIdentifiers == (0..<10).map { "i\($0)" } + (deferred ? [] : ["after"]))
     try reopened.close()
@@ -50,7 +50,9 @@ import Testing
   @Test(arguments: [JournalDurability.relaxed, .grouped(maxDelayMilliseconds: 5, maxBytes: 65_536)])
   func flushInsideATransactionBody(durability: JournalDurability) throws {
     let directory = TemporaryDirectory()
-    let journal = try TextJournal.open(at: directory.file("nested.journal"), durability: durability, defersWrites: true)
+    let journal = try TextJournal.open(
+      at: directory.file("nested.journal"),
+      configuration: .init(durability: durability, defersWrites: true))
     try journal.store.appendSections([TestSection("S")])
     try journal.store.transaction { tx in
       try tx.appendItems([TestItem("a")])
@@ -67,10 +69,12 @@ import Testing
     let box = Box()
     let flushed = ListMutex(0)
     let journal = try TextJournal.open(
-      at: directory.file("strict.journal"), durability: .strict,
-      onDurable: { _ in
-        if (try? box.journal?.flush()) != nil { flushed.withLock { $0 += 1 } }
-      })
+      at: directory.file("strict.journal"),
+      configuration: .init(
+        durability: .strict,
+        onDurable: { _ in
+          if (try? box.journal?.flush()) != nil { flushed.withLock { $0 += 1 } }
+        }))
     box.journal = journal
     try journal.store.appendSections([TestSection("S")])
     try journal.store.appendItems([TestItem("a")])

@@ -17,7 +17,7 @@ struct JournalDocumentationExampleTests {
     let directory = TemporaryDirectory()
     let path = directory.file("todo.journal")
 
-    let journal = try JournalStore<String, Row>.open(at: path, durability: .strict)
+    let journal = try JournalStore<String, Row>.open(at: path, configuration: .init(durability: .strict))
     try journal.store.appendSections(["Inbox"])
     try journal.store.appendItems([Row(id: "milk", title: "Milk")])
     try journal.store.appendItems([Row(id: "eggs", title: "Eggs")])
@@ -30,10 +30,6 @@ struct JournalDocumentationExampleTests {
     #expect(reopened.store.redoTarget == 3)  // the redo memory survives too
     #expect(reopened.store.snapshot.item("milk")?.title == "Milk")
     try reopened.close()
-
-    let same = try ListStore<String, Row>.open(journalAt: path, durability: .strict)
-    #expect(same.store.latestVersion == 3)
-    try same.close()
   }
 
   @Test func openingWithAConfiguration() throws {
@@ -68,7 +64,8 @@ struct JournalDocumentationExampleTests {
     let path = directory.file("relaxed.journal")
     let acknowledged = ListMutex<Version>(0)
     let journal = try JournalStore<String, Row>.open(
-      at: path, durability: .relaxed, onDurable: { version in acknowledged.withLock { $0 = version } })
+      at: path,
+      configuration: .init(durability: .relaxed, onDurable: { version in acknowledged.withLock { $0 = version } }))
     try journal.store.appendSections(["Inbox"])
     try journal.store.appendItems([Row(id: "milk", title: "Milk")])
     #expect(!journal.isDurable(journal.store.head))  // relaxed: in the page cache only
@@ -80,7 +77,8 @@ struct JournalDocumentationExampleTests {
     #expect(throws: (any Error).self) { try journal.store.appendItems([Row(id: "eggs", title: "Eggs")]) }
 
     let grouped = try JournalStore<String, Row>.open(
-      at: directory.file("grouped.journal"), durability: .grouped(maxDelayMilliseconds: 2, maxBytes: 16 * 1024))
+      at: directory.file("grouped.journal"),
+      configuration: .init(durability: .grouped(maxDelayMilliseconds: 2, maxBytes: 16 * 1024)))
     try grouped.store.appendSections(["Inbox"])
     try grouped.makeDurable(through: grouped.store.head)
     #expect(grouped.durableVersion == 1)
@@ -90,7 +88,9 @@ struct JournalDocumentationExampleTests {
   @Test func deferredWrites() throws {
     let directory = TemporaryDirectory()
     let path = directory.file("bulk.journal")
-    let journal = try JournalStore<String, Row>.open(at: path, durability: .relaxed, defersWrites: true)
+    let journal = try JournalStore<String, Row>.open(
+      at: path,
+      configuration: .init(durability: .relaxed, defersWrites: true))
     try journal.store.appendSections(["Inbox"])
     for index in 0..<1_000 { try journal.store.appendItems([Row(id: "r\(index)", title: "Row \(index)")]) }
     try journal.flush()  // every change above is in the file now
@@ -105,7 +105,7 @@ struct JournalDocumentationExampleTests {
   @Test func oneWriterManyReaders() throws {
     let directory = TemporaryDirectory()
     let path = directory.file("shared.journal")
-    let journal = try JournalStore<String, Row>.open(at: path, durability: .strict)
+    let journal = try JournalStore<String, Row>.open(at: path, configuration: .init(durability: .strict))
     try journal.store.appendSections(["Inbox"])
     try journal.store.appendItems([Row(id: "milk", title: "Milk")])
 
@@ -142,7 +142,7 @@ struct JournalDocumentationExampleTests {
   @Test func tornTailIsDroppedOnOpen() throws {
     let directory = TemporaryDirectory()
     let path = directory.file("torn.journal")
-    let journal = try JournalStore<String, Row>.open(at: path, durability: .strict)
+    let journal = try JournalStore<String, Row>.open(at: path, configuration: .init(durability: .strict))
     try journal.store.appendSections(["Inbox"])
     try journal.store.appendItems([Row(id: "milk", title: "Milk")])
     try journal.close()
@@ -164,7 +164,9 @@ struct JournalDocumentationExampleTests {
   @Test func repairKeepsWhatFollowsAnIntactCheckpoint() throws {
     let directory = TemporaryDirectory()
     let path = directory.file("damaged.journal")
-    let journal = try JournalStore<String, Row>.open(at: path, durability: .strict, journalCheckpointBytes: 300)
+    let journal = try JournalStore<String, Row>.open(
+      at: path,
+      configuration: .init(durability: .strict, store: .init(journalCheckpointBytes: 300)))
     try journal.store.appendSections(["Inbox"])
     for step in 2...40 { try journal.store.appendItems([Row(id: "i\(step)", title: "item \(step)")], toSection: "Inbox") }
     try journal.close()
@@ -201,7 +203,7 @@ struct JournalDocumentationExampleTests {
     let directory = TemporaryDirectory()
     let path = directory.file("damaged.journal")
     for (section, item) in [("Inbox", "milk"), ("Done", "gym")] {  // two sessions: two frames
-      let journal = try JournalStore<String, Row>.open(at: path, durability: .strict)
+      let journal = try JournalStore<String, Row>.open(at: path, configuration: .init(durability: .strict))
       try journal.store.appendSections([section])
       try journal.store.appendItems([Row(id: item, title: item)], toSection: section)
       try journal.close()
@@ -251,7 +253,7 @@ struct JournalDocumentationExampleTests {
   @Test func maintenance() throws {
     let directory = TemporaryDirectory()
     let path = directory.file("todo.journal")
-    let journal = try JournalStore<String, Row>.open(at: path, durability: .relaxed)
+    let journal = try JournalStore<String, Row>.open(at: path, configuration: .init(durability: .relaxed))
     try journal.store.appendSections(["Inbox"])
     for index in 0..<50 { try journal.store.appendItems([Row(id: "row \(index)", title: "Row \(index)")]) }
     try journal.store.undo()
@@ -279,7 +281,7 @@ struct JournalDocumentationExampleTests {
   @Test func droppingOldHistory() throws {
     let directory = TemporaryDirectory()
     let path = directory.file("todo.journal")
-    let writing = try JournalStore<String, Row>.open(at: path, durability: .relaxed)
+    let writing = try JournalStore<String, Row>.open(at: path, configuration: .init(durability: .relaxed))
     try writing.store.appendSections(["Inbox"])
     for index in 0..<12_000 { try writing.store.appendItems([Row(id: "row \(index)", title: "Row \(index)")]) }
     try writing.close()
@@ -301,7 +303,7 @@ struct JournalDocumentationExampleTests {
     let directory = TemporaryDirectory()
     let path = directory.file("todo.journal")
 
-    let journal = try JournalStore<String, Row>.open(at: path, durability: .grouped)
+    let journal = try JournalStore<String, Row>.open(at: path, configuration: .init(durability: .grouped))
     let store = journal.store
     try store.transaction(label: "Add Inbox") { tx in
       try tx.appendSections(["Inbox"])

@@ -55,7 +55,9 @@ struct ExportLineScannerTests {
     let path = directory.file("e.journal")
     var driver = RandomHistoryDriver(seed: 5)
     let clock = TickingClock()
-    let journal = try TextJournal.open(at: path, durability: .relaxed, journalCheckpointBytes: 400, clock: clock.closure)
+    let journal = try TextJournal.open(
+      at: path,
+      configuration: .init(durability: .relaxed, store: .init(journalCheckpointBytes: 400, clock: clock.closure)))
     for _ in 0..<120 { try driver.step(journal.store) }
     try journal.close()
     try JournalMaintenance.export(at: path, toJSONLines: directory.file("e.jsonl"))

@@ -15,7 +15,7 @@ import Testing
   @Test(arguments: [1, 2, 3])
   func failedWriteFailsTheCommitAndLeavesTheStoreUnchanged(failingWrite: Int) throws {
     let fs = FaultInjectingFileSystem()
-    let journal = try TextJournal.open(at: "/j", durability: .strict, options: Self.options(fs))
+    let journal = try TextJournal.open(at: "/j", configuration: .init(durability: .strict, options: Self.options(fs)))
     try journal.store.appendSections([TestSection("S")])
     try journal.store.appendItems([TestItem("a")])
     fs.inject(.write, onCall: failingWrite)
@@ -48,14 +48,14 @@ import Testing
     // Reopen: every acknowledged commit is there, the failed ones are not.
     fs.crash(.dropUnsynced)
     fs.clearFaults()
-    let reopened = try TextJournal.open(at: "/j", durability: .strict, options: Self.options(fs))
+    let reopened = try TextJournal.open(at: "/j", configuration: .init(durability: .strict, options: Self.options(fs)))
     #expect(reopened.store.head == acknowledged)
     #expect(cleared(reopened.store.snapshot) == state)
   }
 
   @Test func fsyncFailureClosesTheWriter() throws {
     let fs = FaultInjectingFileSystem()
-    let journal = try TextJournal.open(at: "/j", durability: .strict, options: Self.options(fs))
+    let journal = try TextJournal.open(at: "/j", configuration: .init(durability: .strict, options: Self.options(fs)))
     try journal.store.appendSections([TestSection("S")])
     fs.inject(.sync, onCall: 1)
     let before = cleared(journal.store.snapshot)
@@ -75,7 +75,9 @@ import Testing
     var driver = RandomHistoryDriver(seed: seed)
     let durability: JournalDurability = seed % 2 == 0 ? .strict : .relaxed
     let journal = try TextJournal.open(
-      at: "/j", durability: durability, options: Self.options(fs), journalCheckpointBytes: 300)
+      at: "/j",
+      configuration: .init(
+        durability: durability, options: Self.options(fs), store: .init(journalCheckpointBytes: 300)))
     var acknowledged: [(version: Version, head: Version, latest: Version)] = []
     for step in 0..<60 {
       try driver.step(journal.store)
@@ -86,7 +88,7 @@ import Testing
     }
     let durable = journal.durableVersion
     fs.crash(.tearUnsynced(seed: seed))
-    let reopened = try TextJournal.open(at: "/j", durability: .strict, options: Self.options(fs))
+    let reopened = try TextJournal.open(at: "/j", configuration: .init(durability: .strict, options: Self.options(fs)))
     // Every acknowledged version survives, with exactly its live state; nothing half-applied.
     #expect(reopened.store.latestVersion >= durable)
     for number in 0...reopened.store.latestVersion.rawValue {
@@ -104,8 +106,10 @@ import Testing
     }
     let seen = Seen()
     let journal = try TextJournal.open(
-      at: "/j", durability: .grouped(maxDelayMilliseconds: 3_600_000, maxBytes: 1 << 20), options: Self.options(fs),
-      onDurable: { version in seen.lock.withLock { seen.versions.append(version.rawValue) } })
+      at: "/j",
+      configuration: .init(
+        durability: .grouped(maxDelayMilliseconds: 3_600_000, maxBytes: 1 << 20), options: Self.options(fs),
+        onDurable: { version in seen.lock.withLock { seen.versions.append(version.rawValue) } }))
     try journal.store.appendSections([TestSection("S")])
     try journal.store.appendItems([TestItem("a")])
     #expect(!journal.isDurable(2))

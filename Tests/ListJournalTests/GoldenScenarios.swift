@@ -201,8 +201,10 @@ struct GoldenScenario: Sendable {
     options.compressionLevel = 3  // the level every golden was written with (the default was 3 until 1.1)
     let clock = TickingClock()
     let journal = try TextJournal.open(
-      at: path, durability: durability, options: options, journalCheckpointBytes: journalCheckpointBytes,
-      clock: clock.closure)
+      at: path,
+      configuration: .init(
+        durability: durability, options: options,
+        store: .init(journalCheckpointBytes: journalCheckpointBytes, clock: clock.closure)))
     try body(journal)
     let json = GoldenJSON.state(cleared(journal.store.snapshot), version: journal.store.head)
     try journal.close()

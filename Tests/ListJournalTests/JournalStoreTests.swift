@@ -11,7 +11,9 @@ import Testing
     let path = directory.file("a.journal")
     let clock = TickingClock()
     do {
-      let journal = try TextJournal.open(at: path, durability: .strict, clock: clock.closure)
+      let journal = try TextJournal.open(
+        at: path,
+        configuration: .init(durability: .strict, store: .init(clock: clock.closure)))
       try journal.store.appendSections([TestSection("Fruit")])
       try journal.store.appendItems([TestItem("Apple"), TestItem("Pear")])
       try journal.store.moveItem("Pear", beforeItem: "Apple")
@@ -19,7 +21,7 @@ import Testing
       #expect(journal.durableVersion == 3)
       try journal.close()
     }
-    let reopened = try TextJournal.open(at: path, durability: .strict)
+    let reopened = try TextJournal.open(at: path, configuration: .init(durability: .strict))
     #expect(reopened.store.head == 2)
     #expect(reopened.store.latestVersion == 3)
     #expect(reopened.store.snapshot.itemIdentifiers == ["Apple", "Pear"])
@@ -49,12 +51,16 @@ import Testing
       var options = JournalOptions()
       options.formatMinor = minor
       options.fixedSalt = 7
-      let journal = try TextJournal.open(at: path, durability: .relaxed, options: options, clock: clock.closure)
+      let journal = try TextJournal.open(
+        at: path,
+        configuration: .init(durability: .relaxed, options: options, store: .init(clock: clock.closure)))
       try journal.store.appendSections([TestSection("S")])
       try edit(journal, 0)
       try journal.close()
       // Reopened with default options: the file's minor decides.
-      let reopened = try TextJournal.open(at: path, durability: .relaxed, clock: clock.closure)
+      let reopened = try TextJournal.open(
+        at: path,
+        configuration: .init(durability: .relaxed, store: .init(clock: clock.closure)))
       try edit(reopened, 1)
       try reopened.close()
       let reader = try JournalReader.open(at: path)
@@ -86,7 +92,7 @@ import Testing
   @Test func heldBackChangesReachTheFileAtFlushInOneChunk() throws {
     let directory = TemporaryDirectory()
     let path = directory.file("a.journal")
-    let journal = try TextJournal.open(at: path, durability: .relaxed, defersWrites: true)
+    let journal = try TextJournal.open(at: path, configuration: .init(durability: .relaxed, defersWrites: true))
     try journal.store.appendSections([TestSection("S")])
     for index in 0..<20 { try journal.store.appendItems([TestItem("i\(index)")]) }
     try journal.store.moveItem("i3", beforeItem: "i0")
@@ -101,7 +107,7 @@ import Testing
     try journal.store.appendItems([TestItem("late")])
     try journal.close()  // flushes, then syncs
     #expect(journal.durableVersion == 23)
-    let reopened = try TextJournal.open(at: path, durability: .strict)
+    let reopened = try TextJournal.open(at: path, configuration: .init(durability: .strict))
     #expect(reopened.store.latestVersion == 23)
     #expect(reopened.store.head == 23)
     #expect(reopened.store.info(for: 23)?.parent == 21)  // committed after the undo
@@ -113,7 +119,7 @@ import Testing
   func syncFlushesAndMakesDurable(durability: JournalDurability) throws {
     let directory = TemporaryDirectory()
     let path = directory.file("a.journal")
-    let journal = try TextJournal.open(at: path, durability: durability, defersWrites: true)
+    let journal = try TextJournal.open(at: path, configuration: .init(durability: durability, defersWrites: true))
     try journal.store.appendSections([TestSection("S")])
     try journal.store.appendItems([TestItem("a"), TestItem("b")])
     #expect(journal.durableVersion == 0)
@@ -126,7 +132,7 @@ import Testing
   @Test func aFullBufferIsWrittenWithoutAFlush() throws {
     let directory = TemporaryDirectory()
     let path = directory.file("a.journal")
-    let journal = try TextJournal.open(at: path, durability: .relaxed, defersWrites: true)
+    let journal = try TextJournal.open(at: path, configuration: .init(durability: .relaxed, defersWrites: true))
     try journal.store.appendSections([TestSection("S")])
     let content = String(repeating: "x", count: 1_000)
     for index in 0..<200 { try journal.store.appendItems([TestItem("i\(index)", content: content)]) }
@@ -152,7 +158,9 @@ import Testing
     let fs = FaultInjectingFileSystem()
     var options = JournalOptions()
     options.fileSystem = fs
-    let journal = try TextJournal.open(at: "/j", durability: .relaxed, options: options, defersWrites: true)
+    let journal = try TextJournal.open(
+      at: "/j",
+      configuration: .init(durability: .relaxed, options: options, defersWrites: true))
     try journal.store.appendSections([TestSection("S")])
     try journal.flush()
     try journal.store.appendItems([TestItem("a")])
@@ -161,7 +169,7 @@ import Testing
     #expect(journal.isClosed)
     #expect(throws: JournalError.self) { try journal.store.appendItems([TestItem("b")]) }
     #expect(journal.store.latestVersion == 2)  // visible, never written nor durable
-    let reopened = try TextJournal.open(at: "/j", durability: .relaxed, options: options)
+    let reopened = try TextJournal.open(at: "/j", configuration: .init(durability: .relaxed, options: options))
     #expect(reopened.store.latestVersion == 1)
     try reopened.close()
   }
@@ -223,7 +231,9 @@ import Testing
     var options = JournalOptions()
     options.fileSystem = gate
     let journal = try TextJournal.open(
-      at: path, durability: .relaxed, options: options, journalCheckpointBytes: 16 * 1024, defersWrites: true)
+      at: path,
+      configuration: .init(
+        durability: .relaxed, options: options, store: .init(journalCheckpointBytes: 16 * 1024), defersWrites: true))
     var history = MixedHistory()
     try history.start(journal.store)
     for step in 0..<2_750 { try history.step(journal.store, step) }
@@ -272,8 +282,10 @@ import Testing
       options.fileSystem = GatedWriteFileSystem(base: POSIXFileSystem(), delay: delay)
       let clock = TickingClock()
       let journal = try TextJournal.open(
-        at: path, durability: .relaxed, options: options, journalCheckpointBytes: 16 * 1024, defersWrites: true,
-        clock: clock.closure)
+        at: path,
+        configuration: .init(
+          durability: .relaxed, options: options,
+          store: .init(journalCheckpointBytes: 16 * 1024, clock: clock.closure), defersWrites: true))
       var history = MixedHistory()
       try history.start(journal.store)
       for step in 0..<2_000 { try history.step(journal.store, step) }
@@ -301,7 +313,10 @@ import Testing
   func aFailedBackgroundWriteSurfacesAndKeepsAConsistentPrefix(failingWrite: Int) throws {
     let fs = FaultInjectingFileSystem()
     let journal = try TextJournal.open(
-      at: "/j", durability: .relaxed, options: Self.options(fs), journalCheckpointBytes: 16 * 1024, defersWrites: true)
+      at: "/j",
+      configuration: .init(
+        durability: .relaxed, options: Self.options(fs),
+        store: .init(journalCheckpointBytes: 16 * 1024), defersWrites: true))
     var history = MixedHistory()
     try history.start(journal.store)
     try journal.flush()
@@ -347,7 +362,9 @@ import Testing
 
     // The file (no crash: what was written is in the page cache) holds a prefix of the
     // history: every version a flush confirmed, each with exactly its live state.
-    let reopened = try TextJournal.open(at: "/j", durability: .relaxed, options: Self.options(fs), checkpointInterval: 64)
+    let reopened = try TextJournal.open(
+      at: "/j",
+      configuration: .init(durability: .relaxed, options: Self.options(fs), store: .init(checkpointInterval: 64)))
     let recovered = reopened.store.latestVersion.rawValue
     #expect(recovered >= confirmed)
     #expect(journal.durableVersion.rawValue <= recovered)
@@ -373,7 +390,9 @@ import Testing
     var options = JournalOptions()
     options.fileSystem = GatedWriteFileSystem(base: POSIXFileSystem(), delay: 0.005)
     let journal = try TextJournal.open(
-      at: path, durability: .relaxed, options: options, journalCheckpointBytes: 16 * 1024, defersWrites: true)
+      at: path,
+      configuration: .init(
+        durability: .relaxed, options: options, store: .init(journalCheckpointBytes: 16 * 1024), defersWrites: true))
     var history = MixedHistory()
     try history.start(journal.store)
     let committing = ListMutex(true)
@@ -419,7 +438,9 @@ import Testing
     var options = JournalOptions()
     options.fileSystem = gate
     let journal = try TextJournal.open(
-      at: "/j", durability: .relaxed, options: options, journalCheckpointBytes: 16 * 1024, defersWrites: true)
+      at: "/j",
+      configuration: .init(
+        durability: .relaxed, options: options, store: .init(journalCheckpointBytes: 16 * 1024), defersWrites: true))
     var history = MixedHistory()
     try history.start(journal.store)
     for step in 0..<1_000 { try history.step(journal.store, step) }
@@ -435,7 +456,9 @@ import Testing
     try journal.close()  // idempotent
 
     fs.crash(.dropUnsynced)  // only what close synced survives
-    let reopened = try TextJournal.open(at: "/j", durability: .relaxed, options: Self.options(fs), checkpointInterval: 64)
+    let reopened = try TextJournal.open(
+      at: "/j",
+      configuration: .init(durability: .relaxed, options: Self.options(fs), store: .init(checkpointInterval: 64)))
     #expect(reopened.store.latestVersion == latest)
     #expect(reopened.store.head == journal.store.head)
     #expect(reopened.store.snapshot == journal.store.snapshot)

@@ -14,7 +14,9 @@ import Testing
   static func writeRandomHistory(at path: String, seed: UInt64, steps: Int) throws {
     var driver = RandomHistoryDriver(seed: seed)
     let clock = TickingClock()
-    let journal = try TextJournal.open(at: path, durability: .relaxed, clock: clock.closure)
+    let journal = try TextJournal.open(
+      at: path,
+      configuration: .init(durability: .relaxed, store: .init(clock: clock.closure)))
     for _ in 0..<steps { try driver.step(journal.store) }
     try journal.close()
   }
@@ -122,7 +124,7 @@ import Testing
     let path = directory.file("a.journal")
     var options = JournalOptions()
     options.writesReadIndex = false
-    let journal = try TextJournal.open(at: path, options: options)
+    let journal = try TextJournal.open(at: path, configuration: .init(options: options))
     try journal.store.appendSections([TestSection("S")])
     try journal.close()
     #expect(!FileManager.default.fileExists(atPath: path + ".index"))
@@ -134,7 +136,7 @@ import Testing
     let directory = TemporaryDirectory()
     let path = directory.file("a.journal")
     try Self.writeRandomHistory(at: path, seed: 3, steps: 40)
-    let journal = try TextJournal.open(at: path, durability: .strict)
+    let journal = try TextJournal.open(at: path, configuration: .init(durability: .strict))
     try journal.store.appendSections([TestSection("unclosed")])
     let reader = try JournalReader.open(at: path)
     #expect(throws: JournalReadIndexProblem.self) { try TextIndex.open(journal: reader, codec: HistoryCodec()) }
@@ -156,7 +158,7 @@ import Testing
     let fs = FaultInjectingFileSystem()
     var options = JournalOptions()
     options.fileSystem = fs
-    let journal = try TextJournal.open(at: "/j", durability: .strict, options: options)
+    let journal = try TextJournal.open(at: "/j", configuration: .init(durability: .strict, options: options))
     try journal.store.appendSections([TestSection("S")])
     fs.inject(.write, onCall: 1)
     #expect(throws: (any Error).self) { try journal.store.appendItems([TestItem("a")]) }
@@ -176,7 +178,9 @@ import Testing
       options.writesReadIndex = writesReadIndex
       options.fixedSalt = 7
       options.fixedCreationTimeNanoseconds = 1
-      let journal = try TextJournal.open(at: "/j", durability: .strict, options: options, clock: { 1_700_000_000 })
+      let journal = try TextJournal.open(
+        at: "/j",
+        configuration: .init(durability: .strict, options: options, store: .init(clock: { 1_700_000_000 })))
       try journal.store.appendSections([TestSection("S")])
       try journal.store.appendItems([TestItem("a"), TestItem("b")])
       let before = fs.count(of: operation)

@@ -18,8 +18,10 @@ import Testing
     // Commits (a few dozen bytes) fit; a checkpoint of the list below does not.
     options.limits.maxRecordPayload = 2_000
     let journal = try TextJournal.open(
-      at: path, durability: durability, options: options, journalCheckpointBytes: 500, defersWrites: defersWrites,
-      clock: TickingClock().closure)
+      at: path,
+      configuration: .init(
+        durability: durability, options: options,
+        store: .init(journalCheckpointBytes: 500, clock: TickingClock().closure), defersWrites: defersWrites))
     try journal.store.appendSections([TestSection("s")])
     for batch in 0..<20 {  // 20 items a commit: each commit fits the limit, the list does not
       try journal.store.appendItems((batch * 20..<batch * 20 + 20).map { TestItem("item-\($0)", content: "content \($0)") })
@@ -39,7 +41,7 @@ import Testing
     // The journal reads back whole, without the refused checkpoints.
     var readOptions = JournalOptions()
     readOptions.limits.maxRecordPayload = 2_000
-    let reopened = try TextJournal.open(at: path, durability: .relaxed, options: readOptions)
+    let reopened = try TextJournal.open(at: path, configuration: .init(durability: .relaxed, options: readOptions))
     #expect(reopened.store.head == journal.store.head)
     #expect(reopened.store.snapshot == head)
     #expect(reopened.store.latestVersion.rawValue == commits + 21)

@@ -28,8 +28,10 @@ import Testing
     var driver = RandomHistoryDriver(seed: seed)
     driver.generator.targetItemCount = 12
     let journal = try TextJournal.open(
-      at: path, durability: .strict, options: options, checkpointInterval: 8, journalCheckpointBytes: 350,
-      clock: TickingClock().closure)
+      at: path,
+      configuration: .init(
+        durability: .strict, options: options,
+        store: .init(checkpointInterval: 8, journalCheckpointBytes: 350, clock: TickingClock().closure)))
     for _ in 0..<steps { try driver.step(journal.store) }
     try journal.close()
     let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -114,7 +116,9 @@ import Testing
       if round % 3 == 2 { bytes += (0..<77).map { _ in UInt8.random(in: 0...255, using: &random) } }  // garbage tail
       try Data(bytes).write(to: URL(fileURLWithPath: path))
       let complete = fixture.recordEnds.prefix { $0 <= cut }.count
-      let journal = try TextJournal.open(at: path, durability: .strict, checkpointInterval: 8)
+      let journal = try TextJournal.open(
+        at: path,
+        configuration: .init(durability: .strict, store: .init(checkpointInterval: 8)))
       let validEnd = fixture.chunkEnds.last { $0 <= cut } ?? 64
       #expect(journal.recovery.tornTailBytes == Int64(bytes.count - validEnd))
       #expect(journal.store.latestVersion.rawValue == fixture.afterRecords[complete].latest)

@@ -80,7 +80,9 @@ import Testing
     let temporary = TemporaryDirectory()
     let path = temporary.file("repaired.journal")
     try FileManager.default.copyItem(atPath: Self.base + ".journal", toPath: path)
-    let journal = try JournalStore<TestSection, TestItem>.open(at: path, durability: .strict, createIfMissing: false)
+    let journal = try JournalStore<TestSection, TestItem>.open(
+      at: path,
+      configuration: .init(durability: .strict, createIfMissing: false))
     let before = journal.store.latestVersion
     let resumed = Version(Self.lost.upperBound.rawValue + 1)
     try journal.store.checkout(resumed)

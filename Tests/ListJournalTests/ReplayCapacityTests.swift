@@ -24,7 +24,9 @@ import Testing
   @Test func aRealJournalIsReservedItsRecordCount() throws {
     let directory = TemporaryDirectory()
     let path = directory.file("count.journal")
-    let journal = try TextJournal.open(at: path, durability: .relaxed, clock: TickingClock().closure)
+    let journal = try TextJournal.open(
+      at: path,
+      configuration: .init(durability: .relaxed, store: .init(clock: TickingClock().closure)))
     for index in 0..<300 { try journal.store.appendSections([TestSection("s\(index)")]) }
     try journal.close()
     let reader = try JournalReader.open(at: path)

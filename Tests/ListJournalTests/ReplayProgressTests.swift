@@ -12,7 +12,9 @@ import Testing
   @Test func aLongReplayReportsInStepsOnTheOpeningThread() throws {
     let directory = TemporaryDirectory()
     let path = directory.file("long.journal")
-    let journal = try TextJournal.open(at: path, durability: .relaxed, clock: TickingClock().closure)
+    let journal = try TextJournal.open(
+      at: path,
+      configuration: .init(durability: .relaxed, store: .init(clock: TickingClock().closure)))
     try journal.store.appendSections([TestSection("s")])
     try journal.store.appendItems([TestItem("a"), TestItem("b")])
     // Past the pipelining threshold (8,192 records); a two-item list keeps the debug build's
@@ -44,7 +46,9 @@ import Testing
   @Test func aFailedReplayDoesNotReportTheEnd() throws {
     let directory = TemporaryDirectory()
     let path = directory.file("bad.journal")
-    let journal = try TextJournal.open(at: path, durability: .strict, clock: TickingClock().closure)
+    let journal = try TextJournal.open(
+      at: path,
+      configuration: .init(durability: .strict, store: .init(clock: TickingClock().closure)))
     try journal.store.appendSections([TestSection("s")])
     try journal.close()
     let writer = try JournalWriter.open(at: path)

@@ -26,14 +26,18 @@ import Testing
     try Self.writeReplicaJournal(at: path, commitRecords: commitRecords)
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
 
-    #expect(throws: JournalStoreError.replicaJournal(path: path)) { try TextJournal.open(at: path, durability: .strict) }
+    #expect(throws: JournalStoreError.replicaJournal(path: path)) { try TextJournal.open(
+      at: path,
+      configuration: .init(durability: .strict)) }
     #expect(throws: JournalStoreError.replicaJournal(path: path)) {
-      try TextJournal.open(at: path, durability: .relaxed, defersWrites: true)
+      try TextJournal.open(at: path, configuration: .init(durability: .relaxed, defersWrites: true))
     }
     #expect(throws: JournalStoreError.replicaJournal(path: path)) { try JournalHistory<TestSection, TestItem>.open(at: path) }
     // The refusal wrote nothing and released the file: a second open is refused the same way.
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
-    #expect(throws: JournalStoreError.replicaJournal(path: path)) { try TextJournal.open(at: path, durability: .grouped) }
+    #expect(throws: JournalStoreError.replicaJournal(path: path)) { try TextJournal.open(
+      at: path,
+      configuration: .init(durability: .grouped)) }
     // Dropping history is refused too: a replica keeps every commit it exchanged.
     #expect(throws: JournalStoreError.replicaJournal(path: path)) {
       try JournalMaintenance.compact(at: path, keeping: .lastVersions(1), codec: HistoryCodec<TestSection, TestItem>())
@@ -56,7 +60,7 @@ import Testing
     let directory = TemporaryDirectory()
     let path = directory.file("plain.journal")
     do {
-      let journal = try TextJournal.open(at: path, durability: .strict)
+      let journal = try TextJournal.open(at: path, configuration: .init(durability: .strict))
       try journal.store.appendSections([TestSection("S")])
       try journal.store.appendItems([TestItem("a")])
       try journal.close()
@@ -67,7 +71,7 @@ import Testing
       _ = try writer.append(JournalRecord(kind: JournalRecord.Kind(rawValue: 6), version: 2, payload: [0]))
       try writer.close()
     }
-    let reopened = try TextJournal.open(at: path, durability: .strict)
+    let reopened = try TextJournal.open(at: path, configuration: .init(durability: .strict))
     #expect(reopened.store.snapshot.itemIdentifiers == ["a"])
     #expect(reopened.store.latestVersion == 2)
     try reopened.close()

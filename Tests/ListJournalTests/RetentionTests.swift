@@ -15,7 +15,8 @@ import Testing
     let clock = TickingClock()
     // Small journal checkpoints, so that cuts fall before, between and after them.
     let journal = try TextJournal.open(
-      at: path, durability: .relaxed, journalCheckpointBytes: 2_048, clock: clock.closure)
+      at: path,
+      configuration: .init(durability: .relaxed, store: .init(journalCheckpointBytes: 2_048, clock: clock.closure)))
     for _ in 0..<steps { try driver.step(journal.store) }
     // A few commits on the head last, so that short tails keep the head (random steps often
     // leave it on an older branch, which a cut then refuses to drop).
@@ -154,7 +155,7 @@ import Testing
       try Self.expectTrimmed(try JournalHistory.open(at: path, codec: Codec()).store, reference: reference, cut: cut)
 
       // Undo walks back to where the kept history starts and stops there with a typed error.
-      let journal = try TextJournal.open(at: path, durability: .relaxed)
+      let journal = try TextJournal.open(at: path, configuration: .init(durability: .relaxed))
       var steps = 0
       while journal.store.canUndo {
         try journal.store.undo()
@@ -191,7 +192,7 @@ import Testing
   @Test func aTrimmedJournalTrimsAgainAndItsStartCostsNoVersionNodes() throws {
     let directory = TemporaryDirectory()
     let path = directory.file("linear.journal")
-    let journal = try TextJournal.open(at: path, durability: .relaxed)
+    let journal = try TextJournal.open(at: path, configuration: .init(durability: .relaxed))
     try journal.store.appendSections([TestSection("S")])
     for index in 0..<3_000 { try journal.store.appendItems([TestItem("item \(index)")]) }
     let head = cleared(journal.store.snapshot)

@@ -28,8 +28,10 @@ import Testing
     let clock = TickingClock()
     var driver = RandomHistoryDriver(seed: seed)
     let journal = try TextJournal.open(
-      at: path, durability: seed % 2 == 0 ? .relaxed : .grouped, checkpointInterval: 7,
-      checkpointBudget: .bytes(16 << 10), journalCheckpointBytes: 600, clock: clock.closure)
+      at: path,
+      configuration: .init(
+        durability: seed % 2 == 0 ? .relaxed : .grouped,
+        store: .init(checkpointInterval: 7, checkpointBudget: .bytes(16 << 10), journalCheckpointBytes: 600, clock: clock.closure)))
     for _ in 0..<propertySteps(150) { try driver.step(journal.store) }
     // Reopen while the writer is still open (a reader sees the written prefix after a sync).
     try journal.sync()
@@ -61,7 +63,9 @@ import Testing
     try journal.close()
 
     // Reopening for writing continues the same history: new changes append after it.
-    let reopened = try TextJournal.open(at: path, durability: .strict, checkpointInterval: 16, clock: clock.closure)
+    let reopened = try TextJournal.open(
+      at: path,
+      configuration: .init(durability: .strict, store: .init(checkpointInterval: 16, clock: clock.closure)))
     try Self.compare(reopened.store, with: journal.store, live: live)
     var more = driver
     for _ in 0..<propertySteps(150) / 3 { try more.step(reopened.store) }
@@ -78,7 +82,7 @@ import Testing
     let directory = TemporaryDirectory()
     let path = directory.file("b.journal")
     do {
-      let journal = try TextJournal.open(at: path, durability: .strict)
+      let journal = try TextJournal.open(at: path, configuration: .init(durability: .strict))
       let store = journal.store
       try store.appendSections([TestSection("S")])  // v1
       try store.appendItems([TestItem("a")])  // v2
@@ -90,7 +94,7 @@ import Testing
       try store.undo()  // head v2, redo → v3
       try journal.close()
     }
-    let journal = try TextJournal.open(at: path, durability: .strict)
+    let journal = try TextJournal.open(at: path, configuration: .init(durability: .strict))
     #expect(journal.store.head == 2)
     #expect(journal.store.children(of: 2) == [3, 4])
     #expect(journal.store.redoTarget == 3)
@@ -104,7 +108,9 @@ import Testing
     let path = directory.file("e.journal")
     var driver = RandomHistoryDriver(seed: 11)
     let clock = TickingClock()
-    let journal = try TextJournal.open(at: path, durability: .relaxed, journalCheckpointBytes: 500, clock: clock.closure)
+    let journal = try TextJournal.open(
+      at: path,
+      configuration: .init(durability: .relaxed, store: .init(journalCheckpointBytes: 500, clock: clock.closure)))
     for _ in 0..<propertySteps(200) { try driver.step(journal.store) }
     try journal.close()
     let count = try JournalMaintenance.export(at: path, toJSONLines: directory.file("e.jsonl"))
@@ -124,7 +130,9 @@ import Testing
     let directory = TemporaryDirectory()
     let path = directory.file("v.journal")
     var driver = RandomHistoryDriver(seed: 5)
-    let journal = try TextJournal.open(at: path, durability: .relaxed, journalCheckpointBytes: 400)
+    let journal = try TextJournal.open(
+      at: path,
+      configuration: .init(durability: .relaxed, store: .init(journalCheckpointBytes: 400)))
     for _ in 0..<propertySteps(200) { try driver.step(journal.store) }
     try journal.close()
     let report = JournalMaintenance.verify(at: path, codec: HistoryCodec<TestSection, TestItem>())

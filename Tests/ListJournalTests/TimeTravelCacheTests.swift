@@ -12,7 +12,10 @@ import Testing
     let path = directory.file("c.journal")
     var driver = RandomHistoryDriver(seed: seed)
     let journal = try TextJournal.open(
-      at: path, durability: .relaxed, checkpointInterval: 7, journalCheckpointBytes: 1_000, clock: TickingClock().closure)
+      at: path,
+      configuration: .init(
+        durability: .relaxed,
+        store: .init(checkpointInterval: 7, journalCheckpointBytes: 1_000, clock: TickingClock().closure)))
     for _ in 0..<propertySteps(200) { try driver.step(journal.store) }
     try journal.close()
     return (path, driver.live)

@@ -20,8 +20,10 @@ import Testing
     let path = directory.file("t.journal")
     var driver = RandomHistoryDriver(seed: seed)
     let journal = try TextJournal.open(
-      at: path, durability: .relaxed, checkpointInterval: 7, journalCheckpointBytes: 1_500,
-      clock: TickingClock().closure)
+      at: path,
+      configuration: .init(
+        durability: .relaxed,
+        store: .init(checkpointInterval: 7, journalCheckpointBytes: 1_500, clock: TickingClock().closure)))
     for _ in 0..<propertySteps(500) { try driver.step(journal.store) }
     try journal.close()
     let history = try JournalHistory<TestSection, TestItem>.open(at: path, codec: HistoryCodec())

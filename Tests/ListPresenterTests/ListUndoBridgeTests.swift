@@ -152,7 +152,7 @@ struct ListUndoBridgeTests {
     var counter = 0
     var before: (undo: [Version], redo: [Version], names: [String], redoNames: [String])
     do {
-      let journal = try JournalStore<TestSection, TestItem>.open(at: path, durability: .relaxed)
+      let journal = try JournalStore<TestSection, TestItem>.open(at: path, configuration: .init(durability: .relaxed))
       let manager = SimulatedUndoManager()
       let bridge = Bridge(store: journal.store, manager: manager)
       for _ in 0..<SeededRandom.propertySteps(default: 60) {
@@ -173,7 +173,7 @@ struct ListUndoBridgeTests {
       #expect(manager.undoStack.isEmpty && manager.redoStack.isEmpty)
       try journal.close()
     }
-    let journal = try JournalStore<TestSection, TestItem>.open(at: path, durability: .relaxed)
+    let journal = try JournalStore<TestSection, TestItem>.open(at: path, configuration: .init(durability: .relaxed))
     let manager = SimulatedUndoManager()
     let bridge = Bridge(store: journal.store, manager: manager)
     #expect(Self.check(bridge, manager, journal.store, "after reopening"))

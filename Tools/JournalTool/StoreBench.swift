@@ -197,7 +197,7 @@ func generateMixedWorkload(events target: Int, items: Int, seed: UInt64) throws 
 func writeJournal(
   _ workload: (sections: [BenchSection], operations: [BenchOperation]), at path: String
 ) throws -> (store: BenchStore, recorded: Int) {
-  let journal = try JournalStore<BenchSection, BenchItem>.open(at: path, durability: .grouped)
+  let journal = try JournalStore<BenchSection, BenchItem>.open(at: path, configuration: .init(durability: .grouped))
   let recorded = try applyWorkload(workload, to: journal.store)
   try journal.close()
   return (journal.store, recorded)
@@ -410,7 +410,9 @@ func runStoreBenchmarks(directory: String, events: Int, items: Int) {
     // both see the same disk and the same load.
     let strictPath = directory + "/strict.journal"
     unlink(strictPath)
-    let strict = try JournalStore<BenchSection, BenchItem>.open(at: strictPath, durability: .strict)
+    let strict = try JournalStore<BenchSection, BenchItem>.open(
+      at: strictPath,
+      configuration: .init(durability: .strict))
     try strict.store.appendSections([BenchSection(id: 0, content: "S")])
     let barePath = directory + "/bare.bin"
     unlink(barePath)
@@ -450,7 +452,9 @@ func runStoreBenchmarks(directory: String, events: Int, items: Int) {
     // 5. Grouped commits/s on a fresh journal without workload generation overhead.
     let groupedPath = directory + "/grouped.journal"
     unlink(groupedPath)
-    let grouped = try JournalStore<BenchSection, BenchItem>.open(at: groupedPath, durability: .grouped)
+    let grouped = try JournalStore<BenchSection, BenchItem>.open(
+      at: groupedPath,
+      configuration: .init(durability: .grouped))
     try grouped.store.appendSections([BenchSection(id: 0, content: "S")])
     let groupedCommits = 200_000
     start = now()
@@ -477,7 +481,8 @@ func reopenCopyForAppending<Result>(
   defer { unlink(copy) }
   let start = now()
   let reopened = try JournalStore<BenchSection, BenchItem>.open(
-    at: copy, codec: HistoryCodec(), checkpointInterval: checkpointInterval)
+    at: copy, codec: HistoryCodec(),
+    configuration: .init(store: .init(checkpointInterval: checkpointInterval)))
   let seconds = now() - start
   let result = inspect(reopened.store)
   try reopened.close()
@@ -521,7 +526,9 @@ func runStoreProfile(_ phase: String, directory: String, count: Int) {
     case "grouped":
       let groupedPath = directory + "/grouped.journal"
       unlink(groupedPath)
-      let grouped = try JournalStore<BenchSection, BenchItem>.open(at: groupedPath, durability: .grouped)
+      let grouped = try JournalStore<BenchSection, BenchItem>.open(
+        at: groupedPath,
+        configuration: .init(durability: .grouped))
       try grouped.store.appendSections([BenchSection(id: 0, content: "S")])
       let start = now()
       for index in 0..<count {

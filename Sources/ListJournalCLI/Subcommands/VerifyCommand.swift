@@ -114,7 +114,8 @@ extension VerifyCommand {
       let newest = history.versions.last?.version ?? .initial
       do {
         let store = try JournalStore<JournalValueElement, JournalValueElement>.open(
-          at: journal, durability: .strict, createIfMissing: false, codec: .generic())
+          at: journal, codec: .generic(),
+          configuration: .init(durability: .strict, createIfMissing: false))
         try store.store.checkout(newest)
         try store.close()
         out.writeLine("the head (version \(history.head.rawValue)) was lost; it is now version \(newest.rawValue), the newest kept")

@@ -14,7 +14,7 @@ public final class NotesLibrary {
 
   /// Opens (or creates, with a first outline) the journal at `path`.
   public init(path: String) throws {
-    journal = try Journal.open(at: path, durability: .grouped)
+    journal = try Journal.open(at: path, configuration: .init(durability: .grouped))
     if journal.store.snapshot.numberOfSections == 0 {
       let groceries = Note(title: "Groceries")
       try journal.store.transaction(label: "Start") { tx in

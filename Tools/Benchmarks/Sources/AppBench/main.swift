@@ -386,7 +386,7 @@ let directory = FileManager.default.temporaryDirectory.appendingPathComponent("A
 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
 let journalPath = directory.appendingPathComponent("todo.journal").path
 
-let journal = try JournalStore<TodoList, TodoItem>.open(at: journalPath, durability: .grouped)
+let journal = try JournalStore<TodoList, TodoItem>.open(at: journalPath, configuration: .init(durability: .grouped))
 try journal.store.transaction(label: "Load") { tx in
   try tx.appendSections([inbox])
   try tx.appendItems(tenThousand)
@@ -411,7 +411,7 @@ add(Row(key: "journal-bytes", label: "JournalStore: file bytes per event of thos
 var reopen = Samples()
 for round in 0..<4 {
   let (reopened, seconds) = try measure {
-    try JournalStore<TodoList, TodoItem>.open(at: journalPath, durability: .grouped)
+    try JournalStore<TodoList, TodoItem>.open(at: journalPath, configuration: .init(durability: .grouped))
   }
   let events = reopened.store.eventCount
   precondition(reopened.store.head == journal.store.head)

@@ -153,7 +153,7 @@ if !workload.catchup.isEmpty {
   let replicaPath = directory + "/replica.journal"
   try? FileManager.default.removeItem(atPath: replicaPath)
   do {
-    let journal = try JournalStore<String, Row>.open(at: journalPath, durability: .relaxed)
+    let journal = try JournalStore<String, Row>.open(at: journalPath, configuration: .init(durability: .relaxed))
     try journal.store.transaction { tx in
       try tx.appendSections([section])
       try tx.appendItems((0..<workload.base).map { Row(id: "i\($0)", value: "v\($0)") }, toSection: section)

@@ -1,18 +1,10 @@
-#!/usr/bin/env bash
-# CLI exec throughput (default release build): generates COMMANDS single-op commands (default
-# 1,000,000) — a realistic mix of append/insert/move/set/delete/expand/collapse over 10 sections,
-# with some nesting — and times `listjournal exec J --durability relaxed` on them (each command its own
-# transaction and journal record). The run is saved to Tools/Benchmarks/Results/exec.txt.
-#   COMMANDS=100000 Tools/bench-exec
-set -euo pipefail
-cd "$(dirname "$0")/.."
-commands="${COMMANDS:-1000000}"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-source Tools/lib/release-build.sh
-bin="$(root_release_build listjournal)"
+#!/usr/bin/env python3
+"""Workload L, a light single-command mix for `listjournal exec`: 10 sections, then N commands
+(append, some nested; insert; move; set; delete once past 2,000 items; expand|collapse), each its
+own transaction. Seeded: the same N gives the same script.
 
-python3 - "$commands" "$work/script.list" <<'PY'
+    python3 Tools/Benchmarks/workload-light.py 1000000 L.list
+"""
 import random, sys
 n, path = int(sys.argv[1]), sys.argv[2]
 rng = random.Random(42)
@@ -64,18 +56,3 @@ while len(out) < n:
     else:                                            # expand / collapse
         out.append(f"{rng.choice(['expand', 'collapse'])} {rng.choice(ids)}")
 with open(path, "w") as f: f.write("\n".join(out) + "\n")
-PY
-
-load="$(cut -d' ' -f1-3 /proc/loadavg)"
-start=$(date +%s.%N)
-"$bin" exec "$work/bench.journal" "$work/script.list" --durability relaxed
-end=$(date +%s.%N)
-size=$(stat -c %s "$work/bench.journal")
-python3 - "$commands" "$start" "$end" "$size" "$load" <<'PY' | tee Tools/Benchmarks/Results/exec.txt
-import sys
-n, start, end, size, load = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
-s = end - start
-print(f"# Tools/bench-exec, default release build, load average {load} on the shared 2-core machine")
-print(f"listjournal exec --durability relaxed: {n} single-op commands in {s:.2f} s")
-print(f"  {n / s:,.0f} commands/s (target >= 300,000/s); journal {size / n:.1f} bytes/command")
-PY
